@@ -1,0 +1,28 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels.
+
+The websocket router is wrapped in ``AllowedHostsOriginValidator(AuthMiddlewareStack(...))``:
+cookies ride on websocket handshakes, so a page from another origin must not be able to
+open a socket with a player's session (cross-site websocket hijacking).
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "frenzy_site.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from table.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,164 @@
+"""The ``settle_round`` JSON contract of RULES.md, on top of :mod:`settlement`.
+
+``settle_document`` takes the parsed JSON (one round or an array of rounds) and returns the
+JSON-ready answer, or raises :class:`InvalidInput` whose message names the round's index.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import Card, codes, parse_card, parse_cards
+from .errors import InvalidInput
+from .settlement import (
+    ALL_SIX,
+    ANTE,
+    ODDS,
+    OPTIONAL_WAGERS,
+    RAISE,
+    WAGER_ORDER,
+    BoxInPlay,
+    RoundSettlement,
+    Rules,
+    settle,
+)
+
+#: Key order of the contract's example: Ante, Odds, Raise, then the optional wagers.
+JSON_WAGER_ORDER = (ANTE, ODDS, RAISE, *OPTIONAL_WAGERS)
+
+_RULE_KEYS = {
+    "bad_beat_paytable",
+    "prime_paytable",
+    "four_card_bonus_paytable",
+    "all_six_paytable",
+    "payout_limit",
+}
+
+
+def _object(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidInput("bad_shape", f"{what} must be a JSON object")
+    return value
+
+
+def parse_rules(raw: object) -> Rules:
+    rules = _object(raw, "rules")
+    unknown = set(rules) - _RULE_KEYS
+    if unknown:
+        raise InvalidInput("bad_shape", f"unknown rules key {sorted(unknown)[0]!r}")
+    return Rules.from_names(
+        bad_beat=rules.get("bad_beat_paytable", "A"),
+        prime=rules.get("prime_paytable", "A"),
+        four_card_bonus=rules.get("four_card_bonus_paytable", "A"),
+        all_six=rules.get("all_six_paytable", "A"),
+        payout_limit=rules.get("payout_limit"),
+    )
+
+
+def parse_box(raw: object, index: int) -> BoxInPlay:
+    box = _object(raw, f"boxes[{index}]")
+    unknown = set(box) - {"box", "player", "cards", "wagers"}
+    if unknown:
+        raise InvalidInput("bad_shape", f"boxes[{index}]: unknown key {sorted(unknown)[0]!r}")
+    number = box.get("box")
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 6:
+        raise InvalidInput(
+            "bad_box", f"boxes[{index}]: box must be a number 1 to 6, not {number!r}"
+        )
+    player = box.get("player")
+    if not isinstance(player, str) or not player:
+        raise InvalidInput("bad_player", f"box {number}: player must be a non-empty string")
+    cards = tuple(parse_cards(box.get("cards"), 5, f"box {number}"))
+    wagers_raw = _object(box.get("wagers"), f"box {number} wagers")
+    wagers: dict[str, int] = {}
+    for name, amount in wagers_raw.items():
+        if name not in WAGER_ORDER:
+            raise InvalidInput("unknown_wager", f"box {number}: unknown wager {name!r}")
+        if amount is None:
+            continue
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+            raise InvalidInput(
+                "bad_amount",
+                f"box {number}: {name} must be a whole number of cents ≥ 0, not {amount!r}",
+            )
+        # An optional wager of 0 is the same as none placed.
+        if amount or name in (ANTE, ODDS, RAISE):
+            wagers[name] = amount
+    for required in (ANTE, ODDS):
+        if required not in wagers:
+            raise InvalidInput("missing_ante", f"box {number}: {required} is required")
+    return BoxInPlay(number, player, cards, wagers)
+
+
+def parse_round(raw: object) -> tuple[list[Card], list[BoxInPlay], Rules, Card | None]:
+    data = _object(raw, "a round")
+    unknown = set(data) - {"rules", "dealer", "all_six_card", "boxes"}
+    if unknown:
+        raise InvalidInput("bad_shape", f"unknown key {sorted(unknown)[0]!r}")
+    rules = parse_rules(data.get("rules", {}))
+    dealer = parse_cards(data.get("dealer"), 5, "the dealer's hand")
+    all_six_raw = data.get("all_six_card")
+    all_six = None if all_six_raw is None else parse_card(all_six_raw)
+    boxes_raw = data.get("boxes")
+    if not isinstance(boxes_raw, list):
+        raise InvalidInput("bad_shape", "boxes must be a list")
+    boxes = [parse_box(b, i) for i, b in enumerate(boxes_raw)]
+    return dealer, boxes, rules, all_six
+
+
+def settlement_json(result: RoundSettlement, boxes_in_order: list[BoxInPlay]) -> dict[str, Any]:
+    """The contract's output for one settled round, boxes in the input's order."""
+    by_box = {b.box: b for b in result.boxes}
+    boxes_out = []
+    for box in boxes_in_order:
+        settled = by_box[box.box]
+        wagers = {}
+        for wager in JSON_WAGER_ORDER:
+            r = settled.result(wager)
+            if r is not None:
+                wagers[wager] = {"outcome": r.outcome.value, "net": r.net}
+        boxes_out.append(
+            {
+                "box": box.box,
+                "player": box.player,
+                "hand": codes(settled.hand.cards),
+                "category": settled.hand.category.key,
+                "wagers": wagers,
+            }
+        )
+    return {
+        "dealer": {
+            "hand": codes(result.dealer.cards),
+            "category": result.dealer.category.key,
+            "qualifies": result.dealer_qualifies,
+        },
+        "boxes": boxes_out,
+        "players": {
+            p.player: {"net": p.net, "payout_limit_applied": p.payout_limit_applied}
+            for p in result.players
+        },
+    }
+
+
+def settle_one(raw: object) -> dict[str, Any]:
+    dealer, boxes, rules, all_six = parse_round(raw)
+    return settlement_json(settle(dealer, boxes, rules, all_six), boxes)
+
+
+def settle_document(document: object) -> dict[str, Any] | list[dict[str, Any]]:
+    """Settle one round, or an array of rounds in order. Errors name the round's index."""
+    if isinstance(document, list):
+        out = []
+        for index, raw in enumerate(document):
+            try:
+                out.append(settle_one(raw))
+            except InvalidInput as exc:
+                raise InvalidInput(exc.code, f"round {index}: {exc.message}") from exc
+        return out
+    try:
+        return settle_one(document)
+    except InvalidInput as exc:
+        raise InvalidInput(exc.code, f"round 0: {exc.message}") from exc
+
+
+__all__ = ["settle_document", "settle_one", "OPTIONAL_WAGERS", "ALL_SIX"]

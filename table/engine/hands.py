@@ -1,0 +1,389 @@
+"""Four-card hand values (§684a.6), the best four of five, and the bonus hand classes.
+
+A hand value is an ``int``: ``category << 16`` plus up to four 4-bit ranks in order of
+significance, so comparing two values compares the hands exactly as §684a.6(b),(c) do
+(equal values are a tie, a "copy").
+
+``evaluate_four`` is the plain, readable reference. ``best_four_value`` answers from a table
+of all C(52,4) = 270,725 four-card hands built from it at import (a few tens of milliseconds),
+which is what makes a single evaluation cost a handful of list look-ups.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from math import comb
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import (
+    ACE,
+    DIAMONDS,
+    FOUR,
+    KING,
+    QUEEN,
+    RANK_NAMES,
+    RANK_PLURALS,
+    THREE,
+    TWO,
+    Card,
+    codes,
+    is_red,
+)
+from .errors import InvalidInput
+
+
+class Category(IntEnum):
+    """Four-card ranks of §684a.6(b), lowest first so that larger is better."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    STRAIGHT = 3
+    FLUSH = 4
+    THREE_OF_A_KIND = 5
+    STRAIGHT_FLUSH = 6
+    FOUR_OF_A_KIND = 7
+
+    @property
+    def key(self) -> str:
+        """The name used in JSON: ``"three_of_a_kind"``."""
+        return self.name.lower()
+
+
+CATEGORY_SHIFT: Final = 16
+
+
+def _pack(category: Category, ranks: Sequence[int]) -> int:
+    value = int(category) << CATEGORY_SHIFT
+    for i, rank in enumerate(ranks):
+        value |= rank << (12 - 4 * i)
+    return value
+
+
+def category_of(value: int) -> Category:
+    return Category(value >> CATEGORY_SHIFT)
+
+
+def _ranks_of(value: int) -> tuple[int, int, int, int]:
+    return ((value >> 12) & 15, (value >> 8) & 15, (value >> 4) & 15, value & 15)
+
+
+#: The dealer qualifies with king high or better (§684a.11(c)(2)(i)).
+KING_HIGH: Final = _pack(Category.HIGH_CARD, (KING, 0, 0, 0))
+#: A Raise of 2x or 3x the Ante needs a pair of aces or better (§684a.11(b)(1)).
+PAIR_OF_ACES: Final = _pack(Category.PAIR, (ACE, 0, 0, 0))
+
+
+def evaluate_four(cards: Sequence[Card]) -> int:
+    """Value of exactly four distinct cards under §684a.6(b),(c). The reference evaluator."""
+    if len(cards) != 4:
+        raise InvalidInput("wrong_card_count", f"a four-card hand needs 4 cards, got {len(cards)}")
+    ranks = sorted((c >> 2 for c in cards), reverse=True)
+    flush = len({c & 3 for c in cards}) == 1
+    counts = Counter(ranks)
+    # Ranks grouped by how many times they appear, then by rank: quads/trips/pairs first.
+    grouped = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+    shape = sorted(counts.values(), reverse=True)
+
+    straight_high: int | None = None
+    if len(counts) == 4:
+        if ranks[0] - ranks[3] == 3:
+            straight_high = ranks[0]
+        elif ranks == [ACE, FOUR, THREE, TWO]:
+            # §684a.6(a): the ace may complete A-2-3-4, the lowest straight; no Q-K-A-2.
+            straight_high = FOUR
+
+    if shape[0] == 4:
+        return _pack(Category.FOUR_OF_A_KIND, grouped[:1])
+    if straight_high is not None and flush:
+        return _pack(Category.STRAIGHT_FLUSH, (straight_high,))
+    if shape[0] == 3:
+        return _pack(Category.THREE_OF_A_KIND, grouped)
+    if flush:
+        return _pack(Category.FLUSH, ranks)
+    if straight_high is not None:
+        return _pack(Category.STRAIGHT, (straight_high,))
+    if shape == [2, 2]:
+        return _pack(Category.TWO_PAIR, grouped)
+    if shape[0] == 2:
+        return _pack(Category.PAIR, grouped)
+    return _pack(Category.HIGH_CARD, ranks)
+
+
+# --- the table of every four-card hand -------------------------------------------------
+
+# Combinatorial number system: sorted cards a<b<c<d have index a + C(b,2) + C(c,3) + C(d,4).
+_B2: Final = [comb(i, 2) for i in range(52)]
+_B3: Final = [comb(i, 3) for i in range(52)]
+_B4: Final = [comb(i, 4) for i in range(52)]
+
+
+def combinations_array(n: int, k: int) -> npt.NDArray[np.int8]:
+    """Every k-subset of range(n) as rows of increasing ints, in lexicographic order."""
+    rows = np.arange(n, dtype=np.int8).reshape(-1, 1)
+    for _ in range(k - 1):
+        last = rows[:, -1].astype(np.int64)
+        extend = n - 1 - last  # how many larger elements each row can take
+        keep = extend > 0
+        rows, last, extend = rows[keep], last[keep], extend[keep]
+        repeated = np.repeat(rows, extend, axis=0)
+        starts = np.repeat(last + 1 - np.cumsum(extend) + extend, extend)
+        new = (np.arange(int(extend.sum())) + starts).astype(np.int8)
+        rows = np.concatenate([repeated, new.reshape(-1, 1)], axis=1)
+    return rows
+
+
+def four_card_index(rows: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    """Table index of sorted four-card rows (vectorised)."""
+    r = rows.astype(np.int64)
+    b2 = np.array(_B2, dtype=np.int64)
+    b3 = np.array(_B3, dtype=np.int64)
+    b4 = np.array(_B4, dtype=np.int64)
+    return r[:, 0] + b2[r[:, 1]] + b3[r[:, 2]] + b4[r[:, 3]]
+
+
+def _build_four_table() -> npt.NDArray[np.int32]:
+    """Value of every four-card hand, evaluated once per (rank pattern, flush) pair."""
+    rows = combinations_array(52, 4)
+    ranks = rows >> 2
+    suits = rows & 3
+    flush = (suits == suits[:, :1]).all(axis=1)
+    key = ((ranks[:, 0].astype(np.int64) * 13 + ranks[:, 1]) * 13 + ranks[:, 2]) * 13 + ranks[:, 3]
+    key = key * 2 + flush
+    unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    values = np.array([evaluate_four([int(c) for c in rows[i]]) for i in first], dtype=np.int32)
+    table = np.empty(comb(52, 4), dtype=np.int32)
+    table[four_card_index(rows)] = values[inverse.reshape(-1)]
+    return table
+
+
+FOUR_TABLE: Final = _build_four_table()
+_T: Final[list[int]] = FOUR_TABLE.tolist()
+
+
+def four_value(cards: Sequence[Card]) -> int:
+    """Value of four distinct cards (table look-up)."""
+    a, b, c, d = sorted(cards)
+    return _T[a + _B2[b] + _B3[c] + _B4[d]]
+
+
+def best_four_value(cards: Sequence[Card]) -> int:
+    """Value of the best four-card hand among five distinct cards (§684a.6, §684a.11(b))."""
+    a, b, c, d, e = sorted(cards)
+    t, b2, b3, b4 = _T, _B2, _B3, _B4
+    return max(
+        t[a + b2[b] + b3[c] + b4[d]],
+        t[a + b2[b] + b3[c] + b4[e]],
+        t[a + b2[b] + b3[d] + b4[e]],
+        t[a + b2[c] + b3[d] + b4[e]],
+        t[b + b2[c] + b3[d] + b4[e]],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BestFour:
+    """The best four of five cards, in the order they were dealt, and the card left out."""
+
+    value: int
+    cards: tuple[Card, ...]
+    unused: Card
+
+    @property
+    def category(self) -> Category:
+        return category_of(self.value)
+
+    @property
+    def name(self) -> str:
+        return describe(self.value)
+
+
+def best_four(cards: Sequence[Card]) -> BestFour:
+    """The best four-card hand of five distinct cards, keeping the dealt order.
+
+    Where two choices are worth the same (K♠ K♥ 5♣ 5♦ 5♥ keeps either king) the card left
+    out is the latest dealt of the equal choices, so the answer never depends on chance.
+    """
+    if len(cards) != 5 or len(set(cards)) != 5:
+        raise InvalidInput("wrong_card_count", "the best four-card hand needs five distinct cards")
+    best_value = -1
+    best_drop = 4
+    for drop in (4, 3, 2, 1, 0):
+        value = four_value([c for i, c in enumerate(cards) if i != drop])
+        if value > best_value:
+            best_value, best_drop = value, drop
+    kept = tuple(c for i, c in enumerate(cards) if i != best_drop)
+    return BestFour(best_value, kept, cards[best_drop])
+
+
+def qualifies(value: int) -> bool:
+    """Dealer's hand is king high or better (§684a.11(c)(2))."""
+    return value >= KING_HIGH
+
+
+def max_raise_multiple(value: int) -> int:
+    """1 for a pair of kings or lower, 3 for a pair of aces or better (§684a.11(b)(1))."""
+    return 3 if value >= PAIR_OF_ACES else 1
+
+
+def describe(value: int) -> str:
+    """Plain-words name of a four-card hand value: ``"Pair of aces"``."""
+    cat = category_of(value)
+    r = _ranks_of(value)
+    if cat is Category.FOUR_OF_A_KIND:
+        return f"Four {RANK_PLURALS[r[0]]}"
+    if cat is Category.STRAIGHT_FLUSH:
+        return f"Straight flush, {RANK_NAMES[r[0]]} high"
+    if cat is Category.THREE_OF_A_KIND:
+        return f"Three {RANK_PLURALS[r[0]]}"
+    if cat is Category.FLUSH:
+        return f"Flush, {RANK_NAMES[r[0]]} high"
+    if cat is Category.STRAIGHT:
+        return f"Straight, {RANK_NAMES[r[0]]} high"
+    if cat is Category.TWO_PAIR:
+        return f"Two pair, {RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[1]]}"
+    if cat is Category.PAIR:
+        return f"Pair of {RANK_PLURALS[r[0]]}"
+    return f"{RANK_NAMES[r[0]].capitalize()} high"
+
+
+# --- bonus hand classes ------------------------------------------------------------------
+
+
+class BonusHand(IntEnum):
+    """Four Card Bonus classes (§684a.6(d), §684a.12(e); manufacturer's Appendix C).
+
+    Disjoint, so each paytable row names the classes it pays.
+    """
+
+    NOTHING = 0
+    PAIR_OF_QUEENS_OR_BETTER = 1  # pays only on the manufacturer's FC tables ("QQ-AA")
+    TWO_PAIR = 2  # other than two aces and two queens
+    TWO_ACES_TWO_QUEENS = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    THREE_OF_A_KIND = 6  # other than three aces
+    THREE_ACES = 7
+    STRAIGHT_FLUSH = 8  # other than a royal flush
+    ROYAL_FLUSH = 9  # A-K-Q-J of one suit, §684a.6(d)(2)
+    FOUR_OF_A_KIND = 10  # other than four aces
+    FOUR_ACES = 11
+
+
+def four_card_bonus_hand(value: int) -> BonusHand:
+    """The Four Card Bonus class of a best four-card hand value."""
+    cat = category_of(value)
+    top, second = _ranks_of(value)[:2]
+    if cat is Category.FOUR_OF_A_KIND:
+        return BonusHand.FOUR_ACES if top == ACE else BonusHand.FOUR_OF_A_KIND
+    if cat is Category.STRAIGHT_FLUSH:
+        return BonusHand.ROYAL_FLUSH if top == ACE else BonusHand.STRAIGHT_FLUSH
+    if cat is Category.THREE_OF_A_KIND:
+        return BonusHand.THREE_ACES if top == ACE else BonusHand.THREE_OF_A_KIND
+    if cat is Category.FLUSH:
+        return BonusHand.FLUSH
+    if cat is Category.STRAIGHT:
+        return BonusHand.STRAIGHT
+    if cat is Category.TWO_PAIR:
+        if top == ACE and second == QUEEN:
+            return BonusHand.TWO_ACES_TWO_QUEENS
+        return BonusHand.TWO_PAIR
+    if cat is Category.PAIR and top >= QUEEN:
+        return BonusHand.PAIR_OF_QUEENS_OR_BETTER
+    return BonusHand.NOTHING
+
+
+class PrimeHand(IntEnum):
+    """Prime Wager classes (§684a.7(d)(2), §684a.12(d))."""
+
+    NOTHING = 0
+    FOUR_SAME_COLOUR = 1
+    FIVE_SAME_COLOUR = 2
+
+
+def prime_hand(cards: Sequence[Card]) -> PrimeHand:
+    """How many of the player's five cards share a colour."""
+    if len(cards) != 5:
+        raise InvalidInput("wrong_card_count", "the Prime Wager is judged on five cards")
+    red = sum(1 for c in cards if is_red(c))
+    same = max(red, 5 - red)
+    if same == 5:
+        return PrimeHand.FIVE_SAME_COLOUR
+    if same == 4:
+        return PrimeHand.FOUR_SAME_COLOUR
+    return PrimeHand.NOTHING
+
+
+class AllSixHand(IntEnum):
+    """All-Six Bonus classes (§684a.6(e), §684a.12(f)), from the best of six cards."""
+
+    NOTHING = 0
+    THREE_OF_A_KIND = 1
+    STRAIGHT = 2
+    FLUSH = 3
+    FULL_HOUSE = 4
+    FOUR_OF_A_KIND = 5
+    STRAIGHT_FLUSH = 6
+    ROYAL_FLUSH = 7
+    SIX_CARD_ROYAL_FLUSH = 8  # A-K-Q-J-10-9 of clubs, hearts or spades
+    SIX_CARD_ROYAL_FLUSH_DIAMONDS = 9
+
+
+_ROYAL_RANKS: Final = 0b1111100000000  # T J Q K A
+_SIX_ROYAL_RANKS: Final = 0b1111110000000  # 9 T J Q K A
+_WHEEL: Final = 0b1000000001111  # A 2 3 4 5: the ace plays low in a five-card straight
+
+
+def _has_five_straight(rank_bits: int) -> bool:
+    if rank_bits & _WHEEL == _WHEEL:
+        return True
+    for low in range(9):  # 2-6 ... 10-A
+        run = 0b11111 << low
+        if rank_bits & run == run:
+            return True
+    return False
+
+
+def all_six_hand(cards: Sequence[Card]) -> AllSixHand:
+    """Best All-Six class of the player's five cards plus the All-Six card (§684a.11(d)(3))."""
+    if len(cards) != 6 or len(set(cards)) != 6:
+        raise InvalidInput("wrong_card_count", "the All-Six Bonus is judged on six distinct cards")
+    suit_bits = [0, 0, 0, 0]
+    rank_counts = [0] * 13
+    for c in cards:
+        suit_bits[c & 3] |= 1 << (c >> 2)
+        rank_counts[c >> 2] += 1
+    for suit, bits in enumerate(suit_bits):
+        if bits & _SIX_ROYAL_RANKS == _SIX_ROYAL_RANKS:
+            if suit == DIAMONDS:
+                return AllSixHand.SIX_CARD_ROYAL_FLUSH_DIAMONDS
+            return AllSixHand.SIX_CARD_ROYAL_FLUSH
+    if any(bits & _ROYAL_RANKS == _ROYAL_RANKS for bits in suit_bits):
+        return AllSixHand.ROYAL_FLUSH
+    if any(_has_five_straight(bits) for bits in suit_bits):
+        return AllSixHand.STRAIGHT_FLUSH
+    counts = sorted(rank_counts, reverse=True)
+    if counts[0] >= 4:
+        return AllSixHand.FOUR_OF_A_KIND
+    if counts[0] == 3 and counts[1] >= 2:
+        return AllSixHand.FULL_HOUSE
+    if any(bin(bits).count("1") >= 5 for bits in suit_bits):
+        return AllSixHand.FLUSH
+    all_ranks = 0
+    for rank, n in enumerate(rank_counts):
+        if n:
+            all_ranks |= 1 << rank
+    if _has_five_straight(all_ranks):
+        return AllSixHand.STRAIGHT
+    if counts[0] == 3:
+        return AllSixHand.THREE_OF_A_KIND
+    return AllSixHand.NOTHING
+
+
+def hand_codes(hand: BestFour) -> list[str]:
+    return codes(hand.cards)

@@ -1,0 +1,712 @@
+"""One round of Four Card Frenzy as an explicit state machine.
+
+    betting ──no more bets──► closed ──deal──► decisions ──reveal──► revealed ──settle──► settled
+       └──────────────────────────┴────────────────┴───────────────────┴──void──► void
+
+Every command checks first and raises :class:`RuleViolation` (with a code) when it is not
+allowed now; then it changes the round and returns a :class:`Step`: the events it caused, in
+order, each with its audience, and the money it moves between players and the table.
+
+The round holds the shuffled order of its deck (the shoe) from the moment betting opens, so
+that its SHA-256 commitment can be published before any card is dealt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final
+
+from .cards import Card, card_code, codes
+from .errors import InvalidInput, RuleViolation
+from .hands import best_four, describe, max_raise_multiple
+from .rules import OPTIONAL, TableRules
+from .settlement import (
+    ANTE,
+    ODDS,
+    RAISE,
+    BoxInPlay,
+    Outcome,
+    RoundSettlement,
+    settle,
+)
+from .shoe import DealPlan, Fault, commitment, deal
+
+BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    CLOSED = "closed"  # "no more bets" announced, cards not yet dealt
+    DECISIONS = "decisions"  # cards dealt; boxes raise or fold from the dealer's left
+    REVEALED = "revealed"
+    SETTLED = "settled"
+    VOID = "void"
+
+
+#: The irregularities of §684a.13 that void a round, in plain words.
+VOID_REASONS: Final = {
+    "face_up_cards": "more than one card was found face up in the shoe (§684a.13(a))",
+    "wrong_card_count": "a box or the dealer was dealt a wrong number of cards (§684a.13(c))",
+    "shoe_jam": "the dealing shoe jammed or failed to deal all cards (§684a.13(f))",
+    "stub_miscount": "the stub count shows the deck is not 52 cards (§684a.10(f))",
+    "table_closed": "the table closed before the round was dealt",
+    "server_restart": "the round could not resume after an interruption",
+}
+MAIN_GAME_VOID_REASON: Final = (
+    "a dealer card was exposed before every decision was made (§684a.13(d)): Ante, Odds and "
+    "Raise are returned, optional wagers are settled"
+)
+
+PUBLIC: Final = "public"
+
+
+def to_player(player: str) -> str:
+    return f"player:{player}"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for one audience: everyone, or one player only."""
+
+    kind: str
+    data: dict[str, Any]
+    audience: str = PUBLIC
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "data": self.data, "audience": self.audience}
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Money between a player and the table: ``amount`` > 0 is the player paying the table
+    (a stake), < 0 the table paying the player (a return or a win)."""
+
+    player: str
+    amount: int
+    memo: str
+    box: int | None = None
+    wager: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    events: tuple[Event, ...] = ()
+    transfers: tuple[Transfer, ...] = ()
+
+
+@dataclass(slots=True)
+class BoxPlay:
+    box: int
+    player: str
+    wagers: dict[str, int] = field(default_factory=dict)  # ante, odds, optional, raise
+    cards: list[Card] = field(default_factory=list)
+    decision: int | None = None  # Raise multiple 1-3, 0 = fold, None = not yet
+    abandoned: bool = False
+
+    @property
+    def in_play(self) -> bool:
+        return self.wagers.get(ANTE, 0) > 0
+
+    def staked(self) -> int:
+        return sum(self.wagers.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "box": self.box,
+            "player": self.player,
+            "wagers": dict(self.wagers),
+            "cards": list(self.cards),
+            "decision": self.decision,
+            "abandoned": self.abandoned,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BoxPlay:
+        return cls(
+            int(d["box"]),
+            str(d["player"]),
+            {k: int(v) for k, v in d["wagers"].items()},
+            [int(c) for c in d["cards"]],
+            d["decision"],
+            bool(d["abandoned"]),
+        )
+
+
+def _amount(value: object, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
+    return value
+
+
+@dataclass(slots=True)
+class Round:
+    number: int
+    rules: TableRules
+    deck_back: str
+    order: list[Card]  # the shoe: the shuffled deck, secret until settlement
+    salt: str
+    phase: Phase = Phase.BETTING
+    boxes: dict[int, BoxPlay] = field(default_factory=dict)
+    dealer_cards: list[Card] = field(default_factory=list)
+    all_six_card: Card | None = None
+    discards: list[Card] = field(default_factory=list)  # All-Six stack rest, face-up cards
+    stub: list[Card] = field(default_factory=list)
+    to_act: int | None = None
+    void_reason: str | None = None
+    main_game_void: bool = False
+    results: dict[str, Any] | None = None  # the settlement, JSON-ready
+
+    # --- construction ------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, number: int, rules: TableRules, deck_back: str, order: Sequence[Card], salt: str
+    ) -> tuple[Round, Step]:
+        rnd = cls(number, rules, deck_back, list(order), salt)
+        event = Event(
+            "round_opened",
+            {
+                "round": number,
+                "deck_back": deck_back,
+                "commitment": rnd.commitment,
+                "rules": rules.to_dict(),
+            },
+        )
+        return rnd, Step((event,))
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.order, self.salt)
+
+    # --- checks --------------------------------------------------------------------------
+
+    def _require(self, *phases: Phase) -> None:
+        if self.phase not in phases:
+            wanted = " or ".join(p.value for p in phases)
+            raise RuleViolation(
+                "wrong_phase", f"not allowed now: the round is {self.phase.value}, not {wanted}"
+            )
+
+    def _box(self, box: object) -> int:
+        if not isinstance(box, int) or isinstance(box, bool) or box not in BOXES:
+            raise InvalidInput("bad_box", f"there is no box {box!r}; boxes are 1 to 6")
+        return box
+
+    def boxes_in_play(self) -> list[BoxPlay]:
+        """Boxes with Ante and Odds, from the dealer's left (§684a.10(b))."""
+        return [self.boxes[b] for b in sorted(self.boxes) if self.boxes[b].in_play]
+
+    def boxes_of(self, player: str) -> list[int]:
+        return sorted(b for b, p in self.boxes.items() if p.player == player and p.in_play)
+
+    # --- betting -------------------------------------------------------------------------
+
+    def check_bet(self, box: int, player: str, wagers: dict[str, object]) -> dict[str, int]:
+        """Validate a box's complete set of wagers; returns it with Odds equal to Ante."""
+        self._require(Phase.BETTING)
+        box = self._box(box)
+        current = self.boxes.get(box)
+        if current is not None and current.player != player:
+            raise RuleViolation("box_taken", f"box {box} is played by someone else")
+        unknown = set(wagers) - {ANTE, *OPTIONAL}
+        if unknown:
+            raise InvalidInput("unknown_wager", f"no such wager {sorted(unknown)[0]!r}")
+        ante = _amount(wagers.get(ANTE, 0), "Ante")
+        placed: dict[str, int] = {}
+        if ante:
+            low, high = self.rules.limits(ANTE)
+            if not low <= ante <= high:
+                raise RuleViolation(
+                    "out_of_limits",
+                    f"Ante must be between {low / 100:.2f} and {high / 100:.2f}",
+                )
+            # §684a.7(d)(1): Ante and Odds in equal amounts.
+            placed[ANTE] = placed[ODDS] = ante
+        for wager in OPTIONAL:
+            amount = _amount(wagers.get(wager, 0), wager)
+            if not amount:
+                continue
+            label = wager.replace("_", " ")
+            if not self.rules.offers(wager):
+                # §684a.7(d)(2)-(4): only if the Rules Submission offers it.
+                raise RuleViolation("not_offered", f"this table does not offer the {label} wager")
+            if not ante:
+                raise RuleViolation(
+                    "ante_required", f"the {label} wager needs an Ante and Odds on the box"
+                )
+            low, high = self.rules.limits(wager)
+            if not low <= amount <= high:
+                raise RuleViolation(
+                    "out_of_limits",
+                    f"the {label} wager must be between {low / 100:.2f} and {high / 100:.2f}",
+                )
+            placed[wager] = amount
+        if ante:
+            boxes = sorted({*self.boxes_of(player), box})
+            # §684a.7(e): a player wagers on at most N adjacent boxes.
+            if len(boxes) > self.rules.adjacent_boxes:
+                raise RuleViolation(
+                    "too_many_boxes",
+                    f"a player may play at most {self.rules.adjacent_boxes} adjacent boxes",
+                )
+            if boxes[-1] - boxes[0] != len(boxes) - 1:
+                raise RuleViolation("not_adjacent", "a player's boxes must be next to each other")
+        elif current is not None and current.in_play:
+            others = [b for b in self.boxes_of(player) if b != box]
+            if others and others[-1] - others[0] != len(others) - 1:
+                raise RuleViolation(
+                    "not_adjacent", "withdrawing this box would leave your boxes apart"
+                )
+        return placed
+
+    def bet(self, box: int, player: str, wagers: dict[str, object]) -> Step:
+        """Place, change or (with nothing) withdraw a box's wagers before "no more bets"."""
+        placed = self.check_bet(box, player, wagers)
+        before = self.boxes[box].staked() if box in self.boxes else 0
+        if placed:
+            self.boxes[box] = BoxPlay(box, player, placed)
+        else:
+            self.boxes.pop(box, None)
+        difference = sum(placed.values()) - before
+        transfers = (
+            (Transfer(player, difference, "wager" if difference > 0 else "wager returned", box),)
+            if difference
+            else ()
+        )
+        kind = "wagers_placed" if placed else "wagers_withdrawn"
+        return Step((Event(kind, {"box": box, "player": player, "wagers": placed}),), transfers)
+
+    def withdraw(self, box: int, player: str) -> Step:
+        return self.bet(box, player, {})
+
+    def close_betting(self) -> Step:
+        """The dealer announces "no more bets" (§684a.7(c), §684a.10(a)(2))."""
+        self._require(Phase.BETTING)
+        if not self.boxes_in_play():
+            raise RuleViolation("no_wagers", "no box has an Ante and Odds yet")
+        self.phase = Phase.CLOSED
+        return Step((Event("betting_closed", {"boxes": [b.box for b in self.boxes_in_play()]}),))
+
+    # --- dealing -------------------------------------------------------------------------
+
+    def deal(self, faults: Sequence[Fault] = ()) -> Step:
+        """Dispense the stacks from the shoe (§684a.10(b)); void on a shoe irregularity."""
+        self._require(Phase.CLOSED)
+        in_play = self.boxes_in_play()
+        all_six = any(b.wagers.get("all_six", 0) for b in in_play)
+        plan = DealPlan.from_faults(faults, len(in_play) + 1 + int(all_six))
+        dealt = deal(self.order, len(in_play), all_six, plan)
+        events: list[Event] = []
+        for card in dealt.face_up_discards:
+            events.append(Event("face_up_card", {"card": card_code(card)}))
+        for box, stack in zip(in_play, dealt.box_stacks, strict=False):
+            box.cards = list(stack)
+        self.dealer_cards = list(dealt.dealer_stack)
+        self.all_six_card = dealt.all_six_card
+        self.discards = [*dealt.face_up_discards, *dealt.all_six_discards]
+        self.stub = list(dealt.stub)
+        if dealt.irregularity:
+            step = self._void(dealt.irregularity)
+            return Step((*events, *step.events), step.transfers)
+        self.phase = Phase.DECISIONS
+        events.append(
+            Event(
+                "cards_dealt",
+                {
+                    "boxes": [b.box for b in in_play],
+                    "all_six": all_six,
+                    "stub": len(self.stub),
+                },
+            )
+        )
+        for box in in_play:
+            hand = best_four(box.cards)
+            events.append(
+                Event(
+                    "hole_cards",
+                    {
+                        "box": box.box,
+                        "cards": codes(box.cards),
+                        "best_four": codes(hand.cards),
+                        "hand": describe(hand.value),
+                        "max_raise": max_raise_multiple(hand.value),
+                    },
+                    to_player(box.player),
+                )
+            )
+        events.extend(self._advance_turn())
+        return Step(tuple(events))
+
+    # --- decisions -------------------------------------------------------------------------
+
+    def _advance_turn(self) -> list[Event]:
+        """Next box to decide, from the dealer's left clockwise (§684a.11(b))."""
+        events: list[Event] = []
+        for box in self.boxes_in_play():
+            if box.decision is None:
+                if box.abandoned:
+                    events.extend(self._record_decision(box, 0, "abandoned"))
+                    continue
+                self.to_act = box.box
+                events.append(Event("turn", {"box": box.box, "player": box.player}))
+                return events
+        self.to_act = None
+        events.append(Event("decisions_complete", {}))
+        return events
+
+    def _record_decision(self, box: BoxPlay, multiple: int, why: str) -> list[Event]:
+        box.decision = multiple
+        if multiple:
+            box.wagers[RAISE] = multiple * box.wagers[ANTE]
+        return [
+            Event(
+                "decision",
+                {
+                    "box": box.box,
+                    "player": box.player,
+                    "raise": box.wagers.get(RAISE, 0),
+                    "multiple": multiple,
+                    "folded": multiple == 0,
+                    "why": why,
+                },
+            )
+        ]
+
+    def check_decide(self, box: int, player: str | None, multiple: object) -> BoxPlay:
+        self._require(Phase.DECISIONS)
+        box = self._box(box)
+        if self.to_act != box:
+            raise RuleViolation(
+                "not_your_turn",
+                f"box {box} cannot act now"
+                + (f"; box {self.to_act} is deciding" if self.to_act else ""),
+            )
+        play = self.boxes[box]
+        if player is not None and play.player != player:
+            raise RuleViolation("not_your_box", f"box {box} is not yours")
+        if (
+            not isinstance(multiple, int)
+            or isinstance(multiple, bool)
+            or multiple not in (0, 1, 2, 3)
+        ):
+            raise InvalidInput("bad_raise", "raise 1, 2 or 3 times the Ante, or 0 to fold")
+        allowed = max_raise_multiple(best_four(play.cards).value)
+        if multiple > allowed:
+            # §684a.11(b)(1): a pair of kings or lower raises exactly the Ante.
+            raise RuleViolation(
+                "raise_too_large", "a pair of kings or lower may raise only 1x the Ante"
+            )
+        return play
+
+    def decide(self, box: int, player: str | None, multiple: int, why: str = "player") -> Step:
+        """Raise 1x/2x/3x the Ante, or fold with 0 (§684a.11(b)). ``player`` None = the house
+        acting for the box (decision time ran out)."""
+        play = self.check_decide(box, player, multiple)
+        events = self._record_decision(play, multiple, why)
+        transfers: tuple[Transfer, ...] = ()
+        if multiple:
+            transfers = (Transfer(play.player, play.wagers[RAISE], "raise", box, RAISE),)
+        events.extend(self._advance_turn())
+        return Step(tuple(events), transfers)
+
+    def time_out(self) -> Step:
+        """The box to act ran out of decision time: it folds (§684a.7(b), abandoned)."""
+        self._require(Phase.DECISIONS)
+        if self.to_act is None:
+            raise RuleViolation("nobody_to_act", "every box has decided")
+        return self.decide(self.to_act, None, 0, "timeout")
+
+    # --- reveal and settlement ---------------------------------------------------------------
+
+    def reveal(self) -> Step:
+        """Turn the dealer's cards face up once every box has decided (§684a.11(c))."""
+        self._require(Phase.DECISIONS)
+        if self.to_act is not None:
+            raise RuleViolation("decisions_pending", f"box {self.to_act} has not decided yet")
+        self.phase = Phase.REVEALED
+        return Step((Event("dealer_revealed", self.dealer_public()),))
+
+    def dealer_public(self) -> dict[str, Any]:
+        hand = best_four(self.dealer_cards)
+        from .hands import qualifies
+
+        return {
+            "cards": codes(self.dealer_cards),
+            "best_four": codes(hand.cards),
+            "hand": describe(hand.value),
+            "category": hand.category.key,
+            "qualifies": qualifies(hand.value),
+            "all_six_card": card_code(self.all_six_card) if self.all_six_card is not None else None,
+        }
+
+    def _settlement(self) -> RoundSettlement:
+        boxes = [
+            BoxInPlay(b.box, b.player, tuple(b.cards), dict(b.wagers)) for b in self.boxes_in_play()
+        ]
+        return settle(
+            self.dealer_cards,
+            boxes,
+            self.rules.settlement_rules(),
+            self.all_six_card,
+            main_game_void=self.main_game_void,
+        )
+
+    def settle(self) -> Step:
+        """Settle every box from the dealer's right (§684a.11(c),(d), §684a.12)."""
+        self._require(Phase.REVEALED)
+        return self._settle()
+
+    def _settle(self) -> Step:
+        result = self._settlement()
+        events: list[Event] = []
+        transfers: list[Transfer] = []
+        boxes_json = []
+        for settled in result.boxes:
+            play = self.boxes[settled.box]
+            lines = [
+                {
+                    "wager": r.wager,
+                    "stake": r.stake,
+                    "outcome": r.outcome.value,
+                    "net": r.net,
+                    "row": r.row,
+                }
+                for r in settled.results
+            ]
+            # Cards folded with no optional wager go to the discard rack unseen (§684a.11(b)(2)).
+            shown = not (settled.folded and not any(w in play.wagers for w in OPTIONAL))
+            box_json = {
+                "box": settled.box,
+                "player": settled.player,
+                "cards": codes(play.cards) if shown else None,
+                "best_four": codes(settled.hand.cards) if shown else None,
+                "hand": settled.hand.name if shown else None,
+                "category": settled.hand.category.key if shown else None,
+                "folded": settled.folded,
+                "results": lines,
+                "net": settled.net,
+            }
+            boxes_json.append(box_json)
+            events.append(Event("box_settled", box_json))
+            for r in settled.results:
+                if r.returned:
+                    memo = {
+                        Outcome.WIN: "win",
+                        Outcome.PUSH: "push",
+                        Outcome.VOID: "returned (void)",
+                        Outcome.LOSE: "lose",
+                    }[r.outcome]
+                    transfers.append(
+                        Transfer(settled.player, -r.returned, memo, settled.box, r.wager)
+                    )
+        players = {}
+        for total in result.players:
+            players[total.player] = {
+                "net": total.net,
+                "payout_limit_applied": total.payout_limit_applied,
+                "withheld": total.withheld,
+            }
+            if total.withheld:
+                # §684a.12(g): winnings above the payout limit are not paid.
+                transfers.append(Transfer(total.player, total.withheld, "payout limit"))
+        self.results = {
+            "dealer": self.dealer_public(),
+            "boxes": boxes_json,
+            "players": players,
+            "main_game_void": self.main_game_void,
+        }
+        self.phase = Phase.SETTLED
+        self.to_act = None
+        events.append(
+            Event(
+                "round_settled",
+                {
+                    "players": players,
+                    "main_game_void": self.main_game_void,
+                    "shoe": codes(self.order),
+                    "salt": self.salt,
+                    "commitment": self.commitment,
+                },
+            )
+        )
+        return Step(tuple(events), tuple(transfers))
+
+    # --- irregularities ----------------------------------------------------------------------
+
+    def dealer_card_exposed(self) -> Step:
+        """§684a.13(d): a dealer card exposed before every Raise was made."""
+        self._require(Phase.DECISIONS)
+        self.main_game_void = True
+        self.to_act = None
+        exposed = Event("dealer_card_exposed", {"reason": MAIN_GAME_VOID_REASON})
+        revealed = Event("dealer_revealed", self.dealer_public())
+        step = self._settle()
+        return Step((exposed, revealed, *step.events), step.transfers)
+
+    def void(self, reason: str) -> Step:
+        """Void the round for a named irregularity: every stake goes back (§684a.13)."""
+        self._require(Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
+        if reason not in VOID_REASONS:
+            raise InvalidInput(
+                "unknown_irregularity",
+                f"unknown irregularity {reason!r} (one of {', '.join(VOID_REASONS)})",
+            )
+        return self._void(reason)
+
+    def _void(self, reason: str) -> Step:
+        transfers = []
+        for play in self.boxes.values():
+            for wager, stake in play.wagers.items():
+                if stake:
+                    transfers.append(
+                        Transfer(play.player, -stake, "returned (void)", play.box, wager)
+                    )
+        self.phase = Phase.VOID
+        self.void_reason = reason
+        self.to_act = None
+        event = Event(
+            "round_void",
+            {
+                "reason": reason,
+                "explanation": VOID_REASONS[reason],
+                "returned": {p.box: p.staked() for p in self.boxes.values()},
+                "shoe": codes(self.order),
+                "salt": self.salt,
+                "commitment": self.commitment,
+            },
+        )
+        return Step((event,), tuple(transfers))
+
+    def abandon(self, player: str) -> Step:
+        """A player left the table (§684a.7(b)).
+
+        Before "no more bets" their wagers simply come back (no cards were received). After
+        it, their undecided boxes fold when their turn comes; optional wagers stay in action.
+        """
+        events: list[Event] = []
+        transfers: list[Transfer] = []
+        if self.phase is Phase.BETTING:
+            for box in self.boxes_of(player):
+                step = self.bet(box, player, {})
+                events += step.events
+                transfers += step.transfers
+            return Step(tuple(events), tuple(transfers))
+        if self.phase in (Phase.CLOSED, Phase.DECISIONS):
+            for box in self.boxes_of(player):
+                play = self.boxes[box]
+                if play.decision is None:
+                    play.abandoned = True
+                    events.append(Event("box_abandoned", {"box": box, "player": player}))
+            if self.phase is Phase.DECISIONS and self.to_act is not None:
+                current = self.boxes[self.to_act]
+                if current.abandoned and current.decision is None:
+                    events += self._record_decision(current, 0, "abandoned")
+                    events += self._advance_turn()
+        return Step(tuple(events), tuple(transfers))
+
+    # --- views ---------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in (Phase.SETTLED, Phase.VOID)
+
+    def dealer_visible(self) -> bool:
+        return self.phase in (Phase.REVEALED, Phase.SETTLED) or self.main_game_void
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        """What ``player`` may see (None: the dealer console or a spectator).
+
+        A box's cards go to its owner only until settlement turns them face up; the dealer's
+        cards to nobody until the reveal; the shoe order to nobody until the round is over.
+        """
+        settled_boxes = {b["box"]: b for b in (self.results or {}).get("boxes", [])}
+        boxes = []
+        for number in sorted(self.boxes):
+            play = self.boxes[number]
+            item: dict[str, Any] = {
+                "box": number,
+                "player": play.player,
+                "wagers": dict(play.wagers),
+                "dealt": bool(play.cards),
+                "decision": play.decision,
+                "abandoned": play.abandoned,
+                "cards": None,
+            }
+            if play.cards and player is not None and play.player == player:
+                hand = best_four(play.cards)
+                item.update(
+                    cards=codes(play.cards),
+                    best_four=codes(hand.cards),
+                    hand=describe(hand.value),
+                    max_raise=max_raise_multiple(hand.value),
+                )
+            if number in settled_boxes:
+                shown = settled_boxes[number]
+                item["results"] = shown["results"]
+                item["net"] = shown["net"]
+                if shown["cards"] is not None:
+                    item.update(
+                        cards=shown["cards"], best_four=shown["best_four"], hand=shown["hand"]
+                    )
+            boxes.append(item)
+        view: dict[str, Any] = {
+            "round": self.number,
+            "phase": self.phase.value,
+            "deck_back": self.deck_back,
+            "commitment": self.commitment,
+            "boxes": boxes,
+            "to_act": self.to_act,
+            "dealer": self.dealer_public() if self.dealer_visible() else None,
+            "dealt": bool(self.dealer_cards),
+            "void_reason": self.void_reason,
+            "main_game_void": self.main_game_void,
+            "players": (self.results or {}).get("players"),
+        }
+        if self.finished:
+            view["shoe"] = codes(self.order)
+            view["salt"] = self.salt
+        return view
+
+    # --- persistence -------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "rules": self.rules.to_dict(),
+            "deck_back": self.deck_back,
+            "order": list(self.order),
+            "salt": self.salt,
+            "phase": self.phase.value,
+            "boxes": [b.to_dict() for b in self.boxes.values()],
+            "dealer_cards": list(self.dealer_cards),
+            "all_six_card": self.all_six_card,
+            "discards": list(self.discards),
+            "stub": list(self.stub),
+            "to_act": self.to_act,
+            "void_reason": self.void_reason,
+            "main_game_void": self.main_game_void,
+            "results": self.results,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Round:
+        boxes = [BoxPlay.from_dict(b) for b in d["boxes"]]
+        return cls(
+            number=int(d["number"]),
+            rules=TableRules.from_dict(d["rules"]),
+            deck_back=d["deck_back"],
+            order=[int(c) for c in d["order"]],
+            salt=d["salt"],
+            phase=Phase(d["phase"]),
+            boxes={b.box: b for b in boxes},
+            dealer_cards=[int(c) for c in d["dealer_cards"]],
+            all_six_card=d["all_six_card"],
+            discards=[int(c) for c in d["discards"]],
+            stub=[int(c) for c in d["stub"]],
+            to_act=d["to_act"],
+            void_reason=d["void_reason"],
+            main_game_void=bool(d["main_game_void"]),
+            results=d["results"],
+        )

@@ -1,0 +1,141 @@
+"""What a casino's Rules Submission decides for a table (§601a.2, §684a.7, §684a.12).
+
+:class:`TableRules` is a frozen value: every round keeps the exact copy it was played under,
+so history never changes meaning when the casino edits its Rules Submission.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from fractions import Fraction
+from typing import Any, Final
+
+from .errors import InvalidInput
+from .hands import Category
+from .paytables import FOUR_ACES, ODDS_PAYTABLE, Paytable, PaytableKind, paytable
+from .settlement import ALL_SIX, ANTE, FOUR_CARD_BONUS, PRIME, Rules
+
+#: §684a.12(g): a payout limit may not be under $50,000 ...
+PAYOUT_LIMIT_FLOOR: Final = 50_000_00
+OPTIONAL = (PRIME, FOUR_CARD_BONUS, ALL_SIX)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    bad_beat_paytable: str = "A"
+    prime_paytable: str = "A"
+    four_card_bonus_paytable: str = "A"
+    all_six_paytable: str = "A"
+    payout_limit: int | None = None  # cents, or no limit
+    offers_prime: bool = True
+    offers_four_card_bonus: bool = True
+    offers_all_six: bool = True
+    adjacent_boxes: int = 2  # §684a.7(e)
+    ante_min: int = 5_00
+    ante_max: int = 500_00
+    prime_min: int = 1_00
+    prime_max: int = 100_00
+    four_card_bonus_min: int = 1_00
+    four_card_bonus_max: int = 100_00
+    all_six_min: int = 1_00
+    all_six_max: int = 100_00
+    two_decks: bool = True  # automated shuffler with two alternating decks, §684a.3(b)
+    decision_seconds: int = 20
+    betting_seconds: int = 15  # the automatic dealer's betting countdown
+
+    def settlement_rules(self) -> Rules:
+        return Rules.from_names(
+            self.bad_beat_paytable,
+            self.prime_paytable,
+            self.four_card_bonus_paytable,
+            self.all_six_paytable,
+            self.payout_limit,
+        )
+
+    def offers(self, wager: str) -> bool:
+        return {
+            ANTE: True,
+            PRIME: self.offers_prime,
+            FOUR_CARD_BONUS: self.offers_four_card_bonus,
+            ALL_SIX: self.offers_all_six,
+        }[wager]
+
+    def limits(self, wager: str) -> tuple[int, int]:
+        return {
+            ANTE: (self.ante_min, self.ante_max),
+            PRIME: (self.prime_min, self.prime_max),
+            FOUR_CARD_BONUS: (self.four_card_bonus_min, self.four_card_bonus_max),
+            ALL_SIX: (self.all_six_min, self.all_six_max),
+        }[wager]
+
+    def max_win_at_minimum(self) -> int:
+        """The most one player can win on Ante, Raise and Odds in one round at the minimum.
+
+        With one box: four aces win 1 (Ante) + 3 (Raise) + 200 (Odds) times the Ante, or
+        a losing four-of-a-kind is paid the bad-beat quads figure. With N adjacent boxes one
+        box can hold four aces and the others four-of-a-kind that win (34x) or lose to the
+        dealer's higher quads (bad beat), or every box can lose to the dealer's four aces.
+        """
+        bad_beat = paytable(PaytableKind.BAD_BEAT, self.bad_beat_paytable)
+
+        def ratio(table: Paytable, hand: object) -> Fraction:
+            row = table.row_for(hand)
+            return row.payout.ratio if row else Fraction(0)
+
+        four_aces = 1 + 3 + ratio(ODDS_PAYTABLE, FOUR_ACES)
+        other_quads = 1 + 3 + ratio(ODDS_PAYTABLE, Category.FOUR_OF_A_KIND)
+        bb_quads = ratio(bad_beat, Category.FOUR_OF_A_KIND)
+        n = self.adjacent_boxes
+        best = max(four_aces + (n - 1) * max(other_quads, bb_quads), n * bb_quads)
+        return int(best * self.ante_min)
+
+    def payout_limit_floor(self) -> int:
+        """§684a.12(g): the greater of $50,000 and the most one player can win at the minimum."""
+        return max(PAYOUT_LIMIT_FLOOR, self.max_win_at_minimum())
+
+    def problems(self) -> list[tuple[str, str]]:
+        """Every reason this Rules Submission cannot be used, as (field, plain words)."""
+        out: list[tuple[str, str]] = []
+        for field_name, kind in (
+            ("bad_beat_paytable", PaytableKind.BAD_BEAT),
+            ("prime_paytable", PaytableKind.PRIME),
+            ("four_card_bonus_paytable", PaytableKind.FOUR_CARD_BONUS),
+            ("all_six_paytable", PaytableKind.ALL_SIX),
+        ):
+            try:
+                paytable(kind, getattr(self, field_name))
+            except InvalidInput as exc:
+                out.append((field_name, exc.message))
+        if not 1 <= self.adjacent_boxes <= 6:
+            out.append(("adjacent_boxes", "a player may play 1 to 6 adjacent boxes"))
+        for wager in (ANTE, *OPTIONAL):
+            low, high = self.limits(wager)
+            label = wager.replace("_", " ")
+            if low <= 0:
+                out.append((f"{wager}_min", f"the {label} minimum must be more than zero"))
+            if low > high:
+                out.append((f"{wager}_min", f"the {label} minimum is more than its maximum"))
+        if self.decision_seconds < 5:
+            out.append(("decision_seconds", "players need at least 5 seconds to decide"))
+        if self.betting_seconds < 5:
+            out.append(("betting_seconds", "betting must stay open at least 5 seconds"))
+        if self.payout_limit is not None and not out:
+            floor = self.payout_limit_floor()
+            if self.payout_limit < floor:
+                out.append(
+                    (
+                        "payout_limit",
+                        f"the payout limit ${self.payout_limit / 100:,.2f} is under "
+                        f"${floor / 100:,.2f}, the greater of $50,000 and the most one "
+                        "player can win in a round at the table minimum (§684a.12(g))",
+                    )
+                )
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableRules:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})

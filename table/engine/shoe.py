@@ -1,0 +1,264 @@
+"""The virtual automated card shuffling device and automated dealing shoe (§684a.3-5, §684a.10).
+
+Shuffles use the operating system's CSPRNG (``secrets``), never Mersenne Twister; the source
+of randomness is injectable so tests can replay a shuffle. With two decks (§684a.3(b)) the
+decks, of different back colours, alternate round by round; the shuffler counts 52 after
+every shuffle and a deck that counts wrong is removed from the table (§684a.5(b)).
+
+The shoe can be told to fail on the next deal (a jam, a card found face up, a misdeal) so
+that the irregularity rules of §684a.13 can be exercised on a live table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from .cards import DECK, Card, card_code
+from .errors import RuleViolation
+
+CARDS_PER_STACK = 5
+
+
+class RandomSource(Protocol):
+    """Anything with ``randbelow(n)`` returning a uniform int in [0, n)."""
+
+    def randbelow(self, n: int, /) -> int: ...
+
+
+class SecretsSource:
+    """The production source: the ``secrets`` module (the OS CSPRNG)."""
+
+    def randbelow(self, n: int, /) -> int:
+        return secrets.randbelow(n)
+
+
+def shuffle(cards: Sequence[Card], rng: RandomSource) -> list[Card]:
+    """Fisher-Yates: every one of the 52! orders equally likely (§684a.5(a))."""
+    order = list(cards)
+    for i in range(len(order) - 1, 0, -1):
+        j = rng.randbelow(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def commitment(order: Sequence[Card], salt: str) -> str:
+    """SHA-256 of the shoe order and a server salt, published before betting closes."""
+    text = " ".join(card_code(c) for c in order) + "|" + salt
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def new_salt() -> str:
+    return secrets.token_hex(16)
+
+
+class Fault(StrEnum):
+    """What the shoe can be told to do wrong on the next deal (§684a.13)."""
+
+    JAM = "jam"  # §684a.13(f): jams or fails to deal all cards -> void
+    FACE_UP_CARD = "face_up_card"  # §684a.13(a): one card face up -> discarded, deal goes on
+    TWO_FACE_UP_CARDS = "two_face_up_cards"  # §684a.13(a): more than one -> void
+    MISDEAL = "misdeal"  # §684a.13(c): a box or the dealer gets a wrong number of cards -> void
+    MISCOUNT = "miscount"  # §684a.5(b): the shuffler counts other than 52 -> deck removed
+
+
+@dataclass(frozen=True, slots=True)
+class DealPlan:
+    """Faults armed for one deal, as positions in the order the shoe dispenses."""
+
+    face_up_at: tuple[int, ...] = ()
+    jam_at: int | None = None
+    misdeal_stack: int | None = None  # index of the stack dealt one card short
+
+    @classmethod
+    def from_faults(cls, faults: Sequence[Fault], stacks: int) -> DealPlan:
+        face_up: list[int] = []
+        jam_at = misdeal = None
+        for fault in faults:
+            if fault is Fault.FACE_UP_CARD:
+                face_up.append(len(face_up) + 2)  # a card found early in the stack
+            elif fault is Fault.TWO_FACE_UP_CARDS:
+                face_up += [len(face_up) + 2, len(face_up) + 7]
+            elif fault is Fault.JAM:
+                jam_at = CARDS_PER_STACK * max(1, stacks) - 2  # dies during the last stack
+            elif fault is Fault.MISDEAL:
+                misdeal = 0
+        return cls(tuple(face_up), jam_at, misdeal)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """What the shoe delivered: a stack per box (from the dealer's left), the dealer's stack,
+    the All-Six card, the cards found face up and the stub."""
+
+    box_stacks: tuple[tuple[Card, ...], ...]
+    dealer_stack: tuple[Card, ...]
+    all_six_card: Card | None
+    all_six_discards: tuple[Card, ...]
+    face_up_discards: tuple[Card, ...]
+    stub: tuple[Card, ...]
+    irregularity: str | None = None  # set when the deal must be voided
+
+    @property
+    def cards_dealt(self) -> int:
+        return (
+            sum(len(s) for s in self.box_stacks)
+            + len(self.dealer_stack)
+            + (1 if self.all_six_card is not None else 0)
+            + len(self.all_six_discards)
+            + len(self.face_up_discards)
+        )
+
+
+def deal(order: Sequence[Card], boxes: int, all_six: bool, plan: DealPlan | None = None) -> Deal:
+    """Dispense stacks of five from a shuffled deck (§684a.10(b)).
+
+    First the boxes with Ante and Odds from the dealer's left, then the dealer; if anyone
+    placed an All-Six Bonus Wager, one more stack whose top card is the All-Six card and whose
+    other four go to the discard rack unseen.
+    """
+    plan = plan or DealPlan()
+    stacks_needed = boxes + 1 + (1 if all_six else 0)
+    position = 0
+    dispensed = 0
+    face_up: list[Card] = []
+    stacks: list[tuple[Card, ...]] = []
+    irregularity: str | None = None
+    for stack_index in range(stacks_needed):
+        size = CARDS_PER_STACK - (1 if plan.misdeal_stack == stack_index else 0)
+        stack: list[Card] = []
+        while len(stack) < size:
+            if plan.jam_at is not None and dispensed >= plan.jam_at:
+                irregularity = "shoe_jam"
+                break
+            if position >= len(order):
+                irregularity = "shoe_jam"  # §684a.13(f): fails to deal all cards
+                break
+            card = order[position]
+            position += 1
+            dispensed += 1
+            if dispensed in plan.face_up_at:
+                # §684a.13(a): a card found face up is not used and goes to the discard rack.
+                face_up.append(card)
+                continue
+            stack.append(card)
+        stacks.append(tuple(stack))
+        if irregularity:
+            break
+    if irregularity is None and len(face_up) > 1:
+        irregularity = "face_up_cards"  # §684a.13(a): more than one -> void
+    if irregularity is None and any(len(s) != CARDS_PER_STACK for s in stacks):
+        irregularity = "wrong_card_count"  # §684a.13(c)
+    box_stacks = tuple(stacks[:boxes])
+    dealer_stack = stacks[boxes] if len(stacks) > boxes else ()
+    six_stack = stacks[boxes + 1] if all_six and len(stacks) > boxes + 1 else ()
+    return Deal(
+        box_stacks=box_stacks,
+        dealer_stack=dealer_stack,
+        all_six_card=six_stack[0] if six_stack else None,
+        all_six_discards=tuple(six_stack[1:]),
+        face_up_discards=tuple(face_up),
+        stub=tuple(order[position:]),
+        irregularity=irregularity,
+    )
+
+
+@dataclass(slots=True)
+class DeckInPlay:
+    back: str  # back colour, different for the two decks (§684a.3(b)(1))
+    since: float  # when this deck came into play (epoch seconds), for §684a.3(c)
+    cards: list[Card] = field(default_factory=lambda: list(DECK))
+    rounds: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"back": self.back, "since": self.since, "cards": self.cards, "rounds": self.rounds}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DeckInPlay:
+        return cls(data["back"], float(data["since"]), list(data["cards"]), int(data["rounds"]))
+
+
+#: §684a.3(c)(2): decks dealt from a shoe are changed at least every eight hours.
+DECK_LIFETIME_SECONDS = 8 * 3600
+BACK_COLOURS = ("red", "blue")
+
+
+@dataclass(slots=True)
+class Shuffler:
+    """Shuffler + shoe state of one table: the decks and which one plays next."""
+
+    decks: list[DeckInPlay]
+    next_deck: int = 0
+    armed: list[Fault] = field(default_factory=list)
+
+    @classmethod
+    def fresh(cls, now: float, two_decks: bool = True) -> Shuffler:
+        backs = BACK_COLOURS if two_decks else BACK_COLOURS[:1]
+        return cls([DeckInPlay(b, now) for b in backs])
+
+    def arm(self, fault: Fault) -> None:
+        """Make the next shuffle or deal fail this way (the dealer console's test controls)."""
+        self.armed.append(fault)
+
+    def take_deal_faults(self) -> list[Fault]:
+        faults: list[Fault] = [f for f in self.armed if f is not Fault.MISCOUNT]
+        self.armed = [f for f in self.armed if f is Fault.MISCOUNT]
+        return faults
+
+    def deck_due(self, now: float) -> bool:
+        return any(now - d.since >= DECK_LIFETIME_SECONDS for d in self.decks)
+
+    def shuffle_next(self, rng: RandomSource, now: float) -> tuple[str, list[Card]]:
+        """Shuffle the deck whose turn it is and count it; returns (back colour, order).
+
+        A deck that counts other than 52 is removed (§684a.5(b)): :class:`RuleViolation`
+        ``deck_miscount``, and the dealer must bring new decks before play goes on.
+        """
+        if not self.decks:
+            raise RuleViolation("no_deck", "no deck at the table: change the decks")
+        if self.deck_due(now):
+            raise RuleViolation(
+                "deck_expired", "the decks have been in play 8 hours: change them (§684a.3(c))"
+            )
+        deck = self.decks[self.next_deck % len(self.decks)]
+        cards = list(deck.cards)
+        if Fault.MISCOUNT in self.armed:
+            self.armed.remove(Fault.MISCOUNT)
+            cards = cards[:-1]  # a card went missing
+        order = shuffle(cards, rng)
+        if len(order) != 52 or set(order) != set(DECK):
+            self.decks.remove(deck)
+            self.next_deck = 0
+            raise RuleViolation(
+                "deck_miscount",
+                f"the shuffler counted {len(order)} cards in the {deck.back} deck; "
+                "the deck is removed from the table (§684a.5(b))",
+            )
+        deck.rounds += 1
+        # §684a.3(b)(3): the decks alternate, each used for every other round.
+        self.next_deck = (self.next_deck + 1) % len(self.decks)
+        return deck.back, order
+
+    def change_decks(self, now: float, two_decks: bool = True) -> None:
+        """New decks of 52 into play (§684a.3(c), or after a deck was removed)."""
+        fresh = Shuffler.fresh(now, two_decks)
+        self.decks, self.next_deck = fresh.decks, 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "decks": [d.to_dict() for d in self.decks],
+            "next_deck": self.next_deck,
+            "armed": [f.value for f in self.armed],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Shuffler:
+        return cls(
+            [DeckInPlay.from_dict(d) for d in data["decks"]],
+            int(data["next_deck"]),
+            [Fault(f) for f in data.get("armed", [])],
+        )
