@@ -1,0 +1,389 @@
+"""The table's memory: Rules Submissions, tables, seats, rounds, the event log and the ledger.
+
+A round's whole engine state (shoe order, every stack, wager, decision and settlement) is kept
+as JSON on :class:`Round`; :class:`BoxRecord` and :class:`SettlementLine` repeat what recall and
+reports query. :class:`RoundEvent` is append-only and hash-chained per table. Money is a
+double-entry ledger in integer cents: every :class:`LedgerTransaction`'s entries sum to zero.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from table.engine.paytables import PAYTABLES, PaytableKind
+from table.engine.rules import TableRules
+
+
+def _choices(kind: PaytableKind) -> list[tuple[str, str]]:
+    out = []
+    for name, table in PAYTABLES[kind].items():
+        where = "Pennsylvania" if table.source.startswith("§") else "manufacturer"
+        out.append((name, f"{name} ({where}, {table.source})"))
+    return out
+
+
+class Money(models.BigIntegerField):
+    """An amount in integer cents."""
+
+
+class RulesSubmission(models.Model):
+    """What ch. 684a leaves to the casino (§601a.2): paytables, wagers offered, limits."""
+
+    name = models.CharField(max_length=100, unique=True)
+    bad_beat_paytable = models.CharField(
+        "bad beat paytable (§684a.12(c))",
+        max_length=8,
+        choices=_choices(PaytableKind.BAD_BEAT),
+        default="A",
+    )
+    offers_prime = models.BooleanField("offer the Prime Wager (§684a.7(d)(2))", default=True)
+    prime_paytable = models.CharField(
+        "Prime paytable (§684a.12(d))",
+        max_length=8,
+        choices=_choices(PaytableKind.PRIME),
+        default="A",
+    )
+    offers_four_card_bonus = models.BooleanField(
+        "offer the Four Card Bonus Wager (§684a.7(d)(3))", default=True
+    )
+    four_card_bonus_paytable = models.CharField(
+        "Four Card Bonus paytable (§684a.12(e))",
+        max_length=8,
+        choices=_choices(PaytableKind.FOUR_CARD_BONUS),
+        default="A",
+    )
+    offers_all_six = models.BooleanField(
+        "offer the All-Six Bonus Wager (§684a.7(d)(4))", default=True
+    )
+    all_six_paytable = models.CharField(
+        "All-Six Bonus paytable (§684a.12(f))",
+        max_length=8,
+        choices=_choices(PaytableKind.ALL_SIX),
+        default="A",
+    )
+    payout_limit = Money(
+        "aggregate payout limit per player per round, cents (§684a.12(g))",
+        null=True,
+        blank=True,
+        help_text="Empty for no limit. Applies to Ante, Raise and Odds winnings only.",
+    )
+    adjacent_boxes = models.PositiveSmallIntegerField(
+        "adjacent boxes one player may play (§684a.7(e))",
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(6)],
+    )
+    ante_min = Money("Ante minimum, cents", default=5_00)
+    ante_max = Money("Ante maximum, cents", default=500_00)
+    prime_min = Money("Prime minimum, cents", default=1_00)
+    prime_max = Money("Prime maximum, cents", default=100_00)
+    four_card_bonus_min = Money("Four Card Bonus minimum, cents", default=1_00)
+    four_card_bonus_max = Money("Four Card Bonus maximum, cents", default=100_00)
+    all_six_min = Money("All-Six minimum, cents", default=1_00)
+    all_six_max = Money("All-Six maximum, cents", default=100_00)
+    two_decks = models.BooleanField(
+        "two decks alternating in an automated shuffler (§684a.3(b))", default=True
+    )
+    decision_seconds = models.PositiveSmallIntegerField(
+        "seconds a player has to raise or fold", default=20
+    )
+    betting_seconds = models.PositiveSmallIntegerField(
+        "automatic dealer's betting countdown, seconds", default=15
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def to_table_rules(self) -> TableRules:
+        return TableRules(
+            bad_beat_paytable=self.bad_beat_paytable,
+            prime_paytable=self.prime_paytable,
+            four_card_bonus_paytable=self.four_card_bonus_paytable,
+            all_six_paytable=self.all_six_paytable,
+            payout_limit=self.payout_limit,
+            offers_prime=self.offers_prime,
+            offers_four_card_bonus=self.offers_four_card_bonus,
+            offers_all_six=self.offers_all_six,
+            adjacent_boxes=self.adjacent_boxes,
+            ante_min=self.ante_min,
+            ante_max=self.ante_max,
+            prime_min=self.prime_min,
+            prime_max=self.prime_max,
+            four_card_bonus_min=self.four_card_bonus_min,
+            four_card_bonus_max=self.four_card_bonus_max,
+            all_six_min=self.all_six_min,
+            all_six_max=self.all_six_max,
+            two_decks=self.two_decks,
+            decision_seconds=self.decision_seconds,
+            betting_seconds=self.betting_seconds,
+        )
+
+    def clean(self) -> None:
+        problems = self.to_table_rules().problems()
+        if problems:
+            errors: dict[str, list[str]] = {}
+            for field_name, message in problems:
+                errors.setdefault(field_name, []).append(message)
+            raise ValidationError(errors)
+
+
+class Table(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    is_open = models.BooleanField(default=True)
+    rules = models.ForeignKey(
+        RulesSubmission,
+        on_delete=models.PROTECT,
+        related_name="tables",
+        help_text="The Rules Submission in force.",
+    )
+    pending_rules = models.ForeignKey(
+        RulesSubmission,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Takes effect when the round in play is over (rules change only between rounds).",
+    )
+    #: Bumped by every command that changes the table; every event carries it.
+    version = models.BigIntegerField(default=0)
+    #: The shuffler and shoe: decks in play, their back colours, when each came into play.
+    shoe = models.JSONField(default=dict, blank=True)
+    rounds_since_stub_count = models.PositiveIntegerField(default=0)
+    current_round = models.ForeignKey(
+        "Round", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    betting_deadline = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    #: The one automatic dealer allowed to run this table's clock, and its last heartbeat.
+    clock_owner = models.CharField(max_length=64, blank=True, default="")
+    clock_heartbeat = models.DateTimeField(null=True, blank=True)
+    last_hash = models.CharField(max_length=64, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        permissions = [("deal_table", "Can run a table from the dealer console")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Seat(models.Model):
+    """A player sitting at a box (box 1 is farthest to the dealer's left)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    box = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(6)])
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
+    )
+    sat_at = models.DateTimeField(auto_now_add=True)
+    connected = models.BooleanField(default=True)
+    #: When the player dropped; the box is kept for a grace period.
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "box"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "box"], name="one_player_per_box"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} box {self.box}: {self.player}"
+
+
+class Round(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField()
+    rules_submission = models.ForeignKey(
+        RulesSubmission, on_delete=models.PROTECT, related_name="+"
+    )
+    #: The exact rules this round was played under, frozen: history never changes meaning.
+    rules = models.JSONField()
+    phase = models.CharField(max_length=16, db_index=True)
+    #: The engine's whole round: shoe order and salt, stacks, wagers, decisions, settlement.
+    state = models.JSONField()
+    commitment = models.CharField(max_length=64)
+    deck_back = models.CharField(max_length=16)
+    void_reason = models.CharField(max_length=32, blank=True, default="")
+    opened_at = models.DateTimeField(auto_now_add=True)
+    dealt_at = models.DateTimeField(null=True, blank=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} round {self.number}"
+
+
+class BoxRecord(models.Model):
+    """One box of one finished round, as it was: for game recall and disputes (§684a.11(e))."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="box_records")
+    box = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="box_records"
+    )
+    cards = models.CharField(max_length=20, blank=True)
+    best_four = models.CharField(max_length=16, blank=True)
+    hand = models.CharField(max_length=60, blank=True)
+    wagers = models.JSONField(default=dict)
+    decision = models.SmallIntegerField(null=True)
+    net = Money(default=0)
+
+    class Meta:
+        ordering = ["-round_id", "box"]
+        constraints = [models.UniqueConstraint(fields=["round", "box"], name="one_record_per_box")]
+
+
+class SettlementLine(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="settlement_lines")
+    box = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    wager = models.CharField(max_length=20)
+    stake = Money()
+    outcome = models.CharField(max_length=8)
+    net = Money()
+    row = models.CharField(max_length=80, blank=True, default="")
+
+    class Meta:
+        ordering = ["round", "-box", "id"]
+
+
+class AppendOnlyError(Exception):
+    pass
+
+
+class RoundEvent(models.Model):
+    """The append-only, hash-chained event log of a table."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events")
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, related_name="events")
+    version = models.BigIntegerField()
+    seq = models.PositiveSmallIntegerField(default=0)
+    kind = models.CharField(max_length=40)
+    audience = models.CharField(max_length=180)
+    data = models.JSONField()
+    actor = models.CharField(max_length=160, blank=True, default="")
+    created = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64, blank=True, default="")
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["table", "version", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version", "seq"], name="event_position")
+        ]
+        indexes = [models.Index(fields=["round", "version"])]
+
+    def compute_hash(self) -> str:
+        body = json.dumps(
+            {
+                "table": self.table_id,
+                "round": self.round_id,
+                "version": self.version,
+                "seq": self.seq,
+                "kind": self.kind,
+                "audience": self.audience,
+                "data": self.data,
+                "actor": self.actor,
+                "created": self.created.isoformat(),
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        return hashlib.sha256((self.prev_hash + body).encode()).hexdigest()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise AppendOnlyError("the event log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise AppendOnlyError("the event log is append-only")
+
+
+class CommandRecord(models.Model):
+    """The first answer to a client command, by idempotency key: a replay gets it back."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    actor = models.CharField(max_length=160)
+    key = models.CharField(max_length=64)
+    command = models.CharField(max_length=40)
+    response = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "actor", "key"], name="one_answer_per_key")
+        ]
+
+
+class Account(models.Model):
+    PLAYER, TABLE, CAGE = "player", "table", "cage"
+    KINDS = [(PLAYER, "player"), (TABLE, "table bankroll"), (CAGE, "cage")]
+
+    kind = models.CharField(max_length=8, choices=KINDS)
+    name = models.CharField(max_length=160, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="account",
+    )
+    table = models.OneToOneField(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="bankroll"
+    )
+    #: Kept equal to the sum of this account's entries (verify_ledger checks it).
+    balance = Money(default=0)
+
+    class Meta:
+        ordering = ["kind", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.balance / 100:,.2f})"
+
+
+class LedgerTransaction(models.Model):
+    created = models.DateTimeField(auto_now_add=True)
+    memo = models.CharField(max_length=120)
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="transactions"
+    )
+    box = models.PositiveSmallIntegerField(null=True, blank=True)
+    wager = models.CharField(max_length=20, blank=True, default="")
+
+    class Meta:
+        ordering = ["-id"]
+
+
+class Entry(models.Model):
+    """One side of a transaction: ``amount`` added to the account's balance (may be < 0)."""
+
+    transaction = models.ForeignKey(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="entries"
+    )
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    amount = Money()
+
+    class Meta:
+        ordering = ["id"]

@@ -1,0 +1,158 @@
+"""Double-entry ledger in integer cents.
+
+Every movement of money is a :class:`LedgerTransaction` whose entries sum to zero. Player
+accounts never go below zero; the table bankroll (house-banked) and the cage (where demo
+play money and credits come from) may. Account balances are cached on the row in the same
+database transaction and :func:`verify` recomputes them from the entries.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count, F, Sum
+
+from table.engine.round import Transfer
+
+from .models import Account, Entry, LedgerTransaction, Round, Table
+
+CAGE_NAME = "cage"
+
+
+class InsufficientFunds(Exception):
+    def __init__(self, player: str, needed: int, balance: int) -> None:
+        self.code = "insufficient_funds"
+        self.message = (
+            f"not enough balance: this needs {needed / 100:,.2f} and {player} has "
+            f"{balance / 100:,.2f}"
+        )
+        super().__init__(self.message)
+
+
+def cage() -> Account:
+    account, _ = Account.objects.get_or_create(name=CAGE_NAME, defaults={"kind": Account.CAGE})
+    return account
+
+
+def player_account(user: AbstractBaseUser) -> Account:
+    account, _ = Account.objects.get_or_create(
+        user=user, defaults={"kind": Account.PLAYER, "name": f"player:{user.get_username()}"}
+    )
+    return account
+
+
+def table_bankroll(table: Table) -> Account:
+    account, _ = Account.objects.get_or_create(
+        table=table, defaults={"kind": Account.TABLE, "name": f"table:{table.pk}:{table.name}"}
+    )
+    return account
+
+
+@dataclass(frozen=True)
+class Posting:
+    memo: str
+    moves: Sequence[tuple[int, int]]  # (account id, amount added to it)
+    box: int | None = None
+    wager: str = ""
+
+
+def post(
+    postings: Sequence[Posting], table: Table | None = None, round: Round | None = None
+) -> None:
+    """Write postings; refuse (changing nothing) if a player account would go negative.
+
+    Must run inside the caller's ``transaction.atomic()``.
+    """
+    if not postings:
+        return
+    delta: dict[int, int] = defaultdict(int)
+    for posting in postings:
+        if sum(a for _, a in posting.moves) != 0:
+            raise ValueError(f"unbalanced posting {posting}")
+        for account_id, amount in posting.moves:
+            delta[account_id] += amount
+    # Lock the accounts in id order (no deadlock between two tables sharing a player).
+    accounts = {
+        a.pk: a
+        for a in Account.objects.select_for_update().filter(pk__in=sorted(delta)).order_by("pk")
+    }
+    for account_id, change in delta.items():
+        account = accounts[account_id]
+        if account.kind == Account.PLAYER and account.balance + change < 0:
+            raise InsufficientFunds(account.name.removeprefix("player:"), -change, account.balance)
+    txs = LedgerTransaction.objects.bulk_create(
+        [
+            LedgerTransaction(memo=p.memo, table=table, round=round, box=p.box, wager=p.wager)
+            for p in postings
+        ]
+    )
+    Entry.objects.bulk_create(
+        [
+            Entry(transaction=tx, account_id=account_id, amount=amount)
+            for tx, posting in zip(txs, postings, strict=True)
+            for account_id, amount in posting.moves
+            if amount
+        ]
+    )
+    for account_id, change in delta.items():
+        if change:
+            Account.objects.filter(pk=account_id).update(balance=F("balance") + change)
+
+
+def post_transfers(
+    transfers: Iterable[Transfer],
+    table: Table,
+    round: Round | None,
+    accounts_by_player: dict[str, int],
+) -> None:
+    """Turn the engine's transfers (player <-> table) into ledger postings."""
+    bankroll = table_bankroll(table).pk
+    postings = []
+    for t in transfers:
+        player = accounts_by_player[t.player]
+        # amount > 0: the player stakes money on the table; < 0: the table pays the player.
+        postings.append(
+            Posting(t.memo, ((player, -t.amount), (bankroll, t.amount)), t.box, t.wager or "")
+        )
+    post(postings, table, round)
+
+
+def credit(user: AbstractBaseUser, amount: int, memo: str = "credit") -> None:
+    """Move play money from the cage to a player (admin action, demo balances)."""
+    if not isinstance(amount, int) or amount <= 0:
+        raise ValueError("a credit is a positive number of cents")
+    with transaction.atomic():
+        post([Posting(memo, ((cage().pk, -amount), (player_account(user).pk, amount)))])
+
+
+def verify() -> list[str]:
+    """Every discrepancy in the ledger, in plain words (empty when it balances)."""
+    problems: list[str] = []
+    unbalanced = (
+        Entry.objects.values("transaction_id")
+        .annotate(total=Sum("amount"))
+        .exclude(total=0)
+        .order_by("transaction_id")
+    )
+    for row in unbalanced[:20]:
+        problems.append(f"transaction {row['transaction_id']} entries sum to {row['total']}, not 0")
+    empty = LedgerTransaction.objects.annotate(n=Count("entries")).filter(n__lt=2)
+    for tx in empty[:20]:
+        problems.append(f"transaction {tx.pk} ({tx.memo}) has fewer than two entries")
+    sums = dict(Entry.objects.values_list("account_id").annotate(total=Sum("amount")))
+    for account in Account.objects.all():
+        expected = sums.get(account.pk, 0) or 0
+        if account.balance != expected:
+            problems.append(
+                f"account {account.name} shows {account.balance} but its entries sum to {expected}"
+            )
+        if account.kind == Account.PLAYER and account.balance < 0:
+            problems.append(f"player account {account.name} is negative: {account.balance}")
+    total = Account.objects.aggregate(t=Sum("balance"))["t"] or 0
+    if total != 0:
+        problems.append(f"all balances sum to {total}, not 0: money was created or lost")
+    return problems

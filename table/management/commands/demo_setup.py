@@ -1,0 +1,18 @@
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from table.demo import DEALER, DEMO_PASSWORD, PLAYERS, STAFF, ensure_demo
+
+
+class Command(BaseCommand):
+    help = "Create (once) the demo table, its Rules Submission, a dealer and six demo players."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        demo = ensure_demo()
+        self.stdout.write(
+            f"Demo table '{demo.table.name}' (id {demo.table.pk}) under Rules Submission "
+            f"'{demo.rules.name}'{' created' if demo.created else ''}.\n"
+            f"Logins (password '{DEMO_PASSWORD}'): players {', '.join(PLAYERS)}; "
+            f"dealer '{DEALER}'; staff '{STAFF}'."
+        )

@@ -1,0 +1,722 @@
+"""One function per table command. Services own the transactions.
+
+Each command: lock the table row (``select_for_update``; SQLite serialises writers with
+IMMEDIATE transactions), return the first answer for a replayed idempotency key, refuse a
+stale client version, load the round, call the engine, store the round, the ledger entries and
+the events, bump the table version, and publish the events only after commit.
+
+A refused command raises :class:`ServiceError` and changes nothing: the transaction rolls
+back and the in-memory engine objects are thrown away.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from table.engine.cards import codes
+from table.engine.errors import EngineError
+from table.engine.hands import best_four, describe
+from table.engine.round import (
+    PUBLIC,
+    VOID_REASONS,
+    Event,
+    Phase,
+    Step,
+    to_player,
+)
+from table.engine.round import Round as EngineRound
+from table.engine.rules import TableRules
+from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
+
+from . import ledger
+from .models import (
+    BoxRecord,
+    CommandRecord,
+    Round,
+    RoundEvent,
+    RulesSubmission,
+    Seat,
+    SettlementLine,
+    Table,
+)
+
+User = get_user_model()
+
+#: The randomness behind every shuffle; tests swap in a seeded source.
+RANDOM: RandomSource = SecretsSource()
+
+#: A player who drops keeps the box this long before it is given up (§684a.7(b)).
+GRACE_SECONDS = 30
+
+
+class ServiceError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Result:
+    version: int
+    response: dict[str, Any]
+    replayed: bool = False
+
+
+@dataclass
+class Context:
+    """What one command works on, and what it has done so far."""
+
+    table: Table
+    actor: str
+    now: dt.datetime
+    round_row: Round | None = None
+    engine: EngineRound | None = None
+    events: list[Event] = field(default_factory=list)
+    accounts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> TableRules:
+        return self.table.rules.to_table_rules()
+
+    def load_round(self) -> EngineRound | None:
+        if self.engine is None and self.table.current_round_id:
+            self.round_row = Round.objects.get(pk=self.table.current_round_id)
+            self.engine = EngineRound.from_dict(self.round_row.state)
+        return self.engine
+
+    def live_round(self) -> EngineRound:
+        rnd = self.load_round()
+        if rnd is None or rnd.finished:
+            raise ServiceError("no_round", "no round is in play: open betting first")
+        return rnd
+
+    def account_of(self, player: str) -> int:
+        if player not in self.accounts:
+            user = User.objects.get(username=player)
+            self.accounts[player] = ledger.player_account(user).pk
+        return self.accounts[player]
+
+    def apply(self, step: Step) -> None:
+        """Record a step's events and post its money now (so balance checks see it)."""
+        self.events.extend(step.events)
+        if step.transfers:
+            for t in step.transfers:
+                self.account_of(t.player)
+            ledger.post_transfers(step.transfers, self.table, self.round_row, self.accounts)
+
+    def note(self, kind: str, data: dict[str, Any], audience: str = PUBLIC) -> None:
+        self.events.append(Event(kind, data, audience))
+
+
+def _deadline_ms(moment: dt.datetime | None) -> int | None:
+    return int(moment.timestamp() * 1000) if moment else None
+
+
+def _save_round(ctx: Context) -> None:
+    """Persist the engine round, stamp phase times, and close the books when it ends."""
+    rnd, row = ctx.engine, ctx.round_row
+    if rnd is None or row is None:
+        return
+    previous = row.phase
+    row.state = rnd.to_dict()
+    row.phase = rnd.phase.value
+    row.void_reason = rnd.void_reason or ""
+    if previous != row.phase:
+        if rnd.phase is Phase.DECISIONS or (rnd.dealer_cards and row.dealt_at is None):
+            row.dealt_at = row.dealt_at or ctx.now
+        if rnd.phase is Phase.REVEALED:
+            row.revealed_at = ctx.now
+        if rnd.finished:
+            row.finished_at = ctx.now
+    row.save()
+    table = ctx.table
+    # Turn clock: the box to act gets the Rules Submission's decision time.
+    if rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
+        for event in ctx.events:
+            if event.kind == "turn" and event.data.get("box") == rnd.to_act:
+                table.turn_deadline = ctx.now + dt.timedelta(seconds=rnd.rules.decision_seconds)
+                event.data["deadline"] = _deadline_ms(table.turn_deadline)
+                event.data["seconds"] = rnd.rules.decision_seconds
+    else:
+        table.turn_deadline = None
+    if rnd.phase is not Phase.BETTING:
+        table.betting_deadline = None
+    if rnd.finished and previous not in (Phase.SETTLED.value, Phase.VOID.value):
+        _record_finished(ctx, rnd, row)
+
+
+def _record_finished(ctx: Context, rnd: EngineRound, row: Round) -> None:
+    users = {
+        u.username: u
+        for u in User.objects.filter(username__in={b.player for b in rnd.boxes.values()})
+    }
+    settled = {b["box"]: b for b in (rnd.results or {}).get("boxes", [])}
+    records, lines = [], []
+    for play in rnd.boxes.values():
+        hand = best_four(play.cards) if len(play.cards) == 5 else None
+        info = settled.get(play.box, {})
+        records.append(
+            BoxRecord(
+                round=row,
+                box=play.box,
+                player=users[play.player],
+                cards=" ".join(codes(play.cards)),
+                best_four=" ".join(codes(hand.cards)) if hand else "",
+                hand=describe(hand.value) if hand else "",
+                wagers=dict(play.wagers),
+                decision=play.decision,
+                net=info.get("net", 0),
+            )
+        )
+        for line in info.get("results", []):
+            lines.append(
+                SettlementLine(
+                    round=row,
+                    box=play.box,
+                    player=users[play.player],
+                    wager=line["wager"],
+                    stake=line["stake"],
+                    outcome=line["outcome"],
+                    net=line["net"],
+                    row=line["row"] or "",
+                )
+            )
+    BoxRecord.objects.bulk_create(records)
+    SettlementLine.objects.bulk_create(lines)
+    table = ctx.table
+    # §684a.3(b)/(c) bookkeeping, and a Rules Submission change waiting for the round to end.
+    if table.pending_rules_id:
+        table.rules_id = table.pending_rules_id
+        table.pending_rules = None
+        ctx.note("rules_changed", {"rules": table.rules.name})
+
+
+def _write_events(ctx: Context) -> int:
+    """Append the command's events to the hash-chained log under the next version."""
+    table = ctx.table
+    table.version += 1
+    version = table.version
+    prev = table.last_hash
+    rows = []
+    for seq, event in enumerate(ctx.events):
+        row = RoundEvent(
+            table=table,
+            round=ctx.round_row,
+            version=version,
+            seq=seq,
+            kind=event.kind,
+            audience=event.audience,
+            data=event.data,
+            actor=ctx.actor,
+            created=ctx.now,
+            prev_hash=prev,
+        )
+        row.hash = row.compute_hash()
+        prev = row.hash
+        rows.append(row)
+    RoundEvent.objects.bulk_create(rows)
+    table.last_hash = prev
+    table.save()
+    return version
+
+
+def execute(
+    table_id: int,
+    actor: str,
+    command: str,
+    body: Callable[[Context], dict[str, Any] | None],
+    *,
+    key: str | None = None,
+    expected_version: int | None = None,
+) -> Result:
+    """Run one command in one transaction holding the table's row lock."""
+    from . import broadcast
+
+    try:
+        with transaction.atomic():
+            try:
+                table = Table.objects.select_for_update().select_related("rules").get(pk=table_id)
+            except Table.DoesNotExist:
+                raise ServiceError("no_table", f"there is no table {table_id}") from None
+            if key:
+                record = CommandRecord.objects.filter(table=table, actor=actor, key=key).first()
+                if record is not None:
+                    return Result(record.response["version"], record.response, replayed=True)
+            if expected_version is not None and expected_version != table.version:
+                raise ServiceError(
+                    "stale_version",
+                    f"the table moved on (version {table.version}, you sent {expected_version}): "
+                    "refresh and try again",
+                )
+            ctx = Context(table, actor, timezone.now())
+            response = body(ctx) or {}
+            _save_round(ctx)
+            version = _write_events(ctx)
+            response = {"version": version, **response}
+            if key:
+                CommandRecord.objects.create(
+                    table=table, actor=actor, key=key, command=command, response=response
+                )
+            events = list(ctx.events)
+            round_id = ctx.round_row.pk if ctx.round_row else None
+            transaction.on_commit(lambda: broadcast.publish(table_id, version, round_id, events))
+            return Result(version, response)
+    except EngineError as exc:
+        raise ServiceError(exc.code, exc.message) from exc
+    except ledger.InsufficientFunds as exc:
+        raise ServiceError(exc.code, exc.message) from exc
+
+
+# --- actors -------------------------------------------------------------------------------
+
+
+def player_name(user: AbstractBaseUser) -> str:
+    return user.get_username()
+
+
+def dealer_name(user: AbstractBaseUser | None) -> str:
+    return f"dealer:{user.get_username()}" if user is not None else "clock"
+
+
+def _seat_of(ctx: Context, user: AbstractBaseUser, box: int) -> Seat:
+    seat = Seat.objects.filter(table=ctx.table, box=box).first()
+    if seat is None or seat.player_id != user.pk:
+        raise ServiceError("not_your_box", f"you are not seated at box {box}")
+    return seat
+
+
+def _check_box_number(box: object) -> int:
+    if not isinstance(box, int) or isinstance(box, bool) or not 1 <= box <= 6:
+        raise ServiceError("bad_box", f"there is no box {box!r}; boxes are 1 to 6")
+    return box
+
+
+# --- seating ------------------------------------------------------------------------------
+
+
+def sit(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
+    """Take a free box; a player's boxes must be adjacent, at most the allowed count."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        number = _check_box_number(box)
+        if not ctx.table.is_open:
+            raise ServiceError("table_closed", "the table is closed")
+        taken = Seat.objects.filter(table=ctx.table, box=number).first()
+        if taken is not None:
+            if taken.player_id == user.pk:
+                raise ServiceError("already_seated", f"you already sit at box {number}")
+            raise ServiceError("box_taken", f"box {number} is taken")
+        mine = sorted(
+            Seat.objects.filter(table=ctx.table, player=user).values_list("box", flat=True)
+        )
+        allowed = ctx.rules.adjacent_boxes
+        boxes = sorted([*mine, number])
+        if len(boxes) > allowed:
+            raise ServiceError(
+                "too_many_boxes", f"a player may play at most {allowed} adjacent boxes (§684a.7(e))"
+            )
+        if boxes[-1] - boxes[0] != len(boxes) - 1:
+            raise ServiceError("not_adjacent", "your boxes must be next to each other")
+        Seat.objects.create(table=ctx.table, box=number, player=user)
+        ledger.player_account(user)
+        ctx.note("seated", {"box": number, "player": player_name(user)})
+        return {"box": number}
+
+    return execute(table_id, player_name(user), "sit", body, **kw)
+
+
+def _box_has_stake(rnd: EngineRound | None, box: int) -> bool:
+    return bool(rnd and not rnd.finished and box in rnd.boxes and rnd.boxes[box].in_play)
+
+
+def stand(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
+    """Stand up from a box. During betting its wagers come back; after "no more bets" the
+    player must stay seated until the round is over (§684a.7(b))."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        number = _check_box_number(box)
+        seat = _seat_of(ctx, user, number)
+        rnd = ctx.load_round()
+        if _box_has_stake(rnd, number):
+            assert rnd is not None
+            if rnd.phase is not Phase.BETTING:
+                raise ServiceError(
+                    "round_in_play", "you have cards in this round: stay until it is settled"
+                )
+            ctx.apply(rnd.withdraw(number, player_name(user)))
+        mine = sorted(
+            Seat.objects.filter(table=ctx.table, player=user)
+            .exclude(pk=seat.pk)
+            .values_list("box", flat=True)
+        )
+        if mine and mine[-1] - mine[0] != len(mine) - 1:
+            raise ServiceError("not_adjacent", "standing here would leave your boxes apart")
+        seat.delete()
+        ctx.note("stood", {"box": number, "player": player_name(user)})
+        return {"box": number}
+
+    return execute(table_id, player_name(user), "stand", body, **kw)
+
+
+def leave(table_id: int, user: AbstractBaseUser, **kw: Any) -> Result:
+    """The player leaves the table (or their grace period ran out): wagers in betting come
+    back; boxes already dealt fold when their turn comes (§684a.7(b)); seats are freed once
+    nothing of theirs is left in play."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        name = player_name(user)
+        rnd = ctx.load_round()
+        if rnd is not None and not rnd.finished:
+            ctx.apply(rnd.abandon(name))
+        freed = []
+        for seat in Seat.objects.filter(table=ctx.table, player=user):
+            if not _box_has_stake(rnd, seat.box):
+                freed.append(seat.box)
+                seat.delete()
+            elif seat.connected:
+                seat.connected = False
+                seat.disconnected_at = seat.disconnected_at or ctx.now
+                seat.save(update_fields=["connected", "disconnected_at"])
+        ctx.note("player_left", {"player": name, "boxes": freed})
+        return {"freed": freed}
+
+    return execute(table_id, player_name(user), "leave", body, **kw)
+
+
+def set_connected(table_id: int, user: AbstractBaseUser, connected: bool) -> Result | None:
+    """Mark a seated player's connection (the grace period starts when they drop)."""
+    if not Seat.objects.filter(table_id=table_id, player=user).exists():
+        return None
+
+    def body(ctx: Context) -> dict[str, Any]:
+        seats = list(Seat.objects.filter(table=ctx.table, player=user))
+        for seat in seats:
+            seat.connected = connected
+            seat.disconnected_at = None if connected else ctx.now
+            seat.save(update_fields=["connected", "disconnected_at"])
+        ctx.note(
+            "connection",
+            {"player": player_name(user), "connected": connected, "boxes": [s.box for s in seats]},
+        )
+        return {}
+
+    return execute(table_id, player_name(user), "connection", body)
+
+
+# --- betting --------------------------------------------------------------------------------
+
+
+def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """Open a new round: shuffle the next deck, publish its commitment, take bets."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        table = ctx.table
+        if not table.is_open:
+            raise ServiceError("table_closed", "the table is closed")
+        current = ctx.load_round()
+        if current is not None and not current.finished:
+            raise ServiceError(
+                "round_in_play", f"round {current.number} is still {current.phase.value}"
+            )
+        if table.pending_rules_id:
+            table.rules_id = table.pending_rules_id
+            table.pending_rules = None
+            table.rules = RulesSubmission.objects.get(pk=table.rules_id)
+        rules = ctx.rules
+        shuffler = _shuffler(table, rules)
+        try:
+            back, order = shuffler.shuffle_next(RANDOM, time.time())
+        except EngineError as exc:
+            if exc.code != "deck_miscount":
+                raise
+            # §684a.5(b): the deck that counted wrong leaves the table; no round opens on it.
+            table.shoe = shuffler.to_dict()
+            ctx.note("deck_removed", {"reason": exc.message})
+            return {"opened": False, "deck_removed": exc.message}
+        table.shoe = shuffler.to_dict()
+        number = (current.number if current else 0) + 1
+        if current is None:
+            last = Round.objects.filter(table=table).order_by("-number").first()
+            number = (last.number if last else 0) + 1
+        rnd, step = EngineRound.open(number, rules, back, order, new_salt())
+        ctx.round_row = Round.objects.create(
+            table=table,
+            number=number,
+            rules_submission=table.rules,
+            rules=rules.to_dict(),
+            phase=rnd.phase.value,
+            state=rnd.to_dict(),
+            commitment=rnd.commitment,
+            deck_back=back,
+        )
+        ctx.engine = rnd
+        table.current_round = ctx.round_row
+        table.betting_deadline = ctx.now + dt.timedelta(seconds=rules.betting_seconds)
+        ctx.apply(step)
+        ctx.events[-1].data["deadline"] = _deadline_ms(table.betting_deadline)
+        ctx.events[-1].data["seconds"] = rules.betting_seconds
+        return {"opened": True, "round": number, "commitment": rnd.commitment}
+
+    return execute(table_id, dealer_name(dealer), "open_betting", body, **kw)
+
+
+def _shuffler(table: Table, rules: TableRules) -> Shuffler:
+    if table.shoe:
+        return Shuffler.from_dict(table.shoe)
+    return Shuffler.fresh(time.time(), rules.two_decks)
+
+
+def place_bets(
+    table_id: int, user: AbstractBaseUser, box: int, wagers: dict[str, Any], **kw: Any
+) -> Result:
+    """Place or change a box's wagers: Ante (Odds equal to it) and optional wagers."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        number = _check_box_number(box)
+        _seat_of(ctx, user, number)
+        rnd = ctx.live_round()
+        ctx.apply(rnd.bet(number, player_name(user), dict(wagers)))
+        return {"box": number, "wagers": rnd.boxes[number].wagers if number in rnd.boxes else {}}
+
+    return execute(table_id, player_name(user), "bet", body, **kw)
+
+
+def withdraw_bets(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
+    return place_bets(table_id, user, box, {}, **kw)
+
+
+def no_more_bets(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    def body(ctx: Context) -> None:
+        ctx.apply(ctx.live_round().close_betting())
+
+    return execute(table_id, dealer_name(dealer), "no_more_bets", body, **kw)
+
+
+def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """Deal from the virtual automated shoe; any armed shoe fault happens now."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.live_round()
+        shuffler = _shuffler(ctx.table, rnd.rules)
+        faults = shuffler.take_deal_faults() if rnd.phase is Phase.CLOSED else []
+        ctx.apply(rnd.deal(faults))
+        ctx.table.shoe = shuffler.to_dict()
+        ctx.table.rounds_since_stub_count += 1
+        return {"phase": rnd.phase.value}
+
+    return execute(table_id, dealer_name(dealer), "deal", body, **kw)
+
+
+def decide(table_id: int, user: AbstractBaseUser, box: int, multiple: int, **kw: Any) -> Result:
+    """Raise 1x/2x/3x the Ante or fold (0), when it is this box's turn (§684a.11(b))."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        number = _check_box_number(box)
+        rnd = ctx.live_round()
+        ctx.apply(rnd.decide(number, player_name(user), multiple))
+        return {"box": number, "multiple": multiple}
+
+    return execute(table_id, player_name(user), "decide", body, **kw)
+
+
+def time_out(table_id: int, **kw: Any) -> Result:
+    """The box to act ran out of decision time: it folds (abandoned wagers, §684a.7(b))."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.live_round()
+        if ctx.table.turn_deadline and ctx.table.turn_deadline > ctx.now:
+            raise ServiceError("not_yet", "the player still has time")
+        box = rnd.to_act
+        ctx.apply(rnd.time_out())
+        return {"box": box}
+
+    return execute(table_id, "clock", "time_out", body, **kw)
+
+
+def reveal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    def body(ctx: Context) -> None:
+        ctx.apply(ctx.live_round().reveal())
+
+    return execute(table_id, dealer_name(dealer), "reveal", body, **kw)
+
+
+def settle(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.live_round()
+        ctx.apply(rnd.settle())
+        return {"players": (rnd.results or {}).get("players", {})}
+
+    return execute(table_id, dealer_name(dealer), "settle", body, **kw)
+
+
+# --- irregularities and the shoe ----------------------------------------------------------------
+
+
+def void_round(
+    table_id: int, reason: str, dealer: AbstractBaseUser | None = None, **kw: Any
+) -> Result:
+    """Void the round for a named irregularity of §684a.13: every stake goes back."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        if reason not in VOID_REASONS:
+            raise ServiceError("unknown_irregularity", f"unknown irregularity {reason!r}")
+        ctx.apply(ctx.live_round().void(reason))
+        return {"reason": reason}
+
+    return execute(table_id, dealer_name(dealer), "void", body, **kw)
+
+
+def dealer_card_exposed(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """§684a.13(d): Ante, Odds and Raise returned; optional wagers settled."""
+
+    def body(ctx: Context) -> None:
+        ctx.apply(ctx.live_round().dealer_card_exposed())
+
+    return execute(table_id, dealer_name(dealer), "dealer_card_exposed", body, **kw)
+
+
+def arm_fault(
+    table_id: int, fault: str, dealer: AbstractBaseUser | None = None, **kw: Any
+) -> Result:
+    """Tell the virtual shoe to fail on its next shuffle or deal (§684a.13 drills)."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        try:
+            kind = Fault(fault)
+        except ValueError:
+            raise ServiceError(
+                "unknown_fault",
+                f"unknown shoe fault {fault!r} (one of {', '.join(f.value for f in Fault)})",
+            ) from None
+        shuffler = _shuffler(ctx.table, ctx.rules)
+        shuffler.arm(kind)
+        ctx.table.shoe = shuffler.to_dict()
+        ctx.note("shoe_fault_armed", {"fault": kind.value})
+        return {"fault": kind.value}
+
+    return execute(table_id, dealer_name(dealer), "arm_fault", body, **kw)
+
+
+def change_decks(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """Bring new decks into play (at least every 8 hours, §684a.3(c)(2))."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.load_round()
+        if rnd is not None and not rnd.finished and rnd.phase is not Phase.BETTING:
+            raise ServiceError("round_in_play", "change decks between rounds")
+        shuffler = _shuffler(ctx.table, ctx.rules)
+        shuffler.change_decks(time.time(), ctx.rules.two_decks)
+        ctx.table.shoe = shuffler.to_dict()
+        ctx.table.rounds_since_stub_count = 0
+        ctx.note("decks_changed", {"decks": [d.back for d in shuffler.decks]})
+        return {}
+
+    return execute(table_id, dealer_name(dealer), "change_decks", body, **kw)
+
+
+def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """Count the last round's cards (§684a.10(d)-(f)): 52 resets the count; else void."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.load_round()
+        if rnd is None:
+            raise ServiceError("no_round", "no round has been dealt yet")
+        dealt = len(rnd.stub) + len(rnd.discards) + len(rnd.dealer_cards)
+        dealt += sum(len(b.cards) for b in rnd.boxes.values())
+        dealt += 1 if rnd.all_six_card is not None else 0
+        counted = dealt if rnd.dealer_cards else len(rnd.order)
+        ok = counted == 52
+        if ok:
+            ctx.table.rounds_since_stub_count = 0
+        elif not rnd.finished:
+            ctx.apply(rnd.void("stub_miscount"))
+        ctx.note("stub_counted", {"count": counted, "correct": ok})
+        return {"count": counted, "correct": ok}
+
+    return execute(table_id, dealer_name(dealer), "count_stub", body, **kw)
+
+
+# --- the table ------------------------------------------------------------------------------
+
+
+def open_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    def body(ctx: Context) -> None:
+        ctx.table.is_open = True
+        ctx.note("table_opened", {})
+
+    return execute(table_id, dealer_name(dealer), "open_table", body, **kw)
+
+
+def close_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """Close the table; a round still taking bets is voided and its wagers returned."""
+
+    def body(ctx: Context) -> None:
+        rnd = ctx.load_round()
+        if rnd is not None and not rnd.finished:
+            if rnd.phase is not Phase.BETTING:
+                raise ServiceError("round_in_play", "finish the round before closing the table")
+            ctx.apply(rnd.void("table_closed"))
+        ctx.table.is_open = False
+        ctx.note("table_closed", {})
+
+    return execute(table_id, dealer_name(dealer), "close_table", body, **kw)
+
+
+def change_rules(
+    table_id: int, rules: RulesSubmission, staff: AbstractBaseUser | None = None, **kw: Any
+) -> Result:
+    """Put a Rules Submission in force now if no round is in play, else when it ends."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        problems = rules.to_table_rules().problems()
+        if problems:
+            raise ServiceError("bad_rules", "; ".join(m for _, m in problems))
+        rnd = ctx.load_round()
+        if rnd is not None and not rnd.finished:
+            ctx.table.pending_rules = rules
+            ctx.note("rules_pending", {"rules": rules.name})
+            return {"pending": True}
+        ctx.table.rules = rules
+        ctx.table.pending_rules = None
+        ctx.note("rules_changed", {"rules": rules.name})
+        return {"pending": False}
+
+    return execute(table_id, dealer_name(staff), "change_rules", body, **kw)
+
+
+def fail_unfinished_round(table_id: int) -> Result | None:
+    """Nothing is lost on restart: a round is resumed from the store. This only exists for the
+    case where it cannot be (its stored state no longer loads): void it and return stakes."""
+    table = Table.objects.get(pk=table_id)
+    if not table.current_round_id:
+        return None
+    row = Round.objects.get(pk=table.current_round_id)
+    if row.phase in (Phase.SETTLED.value, Phase.VOID.value):
+        return None
+
+    def body(ctx: Context) -> None:
+        ctx.apply(ctx.live_round().void("server_restart"))
+
+    return execute(table_id, "clock", "void", body)
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def visible_events(events: Sequence[Event], player: str | None) -> list[dict[str, Any]]:
+    mine = to_player(player) if player else None
+    return [
+        {"kind": e.kind, "data": e.data}
+        for e in events
+        if e.audience == PUBLIC or (mine is not None and e.audience == mine)
+    ]

@@ -1,0 +1,228 @@
+"""What a viewer may see of a table right now, and the recall of finished rounds."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Prefetch
+
+from table.engine.cards import card_code, codes
+from table.engine.paytables import ODDS_PAYTABLE, PaytableKind, paytable
+from table.engine.round import Round as EngineRound
+from table.engine.rules import TableRules
+from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler, commitment
+
+from .models import Account, BoxRecord, Round, Seat, SettlementLine, Table
+
+
+def is_dealer(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    return bool(user and user.is_authenticated and user.has_perm("table.deal_table"))
+
+
+def posted_paytables(rules: TableRules) -> list[dict[str, Any]]:
+    """The signs §684a.2(b)(4),(5) require: every wager offered and its payout odds."""
+    signs = [
+        {"wager": "Odds (win or copy)", "name": "§684a.12(b)", "rows": ODDS_PAYTABLE.as_posted()},
+        {
+            "wager": "Odds bad beat (player's straight or better loses)",
+            "name": rules.bad_beat_paytable,
+            "rows": paytable(PaytableKind.BAD_BEAT, rules.bad_beat_paytable).as_posted(),
+        },
+    ]
+    for wager, kind, name in (
+        ("prime", PaytableKind.PRIME, rules.prime_paytable),
+        ("four_card_bonus", PaytableKind.FOUR_CARD_BONUS, rules.four_card_bonus_paytable),
+        ("all_six", PaytableKind.ALL_SIX, rules.all_six_paytable),
+    ):
+        if rules.offers(wager):
+            label = {
+                "prime": "Prime",
+                "four_card_bonus": "Four Card Bonus",
+                "all_six": "All-Six Bonus",
+            }[wager]
+            signs.append({"wager": label, "name": name, "rows": paytable(kind, name).as_posted()})
+    return signs
+
+
+def shoe_state(table: Table, rnd: EngineRound | None) -> dict[str, Any]:
+    now = time.time()
+    decks = []
+    if table.shoe:
+        shuffler = Shuffler.from_dict(table.shoe)
+        for i, deck in enumerate(shuffler.decks):
+            decks.append(
+                {
+                    "back": deck.back,
+                    "in_play_since": int(deck.since * 1000),
+                    "age_seconds": int(now - deck.since),
+                    "change_in_seconds": max(0, int(deck.since + DECK_LIFETIME_SECONDS - now)),
+                    "rounds": deck.rounds,
+                    "next": i == shuffler.next_deck,
+                }
+            )
+        armed = [f.value for f in shuffler.armed]
+    else:
+        armed = []
+    cards_dealt = 0
+    if rnd is not None and rnd.dealer_cards:
+        cards_dealt = 52 - len(rnd.stub)
+    return {
+        "decks": decks,
+        "deck_in_play": rnd.deck_back if rnd else None,
+        "cards_dealt": cards_dealt,
+        "rounds_since_stub_count": table.rounds_since_stub_count,
+        "armed_faults": armed,
+    }
+
+
+def _ms(moment: Any) -> int | None:
+    return int(moment.timestamp() * 1000) if moment else None
+
+
+def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
+    table = Table.objects.select_related("rules", "pending_rules").get(pk=table_id)
+    rules = table.rules.to_table_rules()
+    rnd = None
+    if table.current_round_id:
+        row = Round.objects.only("state").get(pk=table.current_round_id)
+        rnd = EngineRound.from_dict(row.state)
+    authenticated = bool(user and user.is_authenticated)
+    viewer = user.get_username() if authenticated and user is not None else None
+    dealer = is_dealer(user)
+    seats = [
+        {"box": s.box, "player": s.player.get_username(), "connected": s.connected}
+        for s in Seat.objects.filter(table=table).select_related("player")
+    ]
+    me: dict[str, Any] | None = None
+    if authenticated and user is not None:
+        balance = Account.objects.filter(user=user).values_list("balance", flat=True).first() or 0
+        me = {
+            "username": viewer,
+            "balance": balance,
+            "boxes": [s["box"] for s in seats if s["player"] == viewer],
+            "is_dealer": dealer,
+            "is_staff": bool(getattr(user, "is_staff", False)),
+        }
+    return {
+        "type": "snapshot",
+        "version": table.version,
+        "now": int(time.time() * 1000),
+        "table": {
+            "id": table.pk,
+            "name": table.name,
+            "is_open": table.is_open,
+            "rules_name": table.rules.name,
+            "pending_rules": table.pending_rules.name if table.pending_rules else None,
+            "rules": rules.to_dict(),
+            "paytables": posted_paytables(rules),
+            "payout_limit": rules.payout_limit,
+        },
+        "seats": seats,
+        "round": rnd.view(viewer) if rnd else None,
+        "betting_deadline": _ms(table.betting_deadline),
+        "turn_deadline": _ms(table.turn_deadline),
+        "shoe": shoe_state(table, rnd) if dealer else None,
+        "me": me,
+    }
+
+
+# --- recall ---------------------------------------------------------------------------------
+
+
+def round_record(row: Round, viewer: str | None = None, full: bool = True) -> dict[str, Any]:
+    """A finished round as it happened. ``full`` (dealer, staff) shows every box; otherwise
+    only what was face up at the table plus the viewer's own boxes."""
+    rnd = EngineRound.from_dict(row.state)
+    finished = rnd.finished
+    boxes = []
+    for record in row.box_records.all():
+        mine = record.player.get_username() == viewer
+        settled = next(
+            (b for b in (rnd.results or {}).get("boxes", []) if b["box"] == record.box), None
+        )
+        shown_publicly = bool(settled and settled["cards"])
+        visible = full or mine or shown_publicly
+        boxes.append(
+            {
+                "box": record.box,
+                "player": record.player.get_username(),
+                "mine": mine,
+                "cards": record.cards.split() if visible and record.cards else None,
+                "best_four": record.best_four.split() if visible and record.best_four else None,
+                "hand": record.hand if visible else None,
+                "wagers": record.wagers,
+                "decision": record.decision,
+                "net": record.net,
+                "lines": [
+                    {
+                        "wager": line.wager,
+                        "stake": line.stake,
+                        "outcome": line.outcome,
+                        "net": line.net,
+                        "row": line.row,
+                    }
+                    for line in record.round.settlement_lines.all()
+                    if line.box == record.box
+                ],
+            }
+        )
+    dealer = rnd.dealer_public() if rnd.dealer_cards and (rnd.dealer_visible() or full) else None
+    verified = None
+    if finished:
+        verified = commitment(rnd.order, rnd.salt) == row.commitment
+    return {
+        "id": row.pk,
+        "table": row.table.name,
+        "number": row.number,
+        "phase": row.phase,
+        "void_reason": row.void_reason,
+        "main_game_void": rnd.main_game_void,
+        "opened_at": row.opened_at.isoformat(),
+        "dealt_at": row.dealt_at.isoformat() if row.dealt_at else None,
+        "revealed_at": row.revealed_at.isoformat() if row.revealed_at else None,
+        "finished_at": row.finished_at.isoformat() if row.finished_at else None,
+        "rules_name": row.rules_submission.name,
+        "rules": row.rules,
+        "deck_back": row.deck_back,
+        "dealer": dealer,
+        "all_six_card": card_code(rnd.all_six_card)
+        if rnd.all_six_card is not None and (full or rnd.dealer_visible())
+        else None,
+        "boxes": boxes,
+        "players": (rnd.results or {}).get("players"),
+        "commitment": row.commitment,
+        "shoe": codes(rnd.order) if finished else None,
+        "salt": rnd.salt if finished else None,
+        "commitment_verified": verified,
+        "discards": codes(rnd.discards) if full and finished else None,
+        "stub": codes(rnd.stub) if full and finished else None,
+    }
+
+
+def recall_rounds(user: AbstractBaseUser, limit: int = 10) -> list[dict[str, Any]]:
+    """The last ``limit`` finished rounds this player played, with the same detail (game recall)."""
+    round_ids = list(
+        BoxRecord.objects.filter(player=user)
+        .order_by("-round_id")
+        .values_list("round_id", flat=True)
+        .distinct()[: limit * 6]
+    )
+    seen: list[int] = []
+    for rid in round_ids:
+        if rid not in seen:
+            seen.append(rid)
+        if len(seen) == limit:
+            break
+    rows = (
+        Round.objects.filter(pk__in=seen)
+        .select_related("table", "rules_submission")
+        .prefetch_related(
+            Prefetch("box_records", queryset=BoxRecord.objects.select_related("player", "round")),
+            Prefetch("settlement_lines", queryset=SettlementLine.objects.all()),
+        )
+        .order_by("-id")
+    )
+    name = user.get_username()
+    return [round_record(row, viewer=name, full=False) for row in rows]
