@@ -39,6 +39,7 @@ from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_
 
 from . import ledger
 from .models import (
+    Account,
     BoxRecord,
     CommandRecord,
     Round,
@@ -83,6 +84,7 @@ class Context:
     engine: EngineRound | None = None
     events: list[Event] = field(default_factory=list)
     accounts: dict[str, int] = field(default_factory=dict)
+    moved: set[str] = field(default_factory=set)  # players whose balance changed
 
     @property
     def rules(self) -> TableRules:
@@ -112,6 +114,7 @@ class Context:
         if step.transfers:
             for t in step.transfers:
                 self.account_of(t.player)
+                self.moved.add(t.player)
             ledger.post_transfers(step.transfers, self.table, self.round_row, self.accounts)
 
     def note(self, kind: str, data: dict[str, Any], audience: str = PUBLIC) -> None:
@@ -201,6 +204,19 @@ def _record_finished(ctx: Context, rnd: EngineRound, row: Round) -> None:
         ctx.note("rules_changed", {"rules": table.rules.name})
 
 
+def _note_balances(ctx: Context) -> None:
+    """Tell each player whose money moved their new balance (a private event)."""
+    if not ctx.moved:
+        return
+    balances = dict(
+        Account.objects.filter(pk__in=[ctx.accounts[p] for p in ctx.moved]).values_list(
+            "pk", "balance"
+        )
+    )
+    for player in sorted(ctx.moved):
+        ctx.note("balance", {"balance": balances[ctx.accounts[player]]}, to_player(player))
+
+
 def _write_events(ctx: Context) -> int:
     """Append the command's events to the hash-chained log under the next version."""
     table = ctx.table
@@ -261,6 +277,7 @@ def execute(
             ctx = Context(table, actor, timezone.now())
             response = body(ctx) or {}
             _save_round(ctx)
+            _note_balances(ctx)
             version = _write_events(ctx)
             response = {"version": version, **response}
             if key:
@@ -720,3 +737,19 @@ def visible_events(events: Sequence[Event], player: str | None) -> list[dict[str
         for e in events
         if e.audience == PUBLIC or (mine is not None and e.audience == mine)
     ]
+
+
+def restart_betting_clock(table_id: int, **kw: Any) -> Result:
+    """Nobody has bet when the countdown ran out: keep betting open for another countdown."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.live_round()
+        if rnd.phase is not Phase.BETTING:
+            raise ServiceError("wrong_phase", "betting is not open")
+        seconds = rnd.rules.betting_seconds
+        ctx.table.betting_deadline = ctx.now + dt.timedelta(seconds=seconds)
+        deadline = _deadline_ms(ctx.table.betting_deadline)
+        ctx.note("betting_clock", {"deadline": deadline, "seconds": seconds})
+        return {"deadline": deadline}
+
+    return execute(table_id, "clock", "betting_clock", body, **kw)

@@ -1,0 +1,159 @@
+"""The automatic dealer: runs a table unattended, and owns its clock.
+
+Exactly one clock owner per table: ownership is a row in the database (``Table.clock_owner``
+plus a heartbeat), taken with a conditional UPDATE, so a second autodealer for the same table
+refuses to start, on one machine or many. The loop only calls services, like a human dealer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+
+from django.db.models import Q
+from django.utils import timezone
+
+from table.engine.round import Phase
+from table.engine.round import Round as EngineRound
+
+from . import services
+from .models import Round, Seat, Table
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 3.0
+STALE_AFTER = dt.timedelta(seconds=15)
+#: Pause after the reveal before paying, and after settlement before the next round.
+REVEAL_PAUSE = 1.5
+RESULT_PAUSE = 6.0
+
+
+class ClockTaken(Exception):
+    pass
+
+
+def acquire(table_id: int, owner: str) -> None:
+    """Take the table's clock, or raise :class:`ClockTaken` naming the owner."""
+    now = timezone.now()
+    taken = Table.objects.filter(
+        Q(clock_owner="") | Q(clock_heartbeat__lt=now - STALE_AFTER) | Q(clock_owner=owner),
+        pk=table_id,
+    ).update(clock_owner=owner, clock_heartbeat=now)
+    if not taken:
+        current = Table.objects.filter(pk=table_id).values_list("clock_owner", flat=True).first()
+        if current is None:
+            raise ClockTaken(f"there is no table {table_id}")
+        raise ClockTaken(f"table {table_id}'s clock is already run by {current}")
+
+
+def heartbeat(table_id: int, owner: str) -> bool:
+    return bool(
+        Table.objects.filter(pk=table_id, clock_owner=owner).update(clock_heartbeat=timezone.now())
+    )
+
+
+def release(table_id: int, owner: str) -> None:
+    Table.objects.filter(pk=table_id, clock_owner=owner).update(
+        clock_owner="", clock_heartbeat=None
+    )
+
+
+@dataclass
+class AutoDealer:
+    table_id: int
+    owner: str = ""
+    full: bool = True  # False: only time-outs and abandoned seats (a human deals)
+    settled_at: float = 0.0
+    revealed_at: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.owner = self.owner or f"autodealer-{secrets.token_hex(4)}"
+
+    def tick(self) -> str | None:
+        """Do at most one thing that is due; returns what it did."""
+        table = Table.objects.select_related("rules").get(pk=self.table_id)
+        now = timezone.now()
+        did = self._abandon_dropped(table, now)
+        if did:
+            return did
+        rnd = None
+        if table.current_round_id:
+            state = (
+                Round.objects.filter(pk=table.current_round_id)
+                .values_list("state", flat=True)
+                .first()
+            )
+            rnd = EngineRound.from_dict(state) if state else None
+        if rnd is not None and rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
+            if table.turn_deadline and table.turn_deadline <= now:
+                services.time_out(self.table_id)
+                return "time_out"
+        if not self.full or not table.is_open:
+            return None
+        if rnd is None or rnd.finished:
+            if time.monotonic() - self.settled_at < RESULT_PAUSE:
+                return None
+            if Seat.objects.filter(table=table).exists():
+                services.open_betting(self.table_id)
+                return "open_betting"
+            return None
+        if rnd.phase is Phase.BETTING:
+            if table.betting_deadline and table.betting_deadline <= now:
+                if rnd.boxes_in_play():
+                    services.no_more_bets(self.table_id)
+                    return "no_more_bets"
+                services.restart_betting_clock(self.table_id)
+                return "betting_clock"
+            return None
+        if rnd.phase is Phase.CLOSED:
+            services.deal(self.table_id)
+            return "deal"
+        if rnd.phase is Phase.DECISIONS and rnd.to_act is None:
+            services.reveal(self.table_id)
+            self.revealed_at = time.monotonic()
+            return "reveal"
+        if rnd.phase is Phase.REVEALED:
+            if time.monotonic() - self.revealed_at >= REVEAL_PAUSE:
+                services.settle(self.table_id)
+                self.settled_at = time.monotonic()
+                return "settle"
+        return None
+
+    def _abandon_dropped(self, table: Table, now: dt.datetime) -> str | None:
+        cutoff = now - dt.timedelta(seconds=services.GRACE_SECONDS)
+        gone = (
+            Seat.objects.filter(table=table, connected=False, disconnected_at__lt=cutoff)
+            .select_related("player")
+            .first()
+        )
+        if gone is None:
+            return None
+        services.leave(self.table_id, gone.player)
+        # A seat with cards in play stays until the round ends; try again later, not at once.
+        Seat.objects.filter(pk=gone.pk).update(disconnected_at=now)
+        return f"leave:{gone.player.get_username()}"
+
+    def run(self, stop_after: float | None = None, interval: float = 0.2) -> None:
+        acquire(self.table_id, self.owner)
+        started = last_beat = time.monotonic()
+        try:
+            while stop_after is None or time.monotonic() - started < stop_after:
+                if time.monotonic() - last_beat >= HEARTBEAT_SECONDS:
+                    if not heartbeat(self.table_id, self.owner):
+                        raise ClockTaken("lost the table's clock to another owner")
+                    last_beat = time.monotonic()
+                try:
+                    did = self.tick()
+                except services.ServiceError as exc:
+                    # Someone else (a human dealer) moved first: look again next tick.
+                    log.info("autodealer: %s", exc.message)
+                    did = None
+                if did:
+                    log.info("autodealer table %s: %s", self.table_id, did)
+                    continue
+                time.sleep(interval)
+        finally:
+            release(self.table_id, self.owner)

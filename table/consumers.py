@@ -1,0 +1,281 @@
+"""Websocket consumers: thin adapters between frames and the services.
+
+Each consumer authenticates (session cookie, via AuthMiddlewareStack), validates every frame
+against the pydantic protocol, rate-limits, and calls one service per command through
+``database_sync_to_async``. No table state lives here: the database is the truth, and events
+arrive through the channel layer after each command commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from . import services
+from .broadcast import table_group, user_group
+from .models import Table
+from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse
+from .snapshot import is_dealer, snapshot
+
+log = logging.getLogger(__name__)
+
+#: Token bucket per connection: sustained frames per second, and the burst allowed.
+RATE_PER_SECOND = 10.0
+RATE_BURST = 30.0
+#: A connection with no frame from the client for this long is closed (clients ping every 15 s).
+IDLE_SECONDS = 120.0
+
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_SUPERSEDED = 4409
+CLOSE_IDLE = 4408
+CLOSE_RATE = 4429
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """Players and spectators at one table: ``/ws/tables/<id>/``."""
+
+    adapter = PLAYER_ADAPTER
+    role = "player"
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+        self.last_seen = time.monotonic()
+        self.superseded = False
+        self.idle_task: asyncio.Task[None] | None = None
+        if not await self.table_exists():
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if not await self.allowed():
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.groups_joined = [table_group(self.table_id)]
+        if self.authenticated:
+            self.groups_joined.append(self.private_group)
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        if self.authenticated:
+            # One live connection per user per table: the newest takes over.
+            await self.channel_layer.group_send(
+                self.session_group,
+                {"type": "session.takeover", "channel": self.channel_name},
+            )
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
+            await self.mark_connected(True)
+        await self.send_snapshot()
+        self.idle_task = asyncio.create_task(self.watch_idle())
+
+    @property
+    def authenticated(self) -> bool:
+        return bool(self.user is not None and self.user.is_authenticated)
+
+    @property
+    def private_group(self) -> str:
+        return user_group(self.table_id, self.user.pk)
+
+    @property
+    def session_group(self) -> str:
+        return f"table.{self.table_id}.session.{self.role}.{self.user.pk}"
+
+    async def allowed(self) -> bool:
+        return True  # spectators welcome; commands check the seat
+
+    async def disconnect(self, code: int) -> None:
+        if self.idle_task is not None:
+            self.idle_task.cancel()
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.authenticated and hasattr(self, "groups_joined"):
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+            if not self.superseded:
+                await self.mark_connected(False)
+
+    async def watch_idle(self) -> None:
+        try:
+            while True:
+                await asyncio.sleep(5)
+                if time.monotonic() - self.last_seen > IDLE_SECONDS:
+                    await self.send_json(
+                        {
+                            "type": "closing",
+                            "code": "idle",
+                            "message": "closed after 2 minutes without a frame",
+                        }
+                    )
+                    await self.close(code=CLOSE_IDLE)
+                    return
+        except asyncio.CancelledError:
+            pass
+
+    # --- outbound --------------------------------------------------------------------------
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+    async def send_snapshot(self, ref: str | None = None) -> None:
+        snap = await database_sync_to_async(snapshot)(self.table_id, self.user)
+        if ref is not None:
+            snap["ref"] = ref
+        await self.send_json(snap)
+
+    async def table_frame(self, message: dict[str, Any]) -> None:
+        await self.send_json(message["frame"])
+
+    async def session_takeover(self, message: dict[str, Any]) -> None:
+        if message["channel"] == self.channel_name:
+            return
+        self.superseded = True
+        await self.send_json(
+            {
+                "type": "superseded",
+                "code": "second_connection",
+                "message": "this table was opened in another tab or window; this one is closed",
+            }
+        )
+        await self.close(code=CLOSE_SUPERSEDED)
+
+    async def error(self, code: str, message: str, ref: str | None = None) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
+
+    # --- inbound ---------------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.last_seen = time.monotonic()
+        if not self.bucket.take():
+            await self.error("rate_limited", "too many frames: slow down")
+            return
+        try:
+            command = parse(self.adapter, text_data, bytes_data)
+        except ProtocolError as exc:
+            await self.error(exc.code, exc.message)
+            return
+        if command.cmd == "ping":
+            await self.send_json(
+                {
+                    "type": "pong",
+                    "t": command.t,
+                    "ref": command.ref,
+                    "server": int(time.time() * 1000),
+                }
+            )
+            return
+        if command.cmd == "snapshot":
+            await self.send_snapshot(command.ref)
+            return
+        if not self.authenticated:
+            await self.error("login_required", "log in to play", command.ref)
+            return
+        try:
+            result = await database_sync_to_async(self.run)(command)
+        except services.ServiceError as exc:
+            await self.error(exc.code, exc.message, command.ref)
+            return
+        except Exception:  # never a crash trace to the client
+            log.exception("command %s failed", command.cmd)
+            await self.error(
+                "server_error", "the server could not do that; nothing changed", command.ref
+            )
+            return
+        await self.send_json(
+            {
+                "type": "ok",
+                "cmd": command.cmd,
+                "ref": command.ref,
+                "version": result.version,
+                "replayed": result.replayed,
+                "result": result.response,
+            }
+        )
+
+    def run(self, command: Any) -> services.Result:
+        kw = {"key": command.key, "expected_version": command.version}
+        t, user = self.table_id, self.user
+        match command.cmd:
+            case "sit":
+                return services.sit(t, user, command.box, **kw)
+            case "stand":
+                return services.stand(t, user, command.box, **kw)
+            case "bet":
+                return services.place_bets(t, user, command.box, command.wagers.model_dump(), **kw)
+            case "withdraw":
+                return services.withdraw_bets(t, user, command.box, **kw)
+            case "decide":
+                return services.decide(t, user, command.box, command.raise_, **kw)
+            case "leave":
+                return services.leave(t, user, **kw)
+        raise services.ServiceError("unknown_command", f"unknown command {command.cmd!r}")
+
+    @database_sync_to_async
+    def table_exists(self) -> bool:
+        return Table.objects.filter(pk=self.table_id).exists()
+
+    @database_sync_to_async
+    def mark_connected(self, connected: bool) -> None:
+        try:
+            services.set_connected(self.table_id, self.user, connected)
+        except services.ServiceError:
+            log.warning("could not mark %s connected=%s", self.user, connected)
+
+
+class DealerConsumer(TableConsumer):
+    """The dealer console: ``/ws/tables/<id>/dealer/``, users with ``table.deal_table`` only."""
+
+    adapter = DEALER_ADAPTER
+    role = "dealer"
+
+    async def allowed(self) -> bool:
+        return self.authenticated and await database_sync_to_async(is_dealer)(self.user)
+
+    @database_sync_to_async
+    def mark_connected(self, connected: bool) -> None:
+        return None
+
+    def run(self, command: Any) -> services.Result:
+        kw = {"key": command.key, "expected_version": command.version}
+        t, dealer = self.table_id, self.user
+        simple = {
+            "open_betting": services.open_betting,
+            "no_more_bets": services.no_more_bets,
+            "deal": services.deal,
+            "reveal": services.reveal,
+            "settle": services.settle,
+            "dealer_card_exposed": services.dealer_card_exposed,
+            "change_decks": services.change_decks,
+            "count_stub": services.count_stub,
+            "open_table": services.open_table,
+            "close_table": services.close_table,
+        }
+        if command.cmd in simple:
+            return simple[command.cmd](t, dealer, **kw)
+        if command.cmd == "time_out":
+            return services.time_out(t, **kw)
+        if command.cmd == "void":
+            return services.void_round(t, command.reason, dealer, **kw)
+        if command.cmd == "arm_fault":
+            return services.arm_fault(t, command.fault, dealer, **kw)
+        raise services.ServiceError("unknown_command", f"unknown command {command.cmd!r}")

@@ -1,0 +1,74 @@
+"""HTML pages: the lobby, a player's table and the dealer console.
+
+The pages are shells: their state arrives over the websocket (docs/protocol.md), starting with
+a snapshot, so that a page and a reconnecting client see exactly the same thing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from .models import Account, Seat, Table
+from .snapshot import is_dealer, posted_paytables
+
+
+def _money(cents: int | None) -> str:
+    return "no limit" if cents is None else f"${cents / 100:,.2f}"
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    tables = []
+    for table in Table.objects.select_related("rules").order_by("name"):
+        rules = table.rules.to_table_rules()
+        taken = set(Seat.objects.filter(table=table).values_list("box", flat=True))
+        offered = [
+            label
+            for wager, label in (
+                ("prime", "Prime"),
+                ("four_card_bonus", "Four Card Bonus"),
+                ("all_six", "All-Six Bonus"),
+            )
+            if rules.offers(wager)
+        ]
+        tables.append(
+            {
+                "table": table,
+                "ante": f"{_money(rules.ante_min)} – {_money(rules.ante_max)}",
+                "free_boxes": [b for b in range(1, 7) if b not in taken],
+                "optional": offered,
+                "payout_limit": _money(rules.payout_limit),
+                "adjacent_boxes": rules.adjacent_boxes,
+            }
+        )
+    balance = Account.objects.filter(user=request.user).values_list("balance", flat=True).first()
+    context: dict[str, Any] = {
+        "tables": tables,
+        "balance": _money(balance or 0),
+        "is_dealer": is_dealer(request.user),
+    }
+    return render(request, "table/lobby.html", context)
+
+
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The felt. Logged-out visitors watch as spectators (public events only)."""
+    table = get_object_or_404(Table.objects.select_related("rules"), pk=table_id)
+    rules = table.rules.to_table_rules()
+    return render(
+        request,
+        "table/table.html",
+        {"table": table, "rules": rules, "paytables": posted_paytables(rules)},
+    )
+
+
+@login_required
+def dealer_console(request: HttpRequest, table_id: int) -> HttpResponse:
+    if not is_dealer(request.user):
+        raise PermissionDenied("only dealers may run a table")
+    table = get_object_or_404(Table, pk=table_id)
+    return render(request, "table/dealer.html", {"table": table})
