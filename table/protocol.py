@@ -28,7 +28,7 @@ class Command(BaseModel):
         Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")] | None
     ) = Field(
         None,
-        description="Idempotency key: a replay of the same key returns the first answer and changes nothing",
+        description="Idempotency key: a replay returns the first answer and changes nothing",
     )
     version: Annotated[int, Field(ge=0)] | None = Field(
         None, description="The table version the client last saw; a stale one is refused"
