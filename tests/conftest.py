@@ -30,3 +30,13 @@ class SeededSource:
 @pytest.fixture
 def seeded() -> SeededSource:
     return SeededSource(20261121)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """Tests close each connection after use: worker threads of database_sync_to_async
+    must not hold PostgreSQL sessions open past the test database's teardown."""
+    from django.conf import settings as django_settings
+
+    django_settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+    django_settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] = False

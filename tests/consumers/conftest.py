@@ -1,0 +1,140 @@
+"""Websocket clients against the real ASGI application (router, auth, origin check)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers, get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from frenzy_site.asgi import application
+from table import ledger, services
+from table.demo import ensure_demo, make_user
+from tests.conftest import SeededSource
+
+
+def session_cookie(user: Any) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+class Sock:
+    """A websocket client that keeps every frame it received, in order."""
+
+    def __init__(self, comm: WebsocketCommunicator, name: str) -> None:
+        self.comm = comm
+        self.name = name
+        self.frames: list[dict[str, Any]] = []
+        self.closed_code: int | None = None
+
+    async def send(self, **message: Any) -> None:
+        await self.comm.send_to(text_data=json.dumps(message))
+
+    async def send_raw(self, text: str | None = None, data: bytes | None = None) -> None:
+        await self.comm.send_to(text_data=text, bytes_data=data)
+
+    async def recv(self, timeout: float = 5) -> dict[str, Any]:
+        output = await self.comm.receive_output(timeout)
+        if output["type"] == "websocket.close":
+            self.closed_code = output.get("code")
+            raise ConnectionError(f"{self.name} closed with {self.closed_code}")
+        frame = json.loads(output["text"])
+        self.frames.append(frame)
+        return frame
+
+    async def until(self, predicate: Any, timeout: float = 5) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            left = end - loop.time()
+            if left <= 0:
+                raise TimeoutError(f"{self.name}: no matching frame; got {self.frames[-5:]}")
+            frame = await self.recv(left)
+            if predicate(frame):
+                return frame
+
+    async def reply(self, timeout: float = 5) -> dict[str, Any]:
+        return await self.until(lambda f: f["type"] in ("ok", "error"), timeout)
+
+    async def command(self, **message: Any) -> dict[str, Any]:
+        await self.send(**message)
+        return await self.reply()
+
+    async def drain(self, quiet: float = 0.3) -> None:
+        try:
+            while True:
+                await self.recv(quiet)
+        except (TimeoutError, asyncio.TimeoutError):
+            pass
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        out = []
+        for frame in self.frames:
+            if frame.get("type") == "events":
+                for event in frame["events"]:
+                    if kind is None or event["kind"] == kind:
+                        out.append(event)
+        return out
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+async def open_socket(
+    table_id: int,
+    user: Any = None,
+    dealer: bool = False,
+    origin: str = "http://testserver",
+    name: str = "",
+) -> Sock:
+    headers = [(b"origin", origin.encode())]
+    if user is not None:
+        cookie = await database_sync_to_async(session_cookie)(user)
+        headers.append((b"cookie", cookie.encode()))
+    path = f"/ws/tables/{table_id}/" + ("dealer/" if dealer else "")
+    comm = WebsocketCommunicator(application, path, headers)
+    connected, code = await comm.connect(timeout=5)
+    sock = Sock(comm, name or (user.username if user else "spectator"))
+    if not connected:
+        sock.closed_code = code
+    return sock
+
+
+@pytest.fixture
+def table_setup(transactional_db: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    monkeypatch.setattr(services, "RANDOM", SeededSource(7))
+    demo = ensure_demo()
+    return {
+        "table": demo.table,
+        "alice": make_user("alice"),
+        "bob": make_user("bob"),
+        "carol": make_user("carol"),
+        "dealer": make_user("dealer", dealer=True),
+    }
+
+
+@pytest.fixture(autouse=True)
+def ledger_balances_after_test(request: pytest.FixtureRequest) -> Any:
+    yield
+    if "table_setup" in request.fixturenames:
+        assert ledger.verify() == []
+
+
+@pytest.fixture(autouse=True)
+async def fresh_layer() -> Any:
+    """Each test gets its own channel layer object, emptied: each test runs in its own event
+    loop, and a Redis layer's receive lock and pools belong to the loop that made them."""
+    channel_layers.backends.clear()
+    layer = get_channel_layer()
+    if hasattr(layer, "flush"):
+        await layer.flush()
+    yield
+    if hasattr(layer, "close_pools"):
+        await layer.close_pools()
+    channel_layers.backends.clear()

@@ -1,0 +1,281 @@
+"""The live table over websockets: players, the dealer console, spectators, secrecy."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+
+from table import ledger
+from table.models import Table
+
+from .conftest import Sock, open_socket
+
+pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
+
+
+def card_codes(frame: dict[str, Any]) -> str:
+    return json.dumps(frame)
+
+
+async def play_round(
+    table: Table, players: dict[str, tuple[Sock, int]], dealer: Sock, fold: set[str] = frozenset()
+) -> None:
+    """Everyone seated bets; the dealer deals; players act in turn; reveal; settle."""
+    assert (await dealer.command(cmd="open_betting"))["type"] == "ok"
+    for name, (sock, box) in players.items():
+        reply = await sock.command(
+            cmd="bet",
+            box=box,
+            wagers={"ante": 1000, "prime": 100, "four_card_bonus": 200, "all_six": 100},
+        )
+        assert reply["type"] == "ok", reply
+    assert (await dealer.command(cmd="no_more_bets"))["type"] == "ok"
+    assert (await dealer.command(cmd="deal"))["type"] == "ok"
+    by_box = {box: (name, sock) for name, (sock, box) in players.items()}
+    for _ in range(len(players)):
+        turn = await dealer.until(
+            lambda f: (
+                f["type"] == "events"
+                and any(e["kind"] in ("turn", "decisions_complete") for e in f["events"])
+            )
+        )
+        kinds = {e["kind"]: e for e in turn["events"]}
+        if "turn" not in kinds:
+            break
+        box = kinds["turn"]["data"]["box"]
+        name, sock = by_box[box]
+        multiple = 0 if name in fold else 1
+        reply = await sock.command(cmd="decide", box=box, **{"raise": multiple})
+        assert reply["type"] == "ok", reply
+    assert (await dealer.command(cmd="reveal"))["type"] == "ok"
+    assert (await dealer.command(cmd="settle"))["type"] == "ok"
+    await dealer.until(
+        lambda f: f["type"] == "events" and any(e["kind"] == "round_settled" for e in f["events"])
+    )
+
+
+async def seat(sock: Sock, box: int) -> None:
+    reply = await sock.command(cmd="sit", box=box)
+    assert reply["type"] == "ok", reply
+
+
+async def test_full_round_versions_in_order_and_secrets_kept(table_setup: dict[str, Any]) -> None:
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    bob = await open_socket(table.pk, table_setup["bob"])
+    watcher = await open_socket(table.pk, None)
+    dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
+    for sock in (alice, bob, watcher, dealer):
+        assert (await sock.recv())["type"] == "snapshot"
+    await seat(alice, 1)
+    await seat(bob, 4)
+    await play_round(table, {"alice": (alice, 1), "bob": (bob, 4)}, dealer, fold={"bob"})
+    for sock in (alice, bob, watcher):
+        await sock.until(
+            lambda f: (
+                f["type"] == "events" and any(e["kind"] == "round_settled" for e in f["events"])
+            )
+        )
+
+    # Every socket saw every version after its snapshot, in order, none skipped.
+    for sock in (alice, bob, watcher, dealer):
+        start = sock.frames[0]["version"]
+        public = [
+            f["version"] for f in sock.frames if f["type"] == "events" and not f.get("private")
+        ]
+        later = [v for v in public if v > start]
+        assert later == list(range(start + 1, start + 1 + len(later))), (sock.name, public)
+
+    # What the cards were, learned only after settlement.
+    settled = alice.events("round_settled")[0]["data"]
+    boxes = {e["data"]["box"]: e["data"] for e in alice.events("box_settled")}
+    alice_cards = set(alice.events("hole_cards")[0]["data"]["cards"])
+    bob_cards = set(bob.events("hole_cards")[0]["data"]["cards"])
+    dealer_cards = set(alice.events("dealer_revealed")[0]["data"]["cards"])
+    assert alice_cards.isdisjoint(bob_cards) and alice_cards.isdisjoint(dealer_cards)
+    assert boxes[1]["cards"] is not None
+    assert len(settled["shoe"]) == 52
+
+    def leaked(sock: Sock, secret: set[str], until_kind: str) -> list[str]:
+        """Card codes of ``secret`` in any frame this socket got before ``until_kind``."""
+        found = []
+        for frame in sock.frames:
+            if frame["type"] == "events" and any(e["kind"] == until_kind for e in frame["events"]):
+                break
+            text = card_codes(frame)
+            found += [c for c in secret if f'"{c}"' in text]
+        return found
+
+    # The dealer's cards reach nobody, the console included, before the reveal (§684a.13(d)).
+    for sock in (alice, bob, watcher, dealer):
+        assert leaked(sock, dealer_cards, "dealer_revealed") == [], sock.name
+    # A box's cards reach only its owner before settlement turns them face up.
+    assert leaked(bob, alice_cards, "box_settled") == []
+    assert leaked(watcher, alice_cards, "box_settled") == []
+    assert leaked(dealer, alice_cards, "box_settled") == []
+    assert leaked(alice, bob_cards, "box_settled") == []
+    assert leaked(watcher, bob_cards, "box_settled") == []
+    # The shoe order goes to nobody before the round is over.
+    shoe = settled["shoe"]
+    for sock in (alice, bob, watcher, dealer):
+        for frame in sock.frames:
+            if frame["type"] == "events" and any(
+                e["kind"] == "round_settled" for e in frame["events"]
+            ):
+                break
+            assert (
+                shoe[30] not in card_codes(frame)
+                or shoe[30] in alice_cards | bob_cards | dealer_cards
+            )
+    # The dealer console never receives a private frame.
+    assert not any(f.get("private") for f in dealer.frames)
+    # Bob folded with optional wagers in action: his cards are shown at settlement, Ante and Odds lost.
+    bob_lines = {r["wager"]: r for r in boxes[4]["results"]}
+    assert bob_lines["ante"]["outcome"] == "lose" and "raise" not in bob_lines
+    assert {"prime", "four_card_bonus", "all_six"} <= set(bob_lines)
+
+    balances = await database_sync_to_async(
+        lambda: {a.name: a.balance for a in ledger.Account.objects.all()}
+    )()
+    assert alice.events("balance")[-1]["data"]["balance"] == balances["player:alice"]
+    for sock in (alice, bob, watcher, dealer):
+        await sock.close()
+
+
+async def test_bad_frames_get_an_error_and_change_nothing(table_setup: dict[str, Any]) -> None:
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    snap = await alice.recv()
+    version = snap["version"]
+    bad = [
+        "not json",
+        "[]",
+        "{}",
+        '{"cmd": "explode"}',
+        '{"cmd": "sit", "box": 9}',
+        '{"cmd": "sit", "box": "1"}',
+        '{"cmd": "sit", "box": true}',
+        '{"cmd": "bet", "box": 1, "wagers": {"ante": -5}}',
+        '{"cmd": "bet", "box": 1, "wagers": {"ante": 500, "bonus": 5}}',
+        '{"cmd": "decide", "box": 1, "raise": 4}',
+        '{"cmd": "deal"}',
+        '{"cmd": "sit", "box": 1, "extra": 1}',
+        json.dumps({"cmd": "sit", "box": 1, "ref": "x" * 5000}),
+        '{"cmd": "bet", "box": 2, "wagers": {"ante": 500}}',
+        '{"cmd": "decide", "box": 1, "raise": 1}',
+        '{"cmd": "stand", "box": 3}',
+    ]
+    for text in bad:
+        await alice.send_raw(text)
+        reply = await alice.reply()
+        assert reply["type"] == "error" and reply["code"] and reply["message"], text
+    await alice.send_raw(data=b"\x00\x01")
+    assert (await alice.reply())["code"] == "binary_frame"
+    await alice.send(cmd="snapshot", ref="s")
+    again = await alice.until(lambda f: f["type"] == "snapshot")
+    assert again["version"] == version and again["round"] == snap["round"]
+    await alice.close()
+
+
+async def test_idempotent_replay_and_stale_version(table_setup: dict[str, Any]) -> None:
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
+    await alice.recv()
+    await dealer.recv()
+    await seat(alice, 2)
+    await dealer.command(cmd="open_betting")
+    first = await alice.command(cmd="bet", box=2, wagers={"ante": 500}, key="bet-key-0001")
+    again = await alice.command(cmd="bet", box=2, wagers={"ante": 500}, key="bet-key-0001")
+    assert first["type"] == again["type"] == "ok"
+    assert again["replayed"] is True and again["version"] == first["version"]
+    stale = await alice.command(
+        cmd="bet", box=2, wagers={"ante": 700}, version=first["version"] - 1
+    )
+    assert stale["type"] == "error" and stale["code"] == "stale_version"
+    balance = await database_sync_to_async(
+        lambda: ledger.Account.objects.get(name="player:alice").balance
+    )()
+    assert balance == 10_000_00 - 1000  # Ante and Odds of $5 once, not twice
+    await alice.close()
+    await dealer.close()
+
+
+async def test_dealer_console_only_for_dealers_and_origin_checked(
+    table_setup: dict[str, Any],
+) -> None:
+    table = table_setup["table"]
+    refused = await open_socket(table.pk, table_setup["alice"], dealer=True)
+    assert refused.closed_code == 4403
+    anonymous = await open_socket(table.pk, None, dealer=True)
+    assert anonymous.closed_code == 4403
+    foreign = await open_socket(table.pk, table_setup["alice"], origin="http://evil.example")
+    assert foreign.closed_code is not None  # cross-site websocket hijacking refused
+    missing = await open_socket(999999, table_setup["alice"])
+    assert missing.closed_code == 4404
+    watcher = await open_socket(table.pk, None)
+    await watcher.recv()
+    reply = await watcher.command(cmd="sit", box=1)
+    assert reply["code"] == "login_required"
+    await watcher.close()
+
+
+async def test_second_tab_takes_over(table_setup: dict[str, Any]) -> None:
+    table = table_setup["table"]
+    first = await open_socket(table.pk, table_setup["alice"], name="tab1")
+    await first.recv()
+    second = await open_socket(table.pk, table_setup["alice"], name="tab2")
+    await second.recv()
+    told = await first.until(lambda f: f["type"] == "superseded")
+    assert told["code"] == "second_connection"
+    with pytest.raises(ConnectionError):
+        await first.recv()
+    assert first.closed_code == 4409
+    assert (await second.command(cmd="sit", box=5))["type"] == "ok"
+    await second.close()
+
+
+async def test_reconnect_gets_own_cards_in_snapshot(table_setup: dict[str, Any]) -> None:
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
+    await alice.recv()
+    await dealer.recv()
+    await seat(alice, 3)
+    await dealer.command(cmd="open_betting")
+    await alice.command(cmd="bet", box=3, wagers={"ante": 500})
+    await dealer.command(cmd="no_more_bets")
+    await dealer.command(cmd="deal")
+    await alice.until(
+        lambda f: f.get("private") is True and any(e["kind"] == "hole_cards" for e in f["events"])
+    )
+    cards = alice.events("hole_cards")[0]["data"]["cards"]
+    await alice.close()
+    again = await open_socket(table.pk, table_setup["alice"])
+    snap = await again.recv()
+    mine = [b for b in snap["round"]["boxes"] if b["box"] == 3][0]
+    assert mine["cards"] == cards and snap["round"]["to_act"] == 3
+    watcher = await open_socket(table.pk, None)
+    seen = await watcher.recv()
+    assert all(b["cards"] is None for b in seen["round"]["boxes"])
+    assert seen["round"]["dealer"] is None
+    await again.close()
+    await watcher.close()
+    await dealer.close()
+
+
+async def test_rate_limit(table_setup: dict[str, Any]) -> None:
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    await alice.recv()
+    for i in range(60):
+        await alice.send(cmd="ping", t=i)
+    codes = []
+    for _ in range(60):
+        frame = await alice.until(lambda f: f["type"] in ("pong", "error"))
+        codes.append(frame.get("code", "pong"))
+    assert "rate_limited" in codes and codes.count("pong") >= 30
+    await alice.close()
