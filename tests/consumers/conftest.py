@@ -70,7 +70,7 @@ class Sock:
         try:
             while True:
                 await self.recv(quiet)
-        except (TimeoutError, asyncio.TimeoutError):
+        except TimeoutError:
             pass
 
     def events(self, kind: str | None = None) -> list[dict[str, Any]]:

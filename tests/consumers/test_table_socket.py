@@ -25,7 +25,7 @@ async def play_round(
 ) -> None:
     """Everyone seated bets; the dealer deals; players act in turn; reveal; settle."""
     assert (await dealer.command(cmd="open_betting"))["type"] == "ok"
-    for name, (sock, box) in players.items():
+    for sock, box in players.values():
         reply = await sock.command(
             cmd="bet",
             box=box,
@@ -234,7 +234,7 @@ async def test_second_tab_takes_over(table_setup: dict[str, Any]) -> None:
     with pytest.raises(ConnectionError):
         await first.recv()
     assert first.closed_code == 4409
-    assert (await second.command(cmd="sit", box=5))["type"] == "ok"
+    assert (await second.command(cmd="sit", box=5))["type"] == "ok"  # the new tab plays
     await second.close()
 
 
