@@ -132,7 +132,7 @@ async def test_full_round_versions_in_order_and_secrets_kept(table_setup: dict[s
             )
     # The dealer console never receives a private frame.
     assert not any(f.get("private") for f in dealer.frames)
-    # Bob folded with optional wagers in action: his cards are shown at settlement, Ante and Odds lost.
+    # Bob folded with optional wagers in action: cards shown at settlement, Ante and Odds lost.
     bob_lines = {r["wager"]: r for r in boxes[4]["results"]}
     assert bob_lines["ante"]["outcome"] == "lose" and "raise" not in bob_lines
     assert {"prime", "four_card_bonus", "all_six"} <= set(bob_lines)
