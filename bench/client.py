@@ -1,0 +1,127 @@
+"""A websocket client of the table protocol (docs/protocol.md) for tests and benchmarks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import websockets
+
+
+class TableClient:
+    """One socket: keeps every frame, answers commands, and tracks versions.
+
+    ``arrivals`` maps (version) to the monotonic time the public frame of that version came.
+    """
+
+    def __init__(self, name: str, url: str, cookie: str | None, origin: str) -> None:
+        self.name = name
+        self.url = url
+        self.cookie = cookie
+        self.origin = origin
+        self.frames: list[dict[str, Any]] = []
+        self.arrivals: dict[int, float] = {}
+        self.versions: list[int] = []
+        self.snapshot: dict[str, Any] | None = None
+        self.replies: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.waiters: list[tuple[Callable[[dict[str, Any]], bool], asyncio.Future[Any]]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.keep_frames = True
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        self.messages = 0
+
+    async def connect(self) -> TableClient:
+        headers = {"Origin": self.origin}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        self.ws = await websockets.connect(
+            self.url, additional_headers=headers, max_queue=None, ping_interval=None
+        )
+        self.reader = asyncio.create_task(self._read())
+        await self.wait_for(lambda f: f["type"] == "snapshot", 10)
+        return self
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                now = time.monotonic()
+                frame = json.loads(text)
+                self.messages += 1
+                if self.keep_frames:
+                    self.frames.append(frame)
+                kind = frame.get("type")
+                if kind == "events" and not frame.get("private"):
+                    self.arrivals.setdefault(frame["version"], now)
+                    self.versions.append(frame["version"])
+                elif kind == "snapshot":
+                    self.snapshot = frame
+                elif kind in ("ok", "error"):
+                    if kind == "error":
+                        self.errors.append(frame)
+                    await self.replies.put(frame)
+                for pred, fut in list(self.waiters):
+                    if not fut.done() and pred(frame):
+                        fut.set_result(frame)
+                        self.waiters.remove((pred, fut))
+        except websockets.ConnectionClosed:
+            pass
+
+    async def wait_for(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10, since: int = 0
+    ) -> dict[str, Any]:
+        """The first frame (from index ``since``) matching ``pred``, waiting if need be."""
+        for frame in self.frames[since:]:
+            if pred(frame):
+                return frame
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.waiters.append((pred, fut))
+        return await asyncio.wait_for(fut, timeout)
+
+    async def command(self, timeout: float = 10, **message: Any) -> dict[str, Any]:
+        ref = uuid.uuid4().hex[:12]
+        message.setdefault("key", uuid.uuid4().hex)
+        await self.ws.send(json.dumps({**message, "ref": ref}))
+        while True:
+            reply = await asyncio.wait_for(self.replies.get(), timeout)
+            if reply.get("ref") == ref:
+                return reply
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        return [
+            e
+            for f in self.frames
+            if f.get("type") == "events"
+            for e in f["events"]
+            if kind is None or e["kind"] == kind
+        ]
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+
+SESSION_SCRIPT = """
+import json
+from django.test import Client
+from django.contrib.auth import get_user_model
+out = {}
+for name in NAMES:
+    user = get_user_model().objects.get(username=name)
+    client = Client()
+    client.force_login(user)
+    out[name] = "sessionid=" + client.cookies["sessionid"].value
+print(json.dumps(out))
+"""
+
+
+def session_cookies(stack: Any, names: list[str]) -> dict[str, str]:
+    """Log users in inside the stack's database; returns their session cookies."""
+    out = stack.python(f"NAMES = {names!r}\n" + SESSION_SCRIPT)
+    return dict(json.loads(out.strip().splitlines()[-1]))
