@@ -1,0 +1,107 @@
+"""The automatic dealer: one clock owner per table, and a round run unattended."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from table import autodealer, ledger, services
+from table.autodealer import AutoDealer, ClockTaken
+from table.demo import ensure_demo, make_user
+from table.models import Round, Seat, Table
+from tests.conftest import SeededSource
+
+pytestmark = [pytest.mark.realstack, pytest.mark.django_db]
+
+
+@pytest.fixture
+def demo(monkeypatch: pytest.MonkeyPatch) -> Table:
+    monkeypatch.setattr(services, "RANDOM", SeededSource(99))
+    monkeypatch.setattr(autodealer, "REVEAL_PAUSE", 0)
+    monkeypatch.setattr(autodealer, "RESULT_PAUSE", 0)
+    return ensure_demo().table
+
+
+def past(table: Table, field: str) -> None:
+    Table.objects.filter(pk=table.pk).update(**{field: timezone.now() - dt.timedelta(seconds=1)})
+
+
+def test_one_clock_owner_per_table(demo: Table) -> None:
+    autodealer.acquire(demo.pk, "first")
+    with pytest.raises(ClockTaken, match="already run by first"):
+        autodealer.acquire(demo.pk, "second")
+    with pytest.raises(CommandError, match="already run by first"):
+        call_command("autodealer", "--table", str(demo.pk), "--seconds", "0.1")
+    # A crashed owner's claim goes stale and may then be taken over.
+    Table.objects.filter(pk=demo.pk).update(
+        clock_heartbeat=timezone.now() - autodealer.STALE_AFTER - dt.timedelta(seconds=1)
+    )
+    autodealer.acquire(demo.pk, "second")
+    assert not autodealer.heartbeat(demo.pk, "first")
+    autodealer.release(demo.pk, "second")
+    autodealer.acquire(demo.pk, "third")
+
+
+def test_an_unattended_round(demo: Table) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    services.sit(demo.pk, alice, 1)
+    services.sit(demo.pk, bob, 3)
+    clock = AutoDealer(demo.pk)
+    assert clock.tick() == "open_betting"
+    assert clock.tick() is None  # the betting countdown is running
+    past(demo, "betting_deadline")
+    assert clock.tick() == "betting_clock"  # nobody bet: the countdown starts again
+    services.place_bets(demo.pk, alice, 1, {"ante": 1000, "four_card_bonus": 500})
+    services.place_bets(demo.pk, bob, 3, {"ante": 2000})
+    past(demo, "betting_deadline")
+    assert clock.tick() == "no_more_bets"
+    assert clock.tick() == "deal"
+    assert clock.tick() is None  # box 1 has decision time left
+    services.decide(demo.pk, alice, 1, 1)
+    past(demo, "turn_deadline")
+    assert clock.tick() == "time_out"  # bob ran out of time: his box folds (§684a.7(b))
+    assert clock.tick() == "reveal"
+    assert clock.tick() == "settle"
+    row = Round.objects.get(pk=Table.objects.get(pk=demo.pk).current_round_id)
+    assert row.phase == "settled"
+    folded = row.state["boxes"][1] if row.state["boxes"][1]["box"] == 3 else row.state["boxes"][0]
+    assert folded["decision"] == 0
+    assert clock.tick() == "open_betting"  # the next round
+    assert ledger.verify() == []
+
+
+def test_a_dropped_player_is_let_go_after_the_grace_period(demo: Table) -> None:
+    carol = make_user("carol")
+    services.sit(demo.pk, carol, 5)
+    services.set_connected(demo.pk, carol, False)
+    clock = AutoDealer(demo.pk, full=False)
+    assert clock.tick() is None  # still within the grace period
+    Seat.objects.filter(player=carol).update(
+        disconnected_at=timezone.now() - dt.timedelta(seconds=services.GRACE_SECONDS + 1)
+    )
+    assert clock.tick() == "leave:carol"
+    assert not Seat.objects.filter(player=carol).exists()
+
+
+def test_a_dropped_player_with_cards_folds_on_their_turn(demo: Table) -> None:
+    dave = make_user("dave")
+    services.sit(demo.pk, dave, 2)
+    services.open_betting(demo.pk)
+    services.place_bets(demo.pk, dave, 2, {"ante": 1000, "prime": 100})
+    services.no_more_bets(demo.pk)
+    services.deal(demo.pk)
+    services.set_connected(demo.pk, dave, False)
+    Seat.objects.filter(player=dave).update(
+        disconnected_at=timezone.now() - dt.timedelta(seconds=services.GRACE_SECONDS + 1)
+    )
+    clock = AutoDealer(demo.pk)
+    assert clock.tick() == "leave:dave"
+    state = Round.objects.get(pk=Table.objects.get(pk=demo.pk).current_round_id).state
+    assert state["boxes"][0]["decision"] == 0 and state["boxes"][0]["abandoned"]
+    assert Seat.objects.filter(player=dave).exists()  # stays until the round is settled
+    assert clock.tick() == "reveal"
+    assert clock.tick() == "settle"
+    assert ledger.verify() == []
