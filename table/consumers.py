@@ -279,3 +279,25 @@ class DealerConsumer(TableConsumer):
         if command.cmd == "arm_fault":
             return services.arm_fault(t, command.fault, dealer, **kw)
         raise services.ServiceError("unknown_command", f"unknown command {command.cmd!r}")
+
+
+class BroadcastBaseline(AsyncWebsocketConsumer):
+    """The load benchmark's baseline: a bare ``group_send`` fan-out, no database, no rules.
+
+    Routed only when ``FRENZY_BENCH_ROUTES`` is set (bench_load starts such a Daphne)."""
+
+    async def connect(self) -> None:
+        self.group = f"bench.{self.scope['url_route']['kwargs']['group']}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.channel_layer.group_send(
+            self.group, {"type": "bench.frame", "text": text_data or ""}
+        )
+
+    async def bench_frame(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=message["text"])

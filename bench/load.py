@@ -1,0 +1,249 @@
+"""Load benchmark: T tables x (6 bot players + a dealer) over real websockets.
+
+Run through ``python manage.py bench_load`` (it seeds the tables in the configured database,
+starts a Daphne process with the same settings unless ``--url`` is given, drives the sockets,
+then checks the ledger). Figures printed: rounds/s, p50/p99 latency from a dealer command to
+the last socket of the table receiving its event frame, messages/s, errors, lost or
+out-of-order versions, ledger discrepancies, and the same latency for a bare Channels
+``group_send`` to the same number of sockets, as the baseline, with our ratio to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.client import TableClient
+
+DEALER_STEPS = ("open_betting", "no_more_bets", "deal", "reveal", "settle")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+@dataclass
+class TableRun:
+    table_id: int
+    dealer: TableClient
+    players: list[tuple[TableClient, int]]
+    latencies: list[float] = field(default_factory=list)
+    pending: list[tuple[float, int]] = field(default_factory=list)  # (sent at, version)
+    rounds: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def sockets(self) -> list[TableClient]:
+        return [self.dealer, *(c for c, _ in self.players)]
+
+
+async def player_bot(client: TableClient, box: int, rng: random.Random, think: float) -> None:
+    """Bet when betting opens; raise or fold when it is this box's turn."""
+    seen = 0
+    hand_max = 1
+    while True:
+        await client.wait_for(lambda f: True, timeout=3600, since=seen)
+        frames = client.frames[seen:]
+        seen += len(frames)
+        for frame in frames:
+            if frame.get("type") != "events":
+                continue
+            for event in frame["events"]:
+                kind, data = event["kind"], event["data"]
+                if kind == "round_opened":
+                    await asyncio.sleep(rng.uniform(0, think))
+                    wagers = {"ante": 1000}
+                    if rng.random() < 0.5:
+                        wagers["four_card_bonus"] = 500
+                    if rng.random() < 0.3:
+                        wagers["all_six"] = 100
+                    reply = await client.command(cmd="bet", box=box, wagers=wagers)
+                    if reply["type"] != "ok":
+                        client.errors.append(reply)
+                elif kind == "hole_cards" and data["box"] == box:
+                    hand_max = data["max_raise"]
+                elif kind == "turn" and data["box"] == box:
+                    await asyncio.sleep(rng.uniform(0, think))
+                    multiple = hand_max if rng.random() < 0.8 else 0
+                    reply = await client.command(cmd="decide", box=box, **{"raise": multiple})
+                    if reply["type"] != "ok":
+                        client.errors.append(reply)
+
+
+async def dealer_loop(run: TableRun, rounds: int, pause: float) -> None:
+    dealer = run.dealer
+    for _ in range(rounds):
+        for step in DEALER_STEPS:
+            if step == "no_more_bets":
+                # Wait until every bot has bet (each sends one bet per round).
+                target = run.rounds * len(run.players) + len(run.players)
+                while len(dealer.events("wagers_placed")) < target:
+                    await asyncio.sleep(0.01)
+            if step == "reveal":
+                target = run.rounds + 1
+                while len(dealer.events("decisions_complete")) < target:
+                    await asyncio.sleep(0.01)
+            await asyncio.sleep(pause)
+            sent = time.monotonic()
+            reply = await dealer.command(cmd=step, timeout=30)
+            if reply["type"] != "ok":
+                run.errors.append(f"{step}: {reply.get('code')} {reply.get('message')}")
+                continue
+            run.pending.append((sent, reply["version"]))
+        run.rounds += 1
+
+
+def collect_latencies(run: TableRun) -> None:
+    for sent, version in run.pending:
+        arrivals = [c.arrivals.get(version) for c in run.sockets]
+        if any(a is None for a in arrivals):
+            run.errors.append(f"version {version} never reached every socket")
+            continue
+        run.latencies.append(max(arrivals) - sent)  # type: ignore[type-var]
+
+
+def version_faults(client: TableClient) -> int:
+    """Lost or out-of-order public versions seen by one socket after its snapshot."""
+    start = client.snapshot["version"] if client.snapshot else 0
+    seen = [v for v in client.versions if v > start]
+    expected = list(range(start + 1, start + 1 + len(seen)))
+    return sum(1 for a, b in zip(seen, expected, strict=True) if a != b)
+
+
+async def run_tables(
+    base: str, tables: list[dict[str, Any]], rounds: int, pause: float, think: float
+) -> dict[str, Any]:
+    rng = random.Random(2026)
+    runs: list[TableRun] = []
+    for spec in tables:
+        tid = spec["id"]
+        dealer = TableClient(
+            f"dealer{tid}",
+            f"ws://{base}/ws/tables/{tid}/dealer/",
+            spec["dealer_cookie"],
+            f"http://{base}",
+        )
+        await dealer.connect()
+        players = []
+        for box, cookie in enumerate(spec["player_cookies"], start=1):
+            client = TableClient(
+                f"t{tid}b{box}", f"ws://{base}/ws/tables/{tid}/", cookie, f"http://{base}"
+            )
+            await client.connect()
+            reply = await client.command(cmd="sit", box=box)
+            if reply["type"] != "ok":
+                raise RuntimeError(f"could not sit: {reply}")
+            players.append((client, box))
+        runs.append(TableRun(tid, dealer, players))
+    bots = [
+        asyncio.create_task(player_bot(c, box, random.Random(rng.random()), think))
+        for run in runs
+        for c, box in run.players
+    ]
+    messages_before = sum(c.messages for run in runs for c in run.sockets)
+    started = time.monotonic()
+    await asyncio.gather(*(dealer_loop(run, rounds, pause) for run in runs))
+    elapsed = time.monotonic() - started
+    await asyncio.sleep(1.0)  # let the last frames land
+    messages = sum(c.messages for run in runs for c in run.sockets) - messages_before
+    for bot in bots:
+        bot.cancel()
+    for run in runs:
+        collect_latencies(run)
+    faults = sum(version_faults(c) for run in runs for c in run.sockets)
+    client_errors = [e for run in runs for c in run.sockets for e in c.errors]
+    for run in runs:
+        for c in run.sockets:
+            await c.close()
+    latencies = [lat for run in runs for lat in run.latencies]
+    return {
+        "tables": len(runs),
+        "sockets": sum(len(run.sockets) for run in runs),
+        "rounds": sum(run.rounds for run in runs),
+        "seconds": elapsed,
+        "rounds_per_second": sum(run.rounds for run in runs) / elapsed,
+        "messages_per_second": messages / elapsed,
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "p99_ms": percentile(latencies, 99) * 1000,
+        "samples": len(latencies),
+        "errors": [e for run in runs for e in run.errors] + [str(e) for e in client_errors],
+        "version_faults": faults,
+    }
+
+
+async def run_baseline(
+    base: str, groups: int, per_group: int, sends: int, pause: float
+) -> dict[str, Any]:
+    """The same fan-out with a bare group_send: one sender per group, ``per_group`` sockets."""
+    import websockets
+
+    latencies: list[float] = []
+    sockets: list[list[Any]] = []
+    for g in range(groups):
+        members = [
+            await websockets.connect(
+                f"ws://{base}/ws/bench/g{g}/",
+                additional_headers={"Origin": f"http://{base}"},
+                max_queue=None,
+                ping_interval=None,
+            )
+            for _ in range(per_group)
+        ]
+        sockets.append(members)
+    await asyncio.sleep(0.5)
+
+    async def group_loop(g: int) -> None:
+        members = sockets[g]
+        for n in range(sends):
+            await asyncio.sleep(pause)
+            token = f"g{g}-{n}"
+            sent = time.monotonic()
+            await members[0].send(token)
+            last = sent
+            for ws in members:
+                while True:
+                    text = await asyncio.wait_for(ws.recv(), 30)
+                    if text == token:
+                        last = max(last, time.monotonic())
+                        break
+            latencies.append(last - sent)
+
+    started = time.monotonic()
+    await asyncio.gather(*(group_loop(g) for g in range(groups)))
+    elapsed = time.monotonic() - started
+    for members in sockets:
+        for ws in members:
+            await ws.close()
+    return {
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "p99_ms": percentile(latencies, 99) * 1000,
+        "samples": len(latencies),
+        "seconds": elapsed,
+    }
+
+
+def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
+    lines = [
+        f"tables x sockets      {result['tables']} x {result['sockets'] // max(1, result['tables'])} = {result['sockets']} sockets",
+        f"rounds played         {result['rounds']} in {result['seconds']:.1f} s = {result['rounds_per_second']:.2f} rounds/s",
+        f"messages received     {result['messages_per_second']:.0f} messages/s",
+        f"dealer command -> last socket   p50 {result['p50_ms']:.1f} ms   p99 {result['p99_ms']:.1f} ms   ({result['samples']} commands)",
+        f"bare group_send baseline        p50 {baseline['p50_ms']:.1f} ms   p99 {baseline['p99_ms']:.1f} ms   ({baseline['samples']} broadcasts)",
+        f"ratio to baseline     p50 {result['p50_ms'] / baseline['p50_ms']:.2f}x   p99 {result['p99_ms'] / baseline['p99_ms']:.2f}x",
+        f"errors                {len(result['errors'])}",
+        f"lost/out-of-order     {result['version_faults']} versions",
+    ]
+    lines += [f"  error: {e}" for e in result["errors"][:10]]
+    return lines
+
+
+def mean(values: list[float]) -> float:
+    return statistics.fmean(values) if values else float("nan")

@@ -1,0 +1,111 @@
+"""``python manage.py bench_load``: the load benchmark of issue #4 (see bench/load.py).
+
+Seeds T bench tables, each with six bot players and a dealer, in the configured database,
+starts a Daphne process with the same environment (or uses ``--url``), drives the sockets,
+measures the bare group_send baseline, and verifies the ledger.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.test import Client
+
+from bench.load import run_baseline, run_tables, summary
+from table import ledger
+from table.demo import dealer_permission, make_user
+from table.models import RulesSubmission, Seat, Table
+
+
+def seed(tables: int) -> list[dict[str, Any]]:
+    rules, _ = RulesSubmission.objects.get_or_create(
+        name="Bench rules", defaults={"adjacent_boxes": 1, "ante_min": 5_00, "decision_seconds": 60}
+    )
+    dealer = make_user("bench-dealer")
+    dealer.user_permissions.add(dealer_permission())
+    dealer_cookie = cookie_for(dealer)
+    specs = []
+    for t in range(1, tables + 1):
+        table, _ = Table.objects.get_or_create(name=f"Bench {t}", defaults={"rules": rules})
+        Seat.objects.filter(table=table).delete()
+        cookies = []
+        for box in range(1, 7):
+            bot = make_user(f"bench-t{t}-b{box}")
+            account = ledger.player_account(bot)
+            if account.balance < 1_000_00:
+                ledger.credit(bot, 10_000_00, "bench play money")
+            cookies.append(cookie_for(bot))
+        specs.append({"id": table.pk, "dealer_cookie": dealer_cookie, "player_cookies": cookies})
+    return specs
+
+
+def cookie_for(user: Any) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+class Command(BaseCommand):
+    help = "Drive T tables of 6 bots + a dealer over websockets and print latency figures."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--tables", type=int, default=50)
+        parser.add_argument("--rounds", type=int, default=5)
+        parser.add_argument(
+            "--pause", type=float, default=0.2, help="dealer's pause between steps, s"
+        )
+        parser.add_argument("--think", type=float, default=0.3, help="bots' most thinking time, s")
+        parser.add_argument(
+            "--url", help="host:port of a running Daphne (started with FRENZY_BENCH_ROUTES=1)"
+        )
+        parser.add_argument("--port", type=int, default=8765)
+
+    def handle(self, *args: Any, **o: Any) -> None:
+        db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+        layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+        self.stdout.write(f"database {db}, channel layer {layer}, one Daphne process")
+        specs = seed(o["tables"])
+        server = None
+        base = o["url"]
+        if not base:
+            env = {**os.environ, "FRENZY_BENCH_ROUTES": "1", "LOG_LEVEL": "ERROR"}
+            server = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "daphne",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(o["port"]),
+                    "frenzy_site.asgi:application",
+                ],
+                env=env,
+                cwd=settings.BASE_DIR,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.STDOUT,
+            )
+            base = f"127.0.0.1:{o['port']}"
+            time.sleep(3)
+        try:
+            result = asyncio.run(run_tables(base, specs, o["rounds"], o["pause"], o["think"]))
+            baseline = asyncio.run(run_baseline(base, o["tables"], 7, o["rounds"] * 5, o["pause"]))
+        finally:
+            if server is not None:
+                server.terminate()
+                server.wait(10)
+        for line in summary(result, baseline):
+            self.stdout.write(line)
+        problems = ledger.verify()
+        self.stdout.write(f"ledger discrepancies  {len(problems)}")
+        for p in problems[:10]:
+            self.stdout.write(f"  {p}")
+        if problems or result["version_faults"]:
+            raise CommandError("the load run lost money or events")
