@@ -14,7 +14,7 @@ import logging
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import services
@@ -30,6 +30,14 @@ RATE_PER_SECOND = 10.0
 RATE_BURST = 30.0
 #: A connection with no frame from the client for this long is closed (clients ping every 15 s).
 IDLE_SECONDS = 120.0
+
+
+def in_worker(fn: Any) -> Any:
+    """Run a service in the thread pool, not Channels' single shared sync thread: commands
+    for different tables then wait on the database side by side (each command still locks
+    its own table's row)."""
+    return DatabaseSyncToAsync(fn, thread_sensitive=False)
+
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
@@ -138,7 +146,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content, separators=(",", ":")))
 
     async def send_snapshot(self, ref: str | None = None) -> None:
-        snap = await database_sync_to_async(snapshot)(self.table_id, self.user)
+        snap = await in_worker(snapshot)(self.table_id, self.user)
         if ref is not None:
             snap["ref"] = ref
         await self.send_json(snap)
@@ -191,7 +199,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error("login_required", "log in to play", command.ref)
             return
         try:
-            result = await database_sync_to_async(self.run)(command)
+            result = await in_worker(self.run)(command)
         except services.ServiceError as exc:
             await self.error(exc.code, exc.message, command.ref)
             return

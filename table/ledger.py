@@ -12,9 +12,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, F, Sum
+from django.db.models import Count, F, Q, Sum
 
 from table.engine.round import Transfer
 
@@ -62,13 +63,14 @@ class Posting:
 
 def post(
     postings: Sequence[Posting], table: Table | None = None, round: Round | None = None
-) -> None:
+) -> dict[int, int]:
     """Write postings; refuse (changing nothing) if a player account would go negative.
 
-    Must run inside the caller's ``transaction.atomic()``.
+    Returns the new balance of every account touched. Must run inside the caller's
+    ``transaction.atomic()``.
     """
     if not postings:
-        return
+        return {}
     delta: dict[int, int] = defaultdict(int)
     for posting in postings:
         if sum(a for _, a in posting.moves) != 0:
@@ -76,14 +78,26 @@ def post(
         for account_id, amount in posting.moves:
             delta[account_id] += amount
     # Lock the accounts in id order (no deadlock between two tables sharing a player).
-    accounts = {
-        a.pk: a
-        for a in Account.objects.select_for_update().filter(pk__in=sorted(delta)).order_by("pk")
-    }
-    for account_id, change in delta.items():
-        account = accounts[account_id]
-        if account.kind == Account.PLAYER and account.balance + change < 0:
-            raise InsufficientFunds(account.name.removeprefix("player:"), -change, account.balance)
+    balances = dict(
+        Account.objects.select_for_update()
+        .filter(pk__in=sorted(delta))
+        .order_by("pk")
+        .values_list("pk", "balance")
+    )
+    players = (
+        dict(
+            Account.objects.filter(pk__in=list(delta), kind=Account.PLAYER).values_list(
+                "pk", "name"
+            )
+        )
+        if any(balances[a] + d < 0 for a, d in delta.items())
+        else {}
+    )
+    for account_id, name in players.items():
+        if balances[account_id] + delta[account_id] < 0:
+            raise InsufficientFunds(
+                name.removeprefix("player:"), -delta[account_id], balances[account_id]
+            )
     txs = LedgerTransaction.objects.bulk_create(
         [
             LedgerTransaction(memo=p.memo, table=table, round=round, box=p.box, wager=p.wager)
@@ -101,6 +115,7 @@ def post(
     for account_id, change in delta.items():
         if change:
             Account.objects.filter(pk=account_id).update(balance=F("balance") + change)
+    return {a: balances[a] + delta[a] for a in delta}
 
 
 def post_transfers(
@@ -108,9 +123,9 @@ def post_transfers(
     table: Table,
     round: Round | None,
     accounts_by_player: dict[str, int],
-) -> None:
+    bankroll: int,
+) -> dict[int, int]:
     """Turn the engine's transfers (player <-> table) into ledger postings."""
-    bankroll = table_bankroll(table).pk
     postings = []
     for t in transfers:
         player = accounts_by_player[t.player]
@@ -118,7 +133,29 @@ def post_transfers(
         postings.append(
             Posting(t.memo, ((player, -t.amount), (bankroll, t.amount)), t.box, t.wager or "")
         )
-    post(postings, table, round)
+    return post(postings, table, round)
+
+
+def accounts_for(table: Table, players: Iterable[str]) -> tuple[dict[str, int], int]:
+    """Account ids of these players (by username) and of the table's bankroll, in one query
+    (creating any that do not exist yet)."""
+    wanted = set(players)
+    found: dict[str, int] = {}
+    bankroll = None
+    rows = Account.objects.filter(Q(user__username__in=wanted) | Q(table=table)).values_list(
+        "pk", "table_id", "user__username"
+    )
+    for pk, table_id, username in rows:
+        if table_id == table.pk:
+            bankroll = pk
+        elif username in wanted:
+            found[username] = pk
+    if bankroll is None:
+        bankroll = table_bankroll(table).pk
+    for name in wanted - set(found):
+        user = get_user_model().objects.get(username=name)
+        found[name] = player_account(user).pk
+    return found, bankroll
 
 
 def credit(user: AbstractBaseUser, amount: int, memo: str = "credit") -> None:

@@ -12,14 +12,16 @@ back and the in-memory engine objects are thrown away.
 from __future__ import annotations
 
 import datetime as dt
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from table.engine.cards import codes
@@ -39,7 +41,6 @@ from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_
 
 from . import ledger
 from .models import (
-    Account,
     BoxRecord,
     CommandRecord,
     Round,
@@ -85,6 +86,8 @@ class Context:
     events: list[Event] = field(default_factory=list)
     accounts: dict[str, int] = field(default_factory=dict)
     moved: set[str] = field(default_factory=set)  # players whose balance changed
+    balances: dict[int, int] = field(default_factory=dict)  # account id -> new balance
+    bankroll: int | None = None
 
     @property
     def rules(self) -> TableRules:
@@ -102,20 +105,22 @@ class Context:
             raise ServiceError("no_round", "no round is in play: open betting first")
         return rnd
 
-    def account_of(self, player: str) -> int:
-        if player not in self.accounts:
-            user = User.objects.get(username=player)
-            self.accounts[player] = ledger.player_account(user).pk
-        return self.accounts[player]
-
     def apply(self, step: Step) -> None:
         """Record a step's events and post its money now (so balance checks see it)."""
         self.events.extend(step.events)
-        if step.transfers:
-            for t in step.transfers:
-                self.account_of(t.player)
-                self.moved.add(t.player)
-            ledger.post_transfers(step.transfers, self.table, self.round_row, self.accounts)
+        if not step.transfers:
+            return
+        players = {t.player for t in step.transfers}
+        missing = players - set(self.accounts)
+        if missing or self.bankroll is None:
+            found, self.bankroll = ledger.accounts_for(self.table, missing)
+            self.accounts.update(found)
+        self.balances.update(
+            ledger.post_transfers(
+                step.transfers, self.table, self.round_row, self.accounts, self.bankroll
+            )
+        )
+        self.moved |= players
 
     def note(self, kind: str, data: dict[str, Any], audience: str = PUBLIC) -> None:
         self.events.append(Event(kind, data, audience))
@@ -206,15 +211,9 @@ def _record_finished(ctx: Context, rnd: EngineRound, row: Round) -> None:
 
 def _note_balances(ctx: Context) -> None:
     """Tell each player whose money moved their new balance (a private event)."""
-    if not ctx.moved:
-        return
-    balances = dict(
-        Account.objects.filter(pk__in=[ctx.accounts[p] for p in ctx.moved]).values_list(
-            "pk", "balance"
-        )
-    )
     for player in sorted(ctx.moved):
-        ctx.note("balance", {"balance": balances[ctx.accounts[player]]}, to_player(player))
+        balance = ctx.balances[ctx.accounts[player]]
+        ctx.note("balance", {"balance": balance}, to_player(player))
 
 
 def _write_events(ctx: Context) -> int:
@@ -246,6 +245,36 @@ def _write_events(ctx: Context) -> int:
     return version
 
 
+#: Advisory-lock namespace for the per-table command sequence (the chapter's number).
+LOCK_SPACE = 684
+_process_locks: dict[int, threading.Lock] = {}
+_process_locks_guard = threading.Lock()
+
+
+@contextmanager
+def table_sequence(table_id: int) -> Iterator[None]:
+    """Serialise one table's commands *including* publishing their events.
+
+    The row lock ends at commit, and events go out only after commit; without this, two
+    commands committed in order could publish out of order (from two threads or two Daphne
+    processes). PostgreSQL: a session advisory lock shared by every process. SQLite (one
+    process only): a lock per table in this process.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LOCK_SPACE, table_id])
+        try:
+            yield
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, table_id])
+        return
+    with _process_locks_guard:
+        lock = _process_locks.setdefault(table_id, threading.Lock())
+    with lock:
+        yield
+
+
 def execute(
     table_id: int,
     actor: str,
@@ -259,7 +288,7 @@ def execute(
     from . import broadcast
 
     try:
-        with transaction.atomic():
+        with table_sequence(table_id), transaction.atomic():
             try:
                 table = Table.objects.select_for_update().select_related("rules").get(pk=table_id)
             except Table.DoesNotExist:
