@@ -250,6 +250,9 @@ class BoxRecord(models.Model):
         ordering = ["-round_id", "box"]
         constraints = [models.UniqueConstraint(fields=["round", "box"], name="one_record_per_box")]
 
+    def __str__(self) -> str:
+        return f"box {self.box} of round {self.round_id}"
+
 
 class SettlementLine(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="settlement_lines")
@@ -264,9 +267,22 @@ class SettlementLine(models.Model):
     class Meta:
         ordering = ["round", "-box", "id"]
 
+    def __str__(self) -> str:
+        return f"box {self.box} {self.wager}: {self.outcome} {self.net}"
+
 
 class AppendOnlyError(Exception):
     pass
+
+
+class AppendOnlyQuerySet(models.QuerySet["RoundEvent"]):
+    """Bulk ``delete()`` and ``update()`` would bypass the row's own guards: refuse them."""
+
+    def delete(self) -> Any:
+        raise AppendOnlyError("the event log is append-only")
+
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("the event log is append-only")
 
 
 class RoundEvent(models.Model):
@@ -283,6 +299,8 @@ class RoundEvent(models.Model):
     created = models.DateTimeField()
     prev_hash = models.CharField(max_length=64, blank=True, default="")
     hash = models.CharField(max_length=64)
+
+    objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
         ordering = ["table", "version", "seq"]

@@ -1,0 +1,203 @@
+"""Fixtures for the service tests: a table, its Rules Submission, a dealer, funded players,
+a replayable shoe, and a ledger that must balance at the end of every test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+
+from table import ledger, services
+from table.engine.cards import parse_card
+from table.engine.round import Round as EngineRound
+from table.models import Account, Round, RulesSubmission, Table
+from tests.conftest import SeededSource
+
+User = get_user_model()
+START = 10_000_00  # every test player starts with $10,000
+
+
+class StackedSource:
+    """A shuffle source that makes each shuffle come out in a chosen order (Fisher-Yates run
+    backwards): the first cards of each order are given, the rest follow in deck order."""
+
+    def __init__(self, *orders: Sequence[str]) -> None:
+        self.orders = [self._complete(o) for o in orders]
+        self.current: list[int] | None = None
+        self.target: list[int] = []
+
+    @staticmethod
+    def _complete(head: Sequence[str]) -> list[int]:
+        cards = [parse_card(c) for c in head]
+        assert len(set(cards)) == len(cards), "a card twice in a stacked shoe"
+        return cards + [c for c in range(52) if c not in cards]
+
+    def randbelow(self, n: int) -> int:
+        if n == 52:  # a new shuffle starts from the deck in order
+            self.target = self.orders.pop(0) if self.orders else list(range(52))
+            self.current = list(range(52))
+        assert self.current is not None
+        i = n - 1
+        j = self.current.index(self.target[i])
+        self.current[i], self.current[j] = self.current[j], self.current[i]
+        return j
+
+
+@pytest.fixture(autouse=True)
+def seeded_shoe(monkeypatch: pytest.MonkeyPatch) -> SeededSource:
+    source = SeededSource(20261121)
+    monkeypatch.setattr(services, "RANDOM", source)
+    return source
+
+
+@pytest.fixture
+def stack_shoe(monkeypatch: pytest.MonkeyPatch) -> Callable[..., StackedSource]:
+    """``stack_shoe(["AS", "AH", ...], ...)``: the next shuffles deal these cards first."""
+
+    def stack(*orders: Sequence[str]) -> StackedSource:
+        source = StackedSource(*orders)
+        monkeypatch.setattr(services, "RANDOM", source)
+        return source
+
+    return stack
+
+
+@pytest.fixture(autouse=True)
+def ledger_balances(db: None) -> Iterator[None]:
+    """Every test that moves money must leave the ledger balanced."""
+    yield
+    assert ledger.verify() == []
+
+
+def make_player(username: str, balance: int = START) -> Any:
+    user = User.objects.create_user(username, password="pw-" + username)
+    ledger.player_account(user)
+    if balance:
+        ledger.credit(user, balance, "test stake money")
+    return user
+
+
+def balance(user: Any) -> int:
+    return Account.objects.get(user=user).balance
+
+
+@pytest.fixture
+def rules() -> RulesSubmission:
+    return RulesSubmission.objects.create(
+        name="Test rules",
+        bad_beat_paytable="B",
+        prime_paytable="A",
+        four_card_bonus_paytable="C",
+        all_six_paytable="E",
+        payout_limit=None,
+        adjacent_boxes=2,
+    )
+
+
+@pytest.fixture
+def table(rules: RulesSubmission) -> Table:
+    table = Table.objects.create(name="Test table", rules=rules)
+    ledger.table_bankroll(table)
+    return table
+
+
+@pytest.fixture
+def dealer() -> Any:
+    user = User.objects.create_user("dealer", password="pw-dealer")
+    user.user_permissions.add(
+        Permission.objects.get(codename="deal_table", content_type__app_label="table")
+    )
+    return User.objects.get(pk=user.pk)
+
+
+@pytest.fixture
+def alice() -> Any:
+    return make_player("alice")
+
+
+@pytest.fixture
+def bob() -> Any:
+    return make_player("bob")
+
+
+@pytest.fixture
+def carol() -> Any:
+    return make_player("carol")
+
+
+@pytest.fixture
+def staff() -> Any:
+    return User.objects.create_superuser("boss", "boss@example.com", "pw-boss")
+
+
+def engine_round(table: Table) -> EngineRound:
+    table.refresh_from_db()
+    assert table.current_round_id
+    return EngineRound.from_dict(Round.objects.get(pk=table.current_round_id).state)
+
+
+def current_row(table: Table) -> Round:
+    table.refresh_from_db()
+    return Round.objects.get(pk=table.current_round_id)
+
+
+@dataclass
+class Game:
+    """Drive rounds through the services as the consoles would."""
+
+    table: Table
+    dealer: Any
+
+    def sit(self, user: Any, *boxes: int) -> None:
+        for box in boxes:
+            services.sit(self.table.pk, user, box)
+
+    def open(self) -> None:
+        result = services.open_betting(self.table.pk, self.dealer)
+        assert result.response["opened"], result.response
+
+    def bet(self, user: Any, box: int, **wagers: int) -> None:
+        services.place_bets(self.table.pk, user, box, wagers)
+
+    def deal(self) -> None:
+        services.no_more_bets(self.table.pk, self.dealer)
+        services.deal(self.table.pk, self.dealer)
+
+    def decide_all(self, choices: dict[int, int] | None = None) -> None:
+        """Every box decides in turn: ``choices[box]`` (default 1x); a raise the hand does
+        not allow becomes 1x."""
+        choices = choices or {}
+        while True:
+            rnd = engine_round(self.table)
+            box = rnd.to_act
+            if box is None:
+                return
+            play = rnd.boxes[box]
+            multiple = choices.get(box, 1)
+            from table.engine.hands import best_four, max_raise_multiple
+
+            multiple = min(multiple, max_raise_multiple(best_four(play.cards).value))
+            services.decide(self.table.pk, User.objects.get(username=play.player), box, multiple)
+
+    def finish(self) -> dict[str, Any]:
+        services.reveal(self.table.pk, self.dealer)
+        return services.settle(self.table.pk, self.dealer).response
+
+    def play(
+        self, bets: Sequence[tuple[Any, int, dict[str, int]]], choices: dict[int, int] | None = None
+    ) -> dict[str, Any]:
+        self.open()
+        for user, box, wagers in bets:
+            self.bet(user, box, **wagers)
+        self.deal()
+        self.decide_all(choices)
+        return self.finish()
+
+
+@pytest.fixture
+def game(table: Table, dealer: Any) -> Game:
+    return Game(table, dealer)
