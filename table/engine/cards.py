@@ -87,12 +87,16 @@ def card_label(card: Card) -> str:
 
 
 _CODE_TO_CARD: Final = {card_code(c): c for c in DECK}
+_CODES: Final = tuple(card_code(c) for c in DECK)
 
 
 def parse_card(text: object) -> Card:
     """Parse ``"AS"`` (case-insensitive) into a card; anything else is :class:`InvalidInput`."""
     if not isinstance(text, str):
         raise InvalidInput("bad_card", f"a card must be a string like 'AS', not {text!r}")
+    card = _CODE_TO_CARD.get(text)
+    if card is not None:
+        return card
     card = _CODE_TO_CARD.get(text.strip().upper())
     if card is None:
         raise InvalidInput(
@@ -105,11 +109,18 @@ def parse_cards(texts: object, count: int | None = None, what: str = "hand") -> 
     """Parse a list of card codes, refusing duplicates and (when given) a wrong count."""
     if not isinstance(texts, list | tuple):
         raise InvalidInput("bad_cards", f"{what} must be a list of cards")
-    cards = [parse_card(t) for t in texts]
+    try:
+        # Fast path: every code exactly as printed ("AS"); anything else is parsed one by one.
+        fast = [_CODE_TO_CARD.get(t, -1) for t in texts]
+    except TypeError:  # an unhashable item
+        fast = [-1]
+    cards = fast if -1 not in fast else [parse_card(t) for t in texts]
     if count is not None and len(cards) != count:
         raise InvalidInput(
             "wrong_card_count", f"{what} has {len(cards)} cards, it must have {count}"
         )
+    if len(set(cards)) == len(cards):
+        return cards
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
@@ -119,14 +130,24 @@ def parse_cards(texts: object, count: int | None = None, what: str = "hand") -> 
 
 
 def codes(cards: Iterable[Card]) -> list[str]:
-    return [card_code(c) for c in cards]
+    names = _CODES
+    return [names[c] for c in cards]
+
+
+_INT_ONLY: Final = {int}
 
 
 def check_distinct(cards: Sequence[Card]) -> None:
     """Refuse any card that appears twice among everything dealt in one round."""
+    if (
+        len(set(cards)) == len(cards)
+        and set(map(type, cards)) <= _INT_ONLY
+        and (not cards or (min(cards) >= 0 and max(cards) < 52))
+    ):
+        return
     seen: set[Card] = set()
     for card in cards:
-        if not 0 <= card < 52:
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
             raise InvalidInput("bad_card", f"no such card {card!r}")
         if card in seen:
             raise InvalidInput("duplicate_card", f"duplicate card {card_code(card)}")

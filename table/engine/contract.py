@@ -10,6 +10,7 @@ from typing import Any
 
 from .cards import Card, codes, parse_card, parse_cards
 from .errors import InvalidInput
+from .hands import CATEGORY_KEYS, CATEGORY_SHIFT
 from .settlement import (
     ALL_SIX,
     ANTE,
@@ -18,6 +19,7 @@ from .settlement import (
     RAISE,
     WAGER_ORDER,
     BoxInPlay,
+    Outcome,
     RoundSettlement,
     Rules,
     settle,
@@ -25,6 +27,8 @@ from .settlement import (
 
 #: Key order of the contract's example: Ante, Odds, Raise, then the optional wagers.
 JSON_WAGER_ORDER = (ANTE, ODDS, RAISE, *OPTIONAL_WAGERS)
+
+_OUTCOME_TEXT = {outcome: outcome.value for outcome in Outcome}
 
 _RULE_KEYS = {
     "bad_beat_paytable",
@@ -112,24 +116,25 @@ def settlement_json(result: RoundSettlement, boxes_in_order: list[BoxInPlay]) ->
     boxes_out = []
     for box in boxes_in_order:
         settled = by_box[box.box]
+        lines = {r.wager: r for r in settled.results}
         wagers = {}
         for wager in JSON_WAGER_ORDER:
-            r = settled.result(wager)
+            r = lines.get(wager)
             if r is not None:
-                wagers[wager] = {"outcome": r.outcome.value, "net": r.net}
+                wagers[wager] = {"outcome": _OUTCOME_TEXT[r.outcome], "net": r.net}
         boxes_out.append(
             {
                 "box": box.box,
                 "player": box.player,
                 "hand": codes(settled.hand.cards),
-                "category": settled.hand.category.key,
+                "category": CATEGORY_KEYS[settled.hand.value >> CATEGORY_SHIFT],
                 "wagers": wagers,
             }
         )
     return {
         "dealer": {
             "hand": codes(result.dealer.cards),
-            "category": result.dealer.category.key,
+            "category": CATEGORY_KEYS[result.dealer.value >> CATEGORY_SHIFT],
             "qualifies": result.dealer_qualifies,
         },
         "boxes": boxes_out,

@@ -53,10 +53,12 @@ class Category(IntEnum):
     @property
     def key(self) -> str:
         """The name used in JSON: ``"three_of_a_kind"``."""
-        return self.name.lower()
+        return CATEGORY_KEYS[self]
 
 
 CATEGORY_SHIFT: Final = 16
+#: ``Category.key`` by category number, and so by ``value >> CATEGORY_SHIFT``.
+CATEGORY_KEYS: Final = tuple(c.name.lower() for c in Category)
 
 
 def _pack(category: Category, ranks: Sequence[int]) -> int:
@@ -66,12 +68,42 @@ def _pack(category: Category, ranks: Sequence[int]) -> int:
     return value
 
 
+_CATEGORIES: Final = tuple(Category)
+
+
 def category_of(value: int) -> Category:
-    return Category(value >> CATEGORY_SHIFT)
+    return _CATEGORIES[value >> CATEGORY_SHIFT]
 
 
 def _ranks_of(value: int) -> tuple[int, int, int, int]:
     return ((value >> 12) & 15, (value >> 8) & 15, (value >> 4) & 15, value & 15)
+
+
+_INT_ONLY: Final = {int}
+
+
+def _check_cards(cards: object, count: int, what: str) -> None:
+    """Refuse anything but ``count`` distinct cards 0..51 with :class:`InvalidInput`."""
+    if (
+        isinstance(cards, list | tuple)
+        and len(cards) == count
+        and len(set(cards)) == count
+        and set(map(type, cards)) == _INT_ONLY
+        and min(cards) >= 0
+        and max(cards) < 52
+    ):
+        return
+    try:
+        items = list(cards)  # type: ignore[call-overload]
+    except TypeError:
+        raise InvalidInput("bad_cards", f"{what} must be a sequence of cards") from None
+    for card in items:
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+            raise InvalidInput("bad_card", f"{what}: no such card {card!r}")
+    if len(items) != count:
+        raise InvalidInput("wrong_card_count", f"{what} needs {count} cards, got {len(items)}")
+    if len(set(items)) != count:
+        raise InvalidInput("duplicate_card", f"{what} has the same card twice")
 
 
 #: The dealer qualifies with king high or better (§684a.11(c)(2)(i)).
@@ -82,8 +114,7 @@ PAIR_OF_ACES: Final = _pack(Category.PAIR, (ACE, 0, 0, 0))
 
 def evaluate_four(cards: Sequence[Card]) -> int:
     """Value of exactly four distinct cards under §684a.6(b),(c). The reference evaluator."""
-    if len(cards) != 4:
-        raise InvalidInput("wrong_card_count", f"a four-card hand needs 4 cards, got {len(cards)}")
+    _check_cards(cards, 4, "a four-card hand")
     ranks = sorted((c >> 2 for c in cards), reverse=True)
     flush = len({c & 3 for c in cards}) == 1
     counts = Counter(ranks)
@@ -169,21 +200,34 @@ _T: Final[list[int]] = FOUR_TABLE.tolist()
 
 def four_value(cards: Sequence[Card]) -> int:
     """Value of four distinct cards (table look-up)."""
-    a, b, c, d = sorted(cards)
-    return _T[a + _B2[b] + _B3[c] + _B4[d]]
+    try:
+        a, b, c, d = sorted(cards)
+        # The chained test also refuses duplicates and cards outside 0..51.
+        if 0 <= a < b < c < d < 52:
+            return _T[a + _B2[b] + _B3[c] + _B4[d]]
+    except (TypeError, ValueError, IndexError):
+        pass
+    _check_cards(cards, 4, "a four-card hand")
+    raise InvalidInput("bad_cards", "a four-card hand must be a list of four cards")
 
 
 def best_four_value(cards: Sequence[Card]) -> int:
     """Value of the best four-card hand among five distinct cards (§684a.6, §684a.11(b))."""
-    a, b, c, d, e = sorted(cards)
-    t, b2, b3, b4 = _T, _B2, _B3, _B4
-    return max(
-        t[a + b2[b] + b3[c] + b4[d]],
-        t[a + b2[b] + b3[c] + b4[e]],
-        t[a + b2[b] + b3[d] + b4[e]],
-        t[a + b2[c] + b3[d] + b4[e]],
-        t[b + b2[c] + b3[d] + b4[e]],
-    )
+    try:
+        a, b, c, d, e = sorted(cards)
+        if 0 <= a < b < c < d < e < 52:
+            t, b2, b3, b4 = _T, _B2, _B3, _B4
+            return max(
+                t[a + b2[b] + b3[c] + b4[d]],
+                t[a + b2[b] + b3[c] + b4[e]],
+                t[a + b2[b] + b3[d] + b4[e]],
+                t[a + b2[c] + b3[d] + b4[e]],
+                t[b + b2[c] + b3[d] + b4[e]],
+            )
+    except (TypeError, ValueError, IndexError):
+        pass
+    _check_cards(cards, 5, "the best four-card hand")
+    raise InvalidInput("bad_cards", "the best four-card hand must be a list of five cards")
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,15 +253,32 @@ def best_four(cards: Sequence[Card]) -> BestFour:
     Where two choices are worth the same (K♠ K♥ 5♣ 5♦ 5♥ keeps either king) the card left
     out is the latest dealt of the equal choices, so the answer never depends on chance.
     """
-    if len(cards) != 5 or len(set(cards)) != 5:
-        raise InvalidInput("wrong_card_count", "the best four-card hand needs five distinct cards")
-    best_value = -1
-    best_drop = 4
-    for drop in (4, 3, 2, 1, 0):
-        value = four_value([c for i, c in enumerate(cards) if i != drop])
-        if value > best_value:
-            best_value, best_drop = value, drop
-    kept = tuple(c for i, c in enumerate(cards) if i != best_drop)
+    try:
+        a, b, c, d, e = s = sorted(cards)
+        # The chained test also refuses duplicates and cards outside 0..51.
+        if not 0 <= a < b < c < d < e < 52 or not isinstance(cards, list | tuple):
+            raise ValueError
+        t, b2, b3, b4 = _T, _B2, _B3, _B4
+        # values[j]: the four cards other than the j-th lowest.
+        values = (
+            t[b + b2[c] + b3[d] + b4[e]],
+            t[a + b2[c] + b3[d] + b4[e]],
+            t[a + b2[b] + b3[d] + b4[e]],
+            t[a + b2[b] + b3[c] + b4[e]],
+            t[a + b2[b] + b3[c] + b4[d]],
+        )
+    except (TypeError, ValueError, IndexError):
+        _check_cards(cards, 5, "the best four-card hand")
+        raise InvalidInput(
+            "bad_cards", "the best four-card hand must be a list of five cards"
+        ) from None
+    best_value = max(values)
+    if values.count(best_value) == 1:
+        best_drop = cards.index(s[values.index(best_value)])
+    else:
+        # Of equal choices the card left out is the latest dealt.
+        best_drop = max(cards.index(s[j]) for j in range(5) if values[j] == best_value)
+    kept = (*cards[:best_drop], *cards[best_drop + 1 :])
     return BestFour(best_value, kept, cards[best_drop])
 
 
@@ -308,8 +369,7 @@ class PrimeHand(IntEnum):
 
 def prime_hand(cards: Sequence[Card]) -> PrimeHand:
     """How many of the player's five cards share a colour."""
-    if len(cards) != 5:
-        raise InvalidInput("wrong_card_count", "the Prime Wager is judged on five cards")
+    _check_cards(cards, 5, "the Prime Wager's hand")
     red = sum(1 for c in cards if is_red(c))
     same = max(red, 5 - red)
     if same == 5:
@@ -339,11 +399,12 @@ _SIX_ROYAL_RANKS: Final = 0b1111110000000  # 9 T J Q K A
 _WHEEL: Final = 0b1000000001111  # A 2 3 4 5: the ace plays low in a five-card straight
 
 
+#: Every five-card run as a rank bit mask: the wheel A-2-3-4-5 first, then 2-6 ... 10-A.
+_FIVE_RUNS: Final = (_WHEEL, *(0b11111 << low for low in range(9)))
+
+
 def _has_five_straight(rank_bits: int) -> bool:
-    if rank_bits & _WHEEL == _WHEEL:
-        return True
-    for low in range(9):  # 2-6 ... 10-A
-        run = 0b11111 << low
+    for run in _FIVE_RUNS:
         if rank_bits & run == run:
             return True
     return False
@@ -351,36 +412,38 @@ def _has_five_straight(rank_bits: int) -> bool:
 
 def all_six_hand(cards: Sequence[Card]) -> AllSixHand:
     """Best All-Six class of the player's five cards plus the All-Six card (§684a.11(d)(3))."""
-    if len(cards) != 6 or len(set(cards)) != 6:
-        raise InvalidInput("wrong_card_count", "the All-Six Bonus is judged on six distinct cards")
+    _check_cards(cards, 6, "the All-Six Bonus hand")
     suit_bits = [0, 0, 0, 0]
     rank_counts = [0] * 13
-    for c in cards:
-        suit_bits[c & 3] |= 1 << (c >> 2)
-        rank_counts[c >> 2] += 1
-    for suit, bits in enumerate(suit_bits):
-        if bits & _SIX_ROYAL_RANKS == _SIX_ROYAL_RANKS:
-            if suit == DIAMONDS:
-                return AllSixHand.SIX_CARD_ROYAL_FLUSH_DIAMONDS
-            return AllSixHand.SIX_CARD_ROYAL_FLUSH
-    if any(bits & _ROYAL_RANKS == _ROYAL_RANKS for bits in suit_bits):
-        return AllSixHand.ROYAL_FLUSH
-    if any(_has_five_straight(bits) for bits in suit_bits):
-        return AllSixHand.STRAIGHT_FLUSH
-    counts = sorted(rank_counts, reverse=True)
-    if counts[0] >= 4:
-        return AllSixHand.FOUR_OF_A_KIND
-    if counts[0] == 3 and counts[1] >= 2:
-        return AllSixHand.FULL_HOUSE
-    if any(bin(bits).count("1") >= 5 for bits in suit_bits):
-        return AllSixHand.FLUSH
     all_ranks = 0
-    for rank, n in enumerate(rank_counts):
-        if n:
-            all_ranks |= 1 << rank
-    if _has_five_straight(all_ranks):
+    for c in cards:
+        rank_bit = 1 << (c >> 2)
+        suit_bits[c & 3] |= rank_bit
+        all_ranks |= rank_bit
+        rank_counts[c >> 2] += 1
+    # Five or six of the six cards in one suit (only one suit can have that many).
+    flush = False
+    for suit, bits in enumerate(suit_bits):
+        if bits.bit_count() >= 5:
+            if bits & _SIX_ROYAL_RANKS == _SIX_ROYAL_RANKS:
+                if suit == DIAMONDS:
+                    return AllSixHand.SIX_CARD_ROYAL_FLUSH_DIAMONDS
+                return AllSixHand.SIX_CARD_ROYAL_FLUSH
+            if bits & _ROYAL_RANKS == _ROYAL_RANKS:
+                return AllSixHand.ROYAL_FLUSH
+            if _has_five_straight(bits):
+                return AllSixHand.STRAIGHT_FLUSH
+            flush = True
+    most = max(rank_counts)
+    if most >= 4:
+        return AllSixHand.FOUR_OF_A_KIND
+    if most == 3 and sorted(rank_counts)[-2] >= 2:
+        return AllSixHand.FULL_HOUSE
+    if flush:
+        return AllSixHand.FLUSH
+    if all_ranks.bit_count() >= 5 and _has_five_straight(all_ranks):
         return AllSixHand.STRAIGHT
-    if counts[0] == 3:
+    if most == 3:
         return AllSixHand.THREE_OF_A_KIND
     return AllSixHand.NOTHING
 

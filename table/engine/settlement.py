@@ -20,6 +20,7 @@ from .hands import (
     Category,
     all_six_hand,
     best_four,
+    best_four_value,
     category_of,
     four_card_bonus_hand,
     max_raise_multiple,
@@ -177,20 +178,26 @@ def _stake(box: BoxInPlay, wager: str) -> int:
     return amount
 
 
-def validate_box(box: BoxInPlay, all_six_card: Card | None) -> None:
-    """Refuse a box that could not be on a real layout."""
+def _validate_layout(box: BoxInPlay) -> None:
     if not isinstance(box.box, int) or isinstance(box.box, bool) or not 1 <= box.box <= 6:
         raise InvalidInput("bad_box", f"box number must be 1 to 6, not {box.box!r}")
-    if len(box.cards) != 5:
-        raise InvalidInput(
-            "wrong_card_count", f"box {box.box} has {len(box.cards)} cards, it must have 5"
-        )
+    if not isinstance(box.cards, list | tuple) or len(box.cards) != 5:
+        count = len(box.cards) if isinstance(box.cards, list | tuple) else box.cards
+        raise InvalidInput("wrong_card_count", f"box {box.box} has {count!r} cards, it must have 5")
+
+
+def validate_box(box: BoxInPlay, all_six_card: Card | None, hand_value: int | None = None) -> None:
+    """Refuse a box that could not be on a real layout.
+
+    ``hand_value``: the box's best four-card value when the caller has it already.
+    """
+    _validate_layout(box)
     unknown = set(box.wagers) - set(WAGER_ORDER)
     if unknown:
         raise InvalidInput("unknown_wager", f"box {box.box}: unknown wager {sorted(unknown)[0]!r}")
-    ante, odds, raised = _stake(box, ANTE), _stake(box, ODDS), _stake(box, RAISE)
-    for wager in OPTIONAL_WAGERS:
+    for wager in box.wagers:
         _stake(box, wager)
+    ante, odds, raised = box.wagers.get(ANTE, 0), box.wagers.get(ODDS, 0), box.wagers.get(RAISE, 0)
     if ante <= 0:
         raise InvalidInput("missing_ante", f"box {box.box}: Ante and Odds are required")
     if ante != odds:
@@ -205,7 +212,9 @@ def validate_box(box: BoxInPlay, all_six_card: Card | None) -> None:
                 "bad_raise",
                 f"box {box.box}: Raise {raised} must be 1, 2 or 3 times the Ante {ante}",
             )
-        allowed = max_raise_multiple(best_four(box.cards).value)
+        if hand_value is None:
+            hand_value = best_four_value(box.cards)
+        allowed = max_raise_multiple(hand_value)
         if multiple > allowed:
             # §684a.11(b)(1): a pair of kings or lower raises exactly 1x.
             raise InvalidInput(
@@ -340,21 +349,24 @@ def settle(
         raise InvalidInput(
             "wrong_card_count", f"the dealer has {len(dealer_cards)} cards, it must have 5"
         )
+    for box in boxes:
+        _validate_layout(box)
     numbers = [b.box for b in boxes]
     if len(set(numbers)) != len(numbers):
         raise InvalidInput("duplicate_box", "a box appears twice")
-    for box in boxes:
-        validate_box(box, all_six_card)
     dealt = [*dealer_cards, *(c for b in boxes for c in b.cards)]
     if all_six_card is not None:
         dealt.append(all_six_card)
     check_distinct(dealt)
+    hands = {box.box: best_four(box.cards) for box in boxes}
+    for box in boxes:
+        validate_box(box, all_six_card, hands[box.box].value)
 
     dealer = best_four(dealer_cards)
     settled: list[BoxSettlement] = []
     # §684a.11(c): from the player farthest to the dealer's right, counterclockwise.
     for box in sorted(boxes, key=lambda b: b.box, reverse=True):
-        hand = best_four(box.cards)
+        hand = hands[box.box]
         ante, odds, raised = box.wagers[ANTE], box.wagers[ODDS], box.wagers.get(RAISE, 0)
         if main_game_void:
             main: tuple[WagerResult, ...] = tuple(
