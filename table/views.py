@@ -10,11 +10,13 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
-from .models import Account, Seat, Table
-from .snapshot import is_dealer, posted_paytables
+from .models import Account, BoxRecord, Round, Seat, SettlementLine, Table
+from .snapshot import is_dealer, posted_paytables, round_record
 
 
 def _money(cents: int | None) -> str:
@@ -62,8 +64,48 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(
         request,
         "table/table.html",
-        {"table": table, "rules": rules, "paytables": posted_paytables(rules)},
+        {
+            "table": table,
+            "rules": rules,
+            "paytables": posted_paytables(rules),
+            "ante_limits": f"{_money(rules.ante_min)} – {_money(rules.ante_max)}",
+            "payout_limit": _money(rules.payout_limit),
+        },
     )
+
+
+#: Game recall shown beside the felt: this many of the player's last finished rounds.
+RECALL_ROUNDS = 10
+
+
+def recall_json(request: HttpRequest, table_id: int) -> JsonResponse:
+    """The player's last finished rounds at this table, for the recall panel beside the felt
+    (the same detail as /rounds/mine/: what was face up, plus the player's own boxes)."""
+    table = get_object_or_404(Table, pk=table_id)
+    if not request.user.is_authenticated:
+        return JsonResponse({"rounds": [], "login_required": True}, status=403)
+    ids = list(
+        BoxRecord.objects.filter(player=request.user, round__table=table)
+        .values_list("round_id", flat=True)
+        .order_by("-round_id")
+        .distinct()[:RECALL_ROUNDS]
+    )
+    rows = (
+        Round.objects.filter(pk__in=ids)
+        .select_related("table", "rules_submission")
+        .prefetch_related(
+            Prefetch("box_records", queryset=BoxRecord.objects.select_related("player", "round")),
+            Prefetch("settlement_lines", queryset=SettlementLine.objects.all()),
+        )
+        .order_by("-id")
+    )
+    name = request.user.get_username()
+    rounds = []
+    for row in rows:
+        record = round_record(row, viewer=name, full=False)
+        record["url"] = reverse("round_detail", args=[row.pk])
+        rounds.append(record)
+    return JsonResponse({"rounds": rounds})
 
 
 @login_required

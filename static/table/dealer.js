@@ -1,0 +1,335 @@
+// The dealer console: the phase and its one next action, every box, the irregularity
+// controls, the shoe and the round log. The console gets public events only: it never sees a
+// card before the table does.
+
+import { cardRow, setupFourColour } from "./cards.js";
+import { TableConnection } from "./protocol.js";
+import { applyEvent, dollars, phaseName, SHORT_WAGER_NAMES } from "./state.js";
+import {
+  $,
+  confirmDialog,
+  fill,
+  h,
+  Messages,
+  renderStatus,
+  secondsLeft,
+  setText,
+  show,
+  timeAgo,
+} from "./ui.js";
+import { describeEvent, errorText, FAULT_NAMES } from "./words.js";
+
+const root = $("#console");
+const tableId = Number(root.dataset.tableId);
+const messages = new Messages($("#notice"), $("#announce"));
+const LOG_LIMIT = 200;
+// The shoe panel only comes with a snapshot: ask for one after these.
+const SHOE_EVENTS = new Set([
+  "round_opened",
+  "cards_dealt",
+  "round_settled",
+  "round_void",
+  "shoe_fault_armed",
+  "decks_changed",
+  "deck_removed",
+  "stub_counted",
+  "table_opened",
+  "table_closed",
+]);
+
+let S = null;
+let busy = false;
+let snapshotAt = 0; // client ms when the snapshot arrived
+
+const conn = new TableConnection(`/ws/tables/${tableId}/dealer/`, {
+  onSnapshot(snap) {
+    S = snap;
+    snapshotAt = Date.now();
+    render();
+  },
+  onEvents(frame) {
+    if (!S) return;
+    let resync = false;
+    for (const ev of frame.events) {
+      resync = applyEvent(S, ev.kind, ev.data) || SHOE_EVENTS.has(ev.kind) || resync;
+      log(ev.kind, ev.data);
+    }
+    render();
+    if (resync) conn.requestSnapshot();
+  },
+  onStatus(status) {
+    renderStatus($("#conn"), status);
+    show($("#superseded"), status.state === "superseded");
+  },
+  onNotice(code, message) {
+    messages.error(errorText({ code, message }));
+  },
+});
+
+// --- commands -------------------------------------------------------------------------------
+
+async function command(cmd, fields = {}, options = {}) {
+  busy = true;
+  render();
+  try {
+    const reply = await conn.send(cmd, fields, options);
+    if (cmd === "count_stub" && reply?.result) {
+      const { count, correct } = reply.result;
+      messages.notice(correct ? `Stub count: ${count} cards — correct.` : `Stub count: ${count} cards — not 52.`, correct ? "info" : "error");
+    } else if (cmd === "open_betting" && reply?.result?.opened === false) {
+      messages.notice(`No round opened: ${reply.result.deck_removed}`, "error");
+    }
+    return reply;
+  } catch (err) {
+    messages.error(errorText(err));
+    return null;
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+/** The one next action for the phase: [cmd, label, enabled, detail]. */
+function nextAction() {
+  const r = S.round;
+  if (!S.table.is_open) return ["open_table", "Open the table", true, "The table is closed."];
+  if (!r || r.phase === "settled" || r.phase === "void") {
+    return ["open_betting", "Open betting", true, "Shuffle the next deck and take bets."];
+  }
+  const inPlay = r.boxes.filter((b) => b.wagers.ante).length;
+  switch (r.phase) {
+    case "betting":
+      return [
+        "no_more_bets",
+        "No more bets",
+        inPlay > 0,
+        inPlay ? `${inPlay} box${inPlay === 1 ? "" : "es"} with Ante and Odds.` : "Waiting for a first bet.",
+      ];
+    case "closed":
+      return ["deal", "Deal", true, `Deal ${inPlay} box${inPlay === 1 ? "" : "es"} and the dealer.`];
+    case "decisions":
+      if (r.to_act) {
+        const b = r.boxes.find((x) => x.box === r.to_act);
+        return ["reveal", `Waiting for box ${r.to_act}`, false, `Box ${r.to_act}${b ? ` (${b.player})` : ""} is deciding.`];
+      }
+      return ["reveal", "Reveal", true, "Every box has decided."];
+    case "revealed":
+      return ["settle", "Settle", true, "Pay and take, from the dealer's right."];
+    default:
+      return [null, "…", false, ""];
+  }
+}
+
+// --- rendering -------------------------------------------------------------------------------
+
+function render() {
+  if (!S) return;
+  root.dataset.ready = "1";
+  root.dataset.version = String(conn.version);
+  const r = S.round;
+  setText($("#rules-name"), `Rules Submission: ${S.table.rules_name}${S.table.pending_rules ? ` (next: ${S.table.pending_rules})` : ""}`);
+  setText($("#round-no"), r ? `Round ${r.round}` : "No round yet");
+  setText($("#deck-line"), r ? `${r.deck_back} deck` : "");
+  setText($("#phase"), S.table.is_open ? phaseName(r) : "Table closed");
+  root.dataset.phase = r ? r.phase : "none";
+  const [cmd, label, enabled, detail] = nextAction();
+  const next = $("#next-action");
+  setText(next, label);
+  next.dataset.cmd = cmd || "";
+  next.disabled = busy || !enabled;
+  setText($("#phase-detail"), detail);
+  renderBoxes();
+  renderDealer();
+  renderShoe();
+  tick();
+  const exposed = $("#exposed");
+  exposed.disabled = busy || !(r && r.phase === "decisions");
+  $("#void").disabled = busy || !(r && ["betting", "closed", "decisions", "revealed"].includes(r.phase));
+  const oc = $("#open-close");
+  setText(oc, S.table.is_open ? "Close table" : "Open table");
+  oc.disabled = busy;
+  $("#change-decks").disabled = busy || Boolean(r && ["closed", "decisions", "revealed"].includes(r.phase));
+  $("#count-stub").disabled = busy || !r;
+  for (const b of document.querySelectorAll(".fault")) b.disabled = busy;
+}
+
+function tick() {
+  if (!S) return;
+  const now = conn.now();
+  const r = S.round;
+  let text = "";
+  const timeOut = $("#time-out");
+  let canTimeOut = false;
+  if (r && r.phase === "betting" && S.betting_deadline) {
+    const s = secondsLeft(S.betting_deadline, now);
+    text = s > 0 ? `Betting clock: ${s} s` : "Betting clock ran out";
+  } else if (r && r.phase === "decisions" && r.to_act && S.turn_deadline) {
+    const s = secondsLeft(S.turn_deadline, now);
+    text = s > 0 ? `Box ${r.to_act}: ${s} s to decide` : `Box ${r.to_act}: decision time ran out`;
+    canTimeOut = s === 0;
+  }
+  setText($("#countdown"), text);
+  const showTimeOut = Boolean(r && r.phase === "decisions" && r.to_act);
+  timeOut.hidden = !showTimeOut;
+  if (showTimeOut) setText(timeOut, `Time out box ${r.to_act} (fold)`);
+  timeOut.disabled = busy || !canTimeOut;
+  // Deck ages move on between snapshots.
+  for (const row of document.querySelectorAll("#deck-rows tr")) {
+    const since = Number(row.dataset.since);
+    const changeAt = Number(row.dataset.changeAt);
+    setText(row.querySelector(".age"), timeAgo(Math.max(0, Math.round((now - since) / 1000))));
+    const left = Math.max(0, Math.round((changeAt - Date.now()) / 1000));
+    setText(row.querySelector(".change"), left > 0 ? timeAgo(left) : "now — change decks");
+  }
+}
+
+function renderBoxes() {
+  const r = S.round;
+  const rows = [];
+  for (let number = 1; number <= 6; number++) {
+    const seat = S.seats.find((s) => s.box === number);
+    const b = r ? r.boxes.find((x) => x.box === number) : null;
+    if (!seat && !b) {
+      rows.push(h("tr", { class: "free", dataset: { box: String(number) } }, h("th", { scope: "row", text: String(number) }), h("td", { colspan: "5", class: "hint", text: "open" })));
+      continue;
+    }
+    const wagers = b
+      ? ["ante", "odds", "raise", "prime", "four_card_bonus", "all_six"]
+        .filter((w) => b.wagers[w])
+        .map((w) => `${SHORT_WAGER_NAMES[w]} ${dollars(b.wagers[w])}`)
+        .join(", ")
+      : "";
+    let cards = "";
+    if (b && b.cards) cards = cardRow({ codes: b.cards, bestFour: b.best_four, size: "sm" });
+    else if (b && b.dealt && r.phase !== "void") cards = r.phase === "settled" ? "mucked" : "dealt, face down";
+    let decision = "—";
+    if (b && r.phase === "decisions" && r.to_act === number) decision = "to act";
+    else if (b && b.decision === 0) decision = b.abandoned ? "folded (left)" : "folded";
+    else if (b && b.decision) decision = `raised ${b.decision}x`;
+    else if (b && b.abandoned) decision = "left: folds on turn";
+    else if (b && b.dealt) decision = "waiting";
+    const result = b && b.results
+      ? h(
+        "span",
+        {},
+        h("strong", { text: dollars(b.net, { signed: true }) }),
+        " ",
+        h("span", { class: "hint", text: b.results.map((x) => `${SHORT_WAGER_NAMES[x.wager] || x.wager} ${x.outcome}`).join(", ") }),
+      )
+      : "";
+    const player = seat?.player || b?.player || "";
+    rows.push(
+      h(
+        "tr",
+        {
+          class: [r && r.to_act === number && r.phase === "decisions" ? "to-act" : "", b && b.decision === 0 ? "folded" : ""].join(" ").trim() || null,
+          dataset: { box: String(number) },
+        },
+        h("th", { scope: "row", text: String(number) }),
+        h(
+          "td",
+          {},
+          h("span", { class: `presence ${seat && !seat.connected ? "off" : "on"}`, "aria-hidden": "true" }),
+          player,
+          seat && !seat.connected ? h("span", { class: "hint", text: " (disconnected)" }) : null,
+        ),
+        h("td", { text: wagers || "no wagers" }),
+        h("td", {}, cards),
+        h("td", { text: decision }),
+        h("td", {}, result),
+      ),
+    );
+  }
+  fill($("#box-rows"), rows);
+}
+
+function renderDealer() {
+  const r = S.round;
+  if (r && r.dealer) {
+    fill($("#dealer-cards"), cardRow({ codes: r.dealer.cards, bestFour: r.dealer.best_four, size: "sm" }));
+    setText($("#dealer-hand"), `${r.dealer.hand} — ${r.dealer.qualifies ? "qualifies" : "does not qualify"}`);
+    fill($("#all-six-card"), r.dealer.all_six_card ? cardRow({ codes: [r.dealer.all_six_card], size: "sm" }) : h("span", { class: "hint", text: "none dealt" }));
+  } else if (r && r.dealt && r.phase !== "void") {
+    fill($("#dealer-cards"), cardRow({ count: 5, back: r.deck_back, size: "sm" }));
+    setText($("#dealer-hand"), "face down until the reveal");
+    const six = r.all_six ?? r.boxes.some((b) => b.dealt && b.wagers.all_six);
+    fill($("#all-six-card"), six ? cardRow({ count: 1, back: r.deck_back, size: "sm" }) : h("span", { class: "hint", text: "none dealt" }));
+  } else {
+    fill($("#dealer-cards"), h("span", { class: "hint", text: "no cards" }));
+    setText($("#dealer-hand"), "");
+    fill($("#all-six-card"), h("span", { class: "hint", text: "—" }));
+  }
+}
+
+function renderShoe() {
+  const shoe = S.shoe;
+  if (!shoe) return;
+  setText($("#deck-in-play"), shoe.deck_in_play || "—");
+  setText($("#cards-dealt"), String(shoe.cards_dealt));
+  setText($("#since-stub"), String(shoe.rounds_since_stub_count));
+  setText($("#armed"), shoe.armed_faults.length ? shoe.armed_faults.map((f) => FAULT_NAMES[f] || f).join(", ") : "none");
+  fill(
+    $("#deck-rows"),
+    shoe.decks.map((d) =>
+      h(
+        "tr",
+        { dataset: { since: String(d.in_play_since), changeAt: String(snapshotAt + d.change_in_seconds * 1000) } },
+        h("th", { scope: "row" }, `${d.back}${d.next ? " (next)" : ""}`),
+        h("td", { class: "age", text: timeAgo(d.age_seconds) }),
+        h("td", { class: "change", text: timeAgo(d.change_in_seconds) }),
+        h("td", { text: String(d.rounds) }),
+      ),
+    ),
+  );
+}
+
+function log(kind, data) {
+  const text = describeEvent(kind, data);
+  if (!text) return;
+  const list = $("#log");
+  list.prepend(h("li", { dataset: { kind } }, h("time", { text: new Date().toLocaleTimeString() }), " ", text));
+  while (list.children.length > LOG_LIMIT) list.lastChild.remove();
+}
+
+// --- wiring -----------------------------------------------------------------------------------
+
+$("#next-action").addEventListener("click", () => {
+  const cmd = $("#next-action").dataset.cmd;
+  if (cmd) command(cmd);
+});
+$("#time-out").addEventListener("click", () => command("time_out"));
+$("#void").addEventListener("click", async () => {
+  const select = $("#void-reason");
+  const reason = select.value;
+  const words = select.options[select.selectedIndex].text;
+  if (await confirmDialog($("#confirm"), `Void round ${S?.round?.round ?? ""}: ${words}. Every stake goes back.`, "Void the round")) {
+    command("void", { reason }, { withVersion: true });
+  }
+});
+$("#exposed").addEventListener("click", async () => {
+  if (await confirmDialog($("#confirm"), "A dealer card was exposed before every decision was made: Ante, Odds and Raise are returned, optional wagers are settled.", "Declare it")) {
+    command("dealer_card_exposed", {}, { withVersion: true });
+  }
+});
+for (const btn of document.querySelectorAll(".fault")) {
+  btn.addEventListener("click", () => command("arm_fault", { fault: btn.dataset.fault }));
+}
+$("#count-stub").addEventListener("click", () => command("count_stub"));
+$("#change-decks").addEventListener("click", async () => {
+  if (await confirmDialog($("#confirm"), "Take both decks out of play and bring new ones in?", "Change decks")) {
+    command("change_decks", {}, { withVersion: true });
+  }
+});
+$("#open-close").addEventListener("click", async () => {
+  if (S?.table.is_open) {
+    if (await confirmDialog($("#confirm"), "Close the table? A round still taking bets is voided and its wagers returned.", "Close the table")) {
+      command("close_table", {}, { withVersion: true });
+    }
+  } else {
+    command("open_table");
+  }
+});
+$("#reconnect").addEventListener("click", () => conn.connect());
+setupFourColour(null);
+setInterval(tick, 500);
+conn.connect();

@@ -1,0 +1,148 @@
+"""What the browser tests do at the table, in the words of the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .conftest import Client, Site, card_codes, frames_before_reveal
+
+RANKS = {
+    "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
+    "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
+}  # fmt: skip
+SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}
+
+
+def card_name(code: str) -> str:
+    return f"{RANKS[code[0]]} of {SUITS[code[1]][1]}"
+
+
+def card_text(code: str) -> str:
+    return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]][0]
+
+
+def open_table(client: Client, site: Site) -> None:
+    client.page.goto(site.url(f"/tables/{site.table_id}/"))
+    expect(client.page.locator("#app")).to_have_attribute("data-ready", "1")
+    expect(client.page.locator("#conn")).to_have_attribute("data-state", "open")
+
+
+def open_console(client: Client, site: Site) -> None:
+    client.page.goto(site.url(f"/tables/{site.table_id}/dealer/"))
+    expect(client.page.locator("#console")).to_have_attribute("data-ready", "1")
+    expect(client.page.locator("#conn")).to_have_attribute("data-state", "open")
+
+
+def dealer_does(dealer: Client, label: str, phase: str) -> None:
+    """Press the console's one big button, expecting ``label`` on it, and wait for ``phase``."""
+    button = dealer.page.locator("#next-action")
+    expect(button).to_have_text(label)
+    expect(button).to_be_enabled()
+    button.click()
+    expect(dealer.page.locator("#console")).to_have_attribute("data-phase", phase)
+
+
+def wait_phase(client: Client, phase: str) -> None:
+    expect(client.page.locator("#app")).to_have_attribute("data-phase", phase)
+
+
+def sit(client: Client, box: int) -> None:
+    client.page.click(f"#box-{box} .sit")
+    expect(client.page.locator(f"#box-{box}")).to_have_class(_has("mine"))
+
+
+def _has(cls: str) -> Any:
+    import re
+
+    return re.compile(rf"(^|\s){cls}(\s|$)")
+
+
+def pick_chip(client: Client, cents: int) -> None:
+    chip = client.page.locator(f'.chip[data-cents="{cents}"]')
+    chip.click()
+    expect(chip).to_have_attribute("aria-pressed", "true")
+
+
+def add_chips(client: Client, box: int, chips: list[tuple[int, str]]) -> None:
+    """Click chips onto a box's wager spots: [(cents, wager), ...]."""
+    for cents, wager in chips:
+        pick_chip(client, cents)
+        client.page.click(f'#box-{box} .spot[data-wager="{wager}"]')
+
+
+def place_bets(client: Client) -> None:
+    client.page.click("#place-bets")
+    # Placed: nothing is pending any more.
+    expect(client.page.locator(".spot.pending")).to_have_count(0)
+    expect(client.page.locator("#place-bets")).to_be_disabled()
+
+
+def shown_balance(client: Client) -> int:
+    return int(client.page.get_attribute("#balance", "data-cents") or "0")
+
+
+def expect_balance(client: Client, cents: int) -> None:
+    expect(client.page.locator("#balance")).to_have_attribute("data-cents", str(cents))
+
+
+def decide(client: Client, box: int, raise_: int | str) -> int:
+    """On the box's turn: fold (0), raise 1-3, or "max"; returns the multiple used."""
+    panel = client.page.locator("#decision")
+    expect(panel).to_be_visible()
+    expect(client.page.locator("#decision-box")).to_have_text(f"Your turn — box {box}")
+    expect(client.page.locator("#decision-hand")).to_contain_text("you may raise")
+    if raise_ == "max":
+        raise_ = 3 if client.page.locator('#decision [data-raise="3"]').is_enabled() else 1
+    assert isinstance(raise_, int)
+    client.page.click(f'#decision [data-raise="{raise_}"]')
+    expect(panel).to_be_hidden()
+    return raise_
+
+
+def region_html(client: Client, selectors: list[str]) -> str:
+    return "\n".join(client.page.inner_html(s) for s in selectors)
+
+
+def assert_no_foreign_cards_seen(
+    site: Site, number: int, clients: list[Client], html_before_reveal: dict[str, str]
+) -> dict[str, Any]:
+    """Nothing another player held, nor the dealer's cards or the All-Six card, reached a page
+    (websocket frames, DOM) before the dealer's reveal of round ``number``."""
+    cards = site.round_cards(number)
+    dealer_secret = set(cards["dealer"]) | ({cards["all_six"]} if cards["all_six"] else set())
+    for client in clients:
+        own_boxes = {b for b, v in cards["boxes"].items() if v["player"] == client.name}
+        own = {c for b in own_boxes for c in cards["boxes"][b]["cards"]}
+        others = {
+            c for b, v in cards["boxes"].items() if b not in own_boxes for c in v["cards"]
+        } | dealer_secret
+        window = frames_before_reveal(client.frames, number)
+        assert window, f"{client.name}: no frames for round {number}"
+        seen: set[str] = set()
+        face_up: set[str] = set()
+        for frame in window:
+            seen |= card_codes(frame)
+            for event in frame.get("events", []):
+                if event["kind"] == "face_up_card":
+                    face_up.add(event["data"]["card"])
+                if event["kind"] == "hole_cards":
+                    assert event["data"]["box"] in own_boxes, (client.name, event)
+                    assert frame.get("private") is True, (client.name, frame)
+            if frame.get("type") == "snapshot" and frame.get("round"):
+                assert frame["round"]["dealer"] is None, (client.name, "dealer cards early")
+                for box in frame["round"]["boxes"]:
+                    if box["cards"] is not None:
+                        assert box["box"] in own_boxes, (client.name, box)
+        assert not (seen & others), f"{client.name} received {sorted(seen & others)} early"
+        assert seen - face_up <= own, f"{client.name} received {sorted(seen - face_up - own)}"
+        if own:
+            assert own <= seen, f"{client.name} never got their own cards"
+        html = html_before_reveal[client.name]
+        lowered = html.lower()
+        for code in others:
+            assert f'data-card="{code}"' not in html, (client.name, code)
+            assert card_name(code) not in lowered, (client.name, card_name(code))
+            assert card_text(code) not in html, (client.name, card_text(code))
+    return cards

@@ -1,0 +1,160 @@
+"""The lobby, a logged-out spectator, and the dealer console's irregularity controls."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PHONE, Client, Site, login, screenshot
+from .helpers import (
+    add_chips,
+    assert_no_foreign_cards_seen,
+    dealer_does,
+    decide,
+    expect_balance,
+    open_console,
+    open_table,
+    place_bets,
+    sit,
+    wait_phase,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def seated(client: Client, box: int) -> None:
+    if "mine" not in (client.page.get_attribute(f"#box-{box}", "class") or ""):
+        sit(client, box)
+
+
+def next_round(site: Site) -> int:
+    rows = site.query("SELECT MAX(number) FROM table_round WHERE table_id = ?", (site.table_id,))
+    return int(rows[0][0] or 0) + 1
+
+
+def test_lobby_lists_tables_with_limits_free_boxes_and_optional_wagers(
+    browser: Any, site: Site
+) -> None:
+    dave = login(browser, site, "dave")
+    open_table(dave, site)
+    seated(dave, 2)
+    dave.page.goto(site.url("/"))
+    card = dave.page.locator(f'.table-card[data-table-id="{site.table_id}"]')
+    expect(card.locator("h2")).to_have_text("Frenzy 1")
+    expect(card.locator(".limits")).to_have_text("$5.00 – $500.00")
+    expect(card.locator(".optional")).to_have_text("Prime, Four Card Bonus, All-Six Bonus")
+    free = site.free_boxes()
+    assert 2 not in free
+    expect(card.locator(".free-boxes")).to_contain_text(f"{len(free)} of 6")
+    expect(card.locator(".free-boxes")).to_contain_text("box " + ", ".join(map(str, free)))
+    expect(card).to_contain_text("$100,000.00")
+    expect(card.get_by_role("link", name="Dealer console")).to_have_count(0)
+    expect(dave.page.locator("#lobby-balance")).to_have_text("$10,000.00")
+    screenshot(dave.page, "lobby-desktop", full_page=True)
+    card.get_by_role("link", name="Take a seat").click()
+    expect(dave.page).to_have_url(site.url(f"/tables/{site.table_id}/"))
+
+    dealer = login(browser, site, "dealer")
+    dealer.page.get_by_role("link", name="Dealer console").click()
+    expect(dealer.page).to_have_url(site.url(f"/tables/{site.table_id}/dealer/"))
+
+    phone = login(browser, site, "erin", PHONE, phone=True)
+    screenshot(phone.page, "lobby-phone", full_page=True)
+    # Logged out, the lobby asks you to log in first.
+    stranger = login(browser, site, None)
+    stranger.page.goto(site.url("/"))
+    expect(stranger.page).to_have_url(re.compile(r"/login/\?next=/$"))
+    for client in (dave, dealer, phone, stranger):
+        assert not client.errors, (client.name, client.errors)
+
+
+def test_a_logged_out_spectator_never_sees_hole_cards(browser: Any, site: Site) -> None:
+    spectator = login(browser, site, None)
+    open_table(spectator, site)
+    expect(spectator.page.locator("#spectator")).to_be_visible()
+    expect(spectator.page.locator("#betting")).to_be_hidden()
+    expect(spectator.page.locator(".balance")).to_be_hidden()
+    carol = login(browser, site, "carol")
+    open_table(carol, site)
+    seated(carol, 5)
+    dealer = login(browser, site, "dealer")
+    open_console(dealer, site)
+    number = next_round(site)
+
+    dealer_does(dealer, "Open betting", "betting")
+    add_chips(carol, 5, [(500, "ante"), (100, "all_six")])
+    place_bets(carol)
+    dealer_does(dealer, "No more bets", "closed")
+    dealer_does(dealer, "Deal", "decisions")
+    wait_phase(spectator, "decisions")
+    expect(spectator.page.locator("#box-5 .card.back")).to_have_count(5)
+    expect(spectator.page.locator("#dealer-cards .card.back")).to_have_count(5)
+    expect(carol.page.locator("#my-hands .card.face")).to_have_count(5)
+    expect(spectator.page.locator(".card.face")).to_have_count(0)
+    screenshot(spectator.page, "spectator-desktop-decisions")
+    decide(carol, 5, 1)
+    expect(dealer.page.locator("#next-action")).to_have_text("Reveal")
+    html = {"spectator": spectator.page.content()}
+    dealer_does(dealer, "Reveal", "revealed")
+    dealer_does(dealer, "Settle", "settled")
+    wait_phase(spectator, "settled")
+    assert_no_foreign_cards_seen(site, number, [spectator], html)
+    # Settlement turns carol's cards face up for everyone.
+    expect(spectator.page.locator("#box-5 .card.face")).to_have_count(5)
+    screenshot(spectator.page, "spectator-desktop-settled")
+    # A spectator who tries to sit is sent to log in.
+    spectator.page.click("#box-6 .sit")
+    expect(spectator.page).to_have_url(re.compile(r"/login/"))
+    for client in (spectator, carol, dealer):
+        assert not client.errors, (client.name, client.errors)
+
+
+def test_dealer_irregularities_void_rounds_and_return_every_stake(browser: Any, site: Site) -> None:
+    carol = login(browser, site, "carol")
+    open_table(carol, site)
+    seated(carol, 5)
+    dealer = login(browser, site, "dealer")
+    open_console(dealer, site)
+    before = site.balances()["carol"]
+
+    # An armed shoe jam voids the round on the deal (§684a.13(f)).
+    dealer_does(dealer, "Open betting", "betting")
+    add_chips(carol, 5, [(500, "ante"), (100, "prime")])
+    place_bets(carol)
+    expect_balance(carol, before - 1100)
+    dealer.page.click('.fault[data-fault="jam"]')
+    expect(dealer.page.locator("#armed")).to_have_text("shoe jam")
+    dealer_does(dealer, "No more bets", "closed")
+    dealer_does(dealer, "Deal", "void")
+    expect(dealer.page.locator("#log")).to_contain_text("Round void")
+    wait_phase(carol, "void")
+    expect(carol.page.locator("#round-result")).to_contain_text("Void")
+    expect_balance(carol, before)
+    assert site.balances()["carol"] == before
+    screenshot(dealer.page, "dealer-void-shoe-jam", full_page=True)
+    screenshot(carol.page, "player-desktop-void")
+
+    # Voiding by hand asks first, in a dialog, then returns the wagers.
+    dealer_does(dealer, "Open betting", "betting")
+    add_chips(carol, 5, [(500, "ante")])
+    place_bets(carol)
+    expect_balance(carol, before - 1000)
+    dealer.page.select_option("#void-reason", "stub_miscount")
+    dealer.page.click("#void")
+    dialog = dealer.page.locator("#confirm")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Stub miscount")
+    screenshot(dealer.page, "dealer-void-confirm")
+    dialog.get_by_role("button", name="Void the round").click()
+    expect(dealer.page.locator("#console")).to_have_attribute("data-phase", "void")
+    expect_balance(carol, before)
+
+    # The stub count reports in words.
+    dealer.page.click("#count-stub")
+    expect(dealer.page.locator("#notice")).to_contain_text("Stub count: 52 cards")
+    expect(dealer.page.locator("#since-stub")).to_have_text("0")
+    for client in (carol, dealer):
+        assert not client.errors, (client.name, client.errors)
