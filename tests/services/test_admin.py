@@ -306,3 +306,31 @@ def test_verify_ledger_exits_non_zero(alice: Any) -> None:
     assert tampered.returncode != 0
     assert "player:alice shows" in tampered.stderr
     Account.objects.filter(user=alice).update(balance=F("balance") - 1)
+
+
+def test_decks_show_their_age_and_can_be_changed(
+    boss: Client, game: Game, alice: Any, table: Table
+) -> None:
+    game.sit(alice, 1)
+    game.play([(alice, 1, {"ante": 10_00})])
+    table.refresh_from_db()
+    shoe = table.shoe
+    for deck in shoe["decks"]:
+        deck["since"] -= 9 * 3600  # in play for nine hours: past §684a.3(c)'s eight
+    Table.objects.filter(pk=table.pk).update(shoe=shoe)
+    page = boss.get(url(Table, "change", table.pk)).content.decode()
+    assert "overdue by 1 h" in page
+    assert "CHANGE NOW" in boss.get(url(Table, "changelist")).content.decode()
+    with pytest.raises(services.ServiceError) as expired:
+        services.open_betting(table.pk, game.dealer)
+    assert expired.value.code == "deck_expired"
+    boss.post(
+        url(Table, "changelist"),
+        {"action": "bring_new_decks", "_selected_action": [table.pk], "index": "0"},
+    )
+    table.refresh_from_db()
+    assert table.rounds_since_stub_count == 0
+    page = boss.get(url(Table, "change", table.pk)).content.decode()
+    assert "overdue" not in page
+    assert "in 7 h 59 min" in page or "in 8 h 00 min" in page
+    services.open_betting(table.pk, game.dealer)

@@ -166,3 +166,16 @@ def test_seats_follow_adjacency(game: Game, alice: Any, bob: Any, table: Table) 
     refused("already_seated", lambda: services.sit(table.pk, alice, 2))
     game.sit(alice, 3)
     refused("bad_box", lambda: services.sit(table.pk, bob, 7))
+
+
+def test_standing_up_during_betting_returns_the_wagers(
+    game: Game, alice: Any, table: Table
+) -> None:
+    game.sit(alice, 1)
+    game.open()
+    game.bet(alice, 1, ante=10_00, prime=5_00)
+    assert balance(alice) == START - 25_00
+    services.stand(table.pk, alice, 1)
+    assert balance(alice) == START
+    assert not Seat.objects.filter(table=table).exists()
+    assert 1 not in engine_round(table).boxes
