@@ -78,7 +78,8 @@ _sqlite = {
     # IMMEDIATE: a writer takes the lock at BEGIN, so two commands on one table queue up
     # instead of failing with "database is locked" when a read lock is upgraded.
     "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"},
-    "TEST": {"NAME": BASE_DIR / "test-db.sqlite3"},
+    # One test database per test process: two suites running at once never share it.
+    "TEST": {"NAME": BASE_DIR / f"test-db-{os.getpid()}.sqlite3"},
 }
 DATABASES = {
     "default": dj_database_url.config(conn_max_age=60, conn_health_checks=True)

@@ -193,10 +193,10 @@ def round_record(row: Round, viewer: str | None = None, full: bool = True) -> di
         "boxes": boxes,
         "players": (rnd.results or {}).get("players"),
         "commitment": row.commitment,
-        # The shoe order would show every hidden card (folded hands, the dealer's unrevealed
-        # cards): only a full view gets it; a player sees whether it matched the commitment.
-        "shoe": codes(rnd.order) if full and finished else None,
-        "salt": rnd.salt if full and finished else None,
+        # Commit-reveal: once the round is over the shoe order and salt are public (they went
+        # out with round_settled / round_void), so anyone can check the commitment.
+        "shoe": codes(rnd.order) if finished else None,
+        "salt": rnd.salt if finished else None,
         "commitment_verified": verified,
         "discards": codes(rnd.discards) if full and finished else None,
         "stub": codes(rnd.stub) if full and finished else None,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-from .cards import Card, card_code, codes
+from .cards import Card, card_code, check_distinct, codes
 from .errors import InvalidInput, RuleViolation
 from .hands import best_four, describe, max_raise_multiple
 from .rules import OPTIONAL, TableRules
@@ -164,6 +164,7 @@ class Round:
     def open(
         cls, number: int, rules: TableRules, deck_back: str, order: Sequence[Card], salt: str
     ) -> tuple[Round, Step]:
+        check_distinct(order)  # the shoe: distinct cards of one deck
         rnd = cls(number, rules, deck_back, list(order), salt)
         event = Event(
             "round_opened",
@@ -571,7 +572,7 @@ class Round:
             {
                 "reason": reason,
                 "explanation": VOID_REASONS[reason],
-                "returned": {p.box: p.staked() for p in self.boxes.values()},
+                "returned": {str(p.box): p.staked() for p in self.boxes.values()},
                 "shoe": codes(self.order),
                 "salt": self.salt,
                 "commitment": self.commitment,

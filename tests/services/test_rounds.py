@@ -338,11 +338,6 @@ def test_every_event_round_trips_json(
     # What the log stored is what a client receives over the websocket.
     for row in RoundEvent.objects.filter(table=table):
         assert json.loads(json.dumps(row.data)) == row.data
-    if unstable == ["round_void"]:
-        pytest.xfail(
-            "engine: round_void's 'returned' maps int box numbers (table/engine/round.py "
-            "Round._void); JSON turns them into strings"
-        )
     assert unstable == []
 
 
