@@ -12,6 +12,7 @@ back and the in-memory engine objects are thrown away.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -596,10 +597,20 @@ def reveal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> 
     return execute(table_id, dealer_name(dealer), "reveal", body, **kw)
 
 
+def _test_settle_delay() -> None:
+    """Crash-test hook (tests/integrity/test_crash.py): with ``FRENZY_TEST_SETTLE_DELAY`` set,
+    wait that many seconds inside the settle transaction, after the ledger postings, so that a
+    process killed now dies mid-settlement. Never set in production."""
+    delay = os.environ.get("FRENZY_TEST_SETTLE_DELAY")
+    if delay:
+        time.sleep(float(delay))
+
+
 def settle(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> dict[str, Any]:
         rnd = ctx.live_round()
         ctx.apply(rnd.settle())
+        _test_settle_delay()
         return {"players": (rnd.results or {}).get("players", {})}
 
     return execute(table_id, dealer_name(dealer), "settle", body, **kw)
