@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from .cards import DECK, Card, card_code
-from .errors import RuleViolation
+from .cards import DECK, Card, card_code, check_distinct
+from .errors import InvalidInput, RuleViolation
 
 CARDS_PER_STACK = 5
 
@@ -42,6 +42,8 @@ def shuffle(cards: Sequence[Card], rng: RandomSource) -> list[Card]:
     order = list(cards)
     for i in range(len(order) - 1, 0, -1):
         j = rng.randbelow(i + 1)
+        if not isinstance(j, int) or not 0 <= j <= i:
+            raise InvalidInput("bad_random", f"randbelow({i + 1}) answered {j!r}")
         order[i], order[j] = order[j], order[i]
     return order
 
@@ -121,6 +123,10 @@ def deal(order: Sequence[Card], boxes: int, all_six: bool, plan: DealPlan | None
     placed an All-Six Bonus Wager, one more stack whose top card is the All-Six card and whose
     other four go to the discard rack unseen.
     """
+    if not isinstance(boxes, int) or isinstance(boxes, bool) or not 0 <= boxes <= 6:
+        # §684a.2(a): no more than six betting positions.
+        raise InvalidInput("bad_box_count", f"a deal is for 0 to 6 boxes, not {boxes!r}")
+    check_distinct(order)
     plan = plan or DealPlan()
     stacks_needed = boxes + 1 + (1 if all_six else 0)
     position = 0
