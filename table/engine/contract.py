@@ -6,7 +6,10 @@ JSON-ready answer, or raises :class:`InvalidInput` whose message names the round
 
 from __future__ import annotations
 
-from typing import Any
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from typing import Any, Final
 
 from .cards import Card, codes, parse_card, parse_cards
 from .errors import InvalidInput
@@ -59,11 +62,15 @@ def parse_rules(raw: object) -> Rules:
     )
 
 
+_BOX_KEYS: Final = frozenset({"box", "player", "cards", "wagers"})
+_ROUND_KEYS: Final = frozenset({"rules", "dealer", "all_six_card", "boxes"})
+
+
 def parse_box(raw: object, index: int) -> BoxInPlay:
-    box = _object(raw, f"boxes[{index}]")
-    unknown = set(box) - {"box", "player", "cards", "wagers"}
-    if unknown:
-        raise InvalidInput("bad_shape", f"boxes[{index}]: unknown key {sorted(unknown)[0]!r}")
+    box = raw if isinstance(raw, dict) else _object(raw, f"boxes[{index}]")
+    if not _BOX_KEYS.issuperset(box):
+        unknown = sorted(set(box) - _BOX_KEYS)[0]
+        raise InvalidInput("bad_shape", f"boxes[{index}]: unknown key {unknown!r}")
     number = box.get("box")
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 6:
         raise InvalidInput(
@@ -73,7 +80,9 @@ def parse_box(raw: object, index: int) -> BoxInPlay:
     if not isinstance(player, str) or not player:
         raise InvalidInput("bad_player", f"box {number}: player must be a non-empty string")
     cards = tuple(parse_cards(box.get("cards"), 5, f"box {number}"))
-    wagers_raw = _object(box.get("wagers"), f"box {number} wagers")
+    wagers_raw = box.get("wagers")
+    if not isinstance(wagers_raw, dict):
+        raise InvalidInput("bad_shape", f"box {number} wagers must be a JSON object")
     wagers: dict[str, int] = {}
     for name, amount in wagers_raw.items():
         if name not in WAGER_ORDER:
@@ -96,9 +105,8 @@ def parse_box(raw: object, index: int) -> BoxInPlay:
 
 def parse_round(raw: object) -> tuple[list[Card], list[BoxInPlay], Rules, Card | None]:
     data = _object(raw, "a round")
-    unknown = set(data) - {"rules", "dealer", "all_six_card", "boxes"}
-    if unknown:
-        raise InvalidInput("bad_shape", f"unknown key {sorted(unknown)[0]!r}")
+    if not _ROUND_KEYS.issuperset(data):
+        raise InvalidInput("bad_shape", f"unknown key {sorted(set(data) - _ROUND_KEYS)[0]!r}")
     rules = parse_rules(data.get("rules", {}))
     dealer = parse_cards(data.get("dealer"), 5, "the dealer's hand")
     all_six_raw = data.get("all_six_card")
@@ -150,15 +158,38 @@ def settle_one(raw: object) -> dict[str, Any]:
     return settlement_json(settle(dealer, boxes, rules, all_six), boxes)
 
 
+#: Arrays at least this long are settled with the cyclic garbage collector paused.
+BIG_BATCH: Final = 256
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a big batch, then restore it.
+
+    Settlement makes no reference cycles (what it drops is freed by reference counting at
+    once), so the collector has nothing to find; but the growing list of answers sets off
+    its full-heap passes again and again - a third of the time of 20,000 rounds. The
+    answers are the same either way.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def settle_document(document: object) -> dict[str, Any] | list[dict[str, Any]]:
     """Settle one round, or an array of rounds in order. Errors name the round's index."""
     if isinstance(document, list):
         out = []
-        for index, raw in enumerate(document):
-            try:
-                out.append(settle_one(raw))
-            except InvalidInput as exc:
-                raise InvalidInput(exc.code, f"round {index}: {exc.message}") from exc
+        with _cyclic_gc_paused() if len(document) >= BIG_BATCH else nullcontext():
+            for index, raw in enumerate(document):
+                try:
+                    out.append(settle_one(raw))
+                except InvalidInput as exc:
+                    raise InvalidInput(exc.code, f"round {index}: {exc.message}") from exc
         return out
     try:
         return settle_one(document)

@@ -370,7 +370,15 @@ class PrimeHand(IntEnum):
 def prime_hand(cards: Sequence[Card]) -> PrimeHand:
     """How many of the player's five cards share a colour."""
     _check_cards(cards, 5, "the Prime Wager's hand")
-    red = sum(1 for c in cards if is_red(c))
+    return prime_hand_trusted(cards)
+
+
+_RED: Final = tuple(int(is_red(c)) for c in range(52))
+
+
+def prime_hand_trusted(cards: Sequence[Card]) -> PrimeHand:
+    """:func:`prime_hand` of five cards the caller has already checked."""
+    red = sum(map(_RED.__getitem__, cards))
     same = max(red, 5 - red)
     if same == 5:
         return PrimeHand.FIVE_SAME_COLOUR
@@ -413,6 +421,11 @@ def _has_five_straight(rank_bits: int) -> bool:
 def all_six_hand(cards: Sequence[Card]) -> AllSixHand:
     """Best All-Six class of the player's five cards plus the All-Six card (§684a.11(d)(3))."""
     _check_cards(cards, 6, "the All-Six Bonus hand")
+    return all_six_hand_trusted(cards)
+
+
+def all_six_hand_trusted(cards: Sequence[Card]) -> AllSixHand:
+    """:func:`all_six_hand` of six cards the caller has already checked."""
     suit_bits = [0, 0, 0, 0]
     rank_counts = [0] * 13
     all_ranks = 0

@@ -18,13 +18,13 @@ from .errors import InvalidInput
 from .hands import (
     BestFour,
     Category,
-    all_six_hand,
+    all_six_hand_trusted,
     best_four,
     best_four_value,
     category_of,
     four_card_bonus_hand,
     max_raise_multiple,
-    prime_hand,
+    prime_hand_trusted,
     qualifies,
 )
 from .paytables import (
@@ -168,22 +168,35 @@ class RoundSettlement:
         raise KeyError(name)
 
 
+def _bad_amount(box: BoxInPlay, wager: str, amount: object) -> InvalidInput:
+    return InvalidInput(
+        "bad_amount",
+        f"box {box.box}: {wager} must be a whole number of cents ≥ 0, not {amount!r}",
+    )
+
+
 def _stake(box: BoxInPlay, wager: str) -> int:
     amount = box.wagers.get(wager, 0)
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-        raise InvalidInput(
-            "bad_amount",
-            f"box {box.box}: {wager} must be a whole number of cents ≥ 0, not {amount!r}",
-        )
+        raise _bad_amount(box, wager, amount)
     return amount
 
 
+_WAGER_NAMES: Final = frozenset(WAGER_ORDER)
+
+
 def _validate_layout(box: BoxInPlay) -> None:
+    if not isinstance(box, BoxInPlay):
+        raise InvalidInput("bad_box", f"not a box: {box!r}")
     if not isinstance(box.box, int) or isinstance(box.box, bool) or not 1 <= box.box <= 6:
         raise InvalidInput("bad_box", f"box number must be 1 to 6, not {box.box!r}")
+    if not isinstance(box.player, str) or not box.player:
+        raise InvalidInput("bad_player", f"box {box.box}: the player must be a non-empty name")
     if not isinstance(box.cards, list | tuple) or len(box.cards) != 5:
         count = len(box.cards) if isinstance(box.cards, list | tuple) else box.cards
         raise InvalidInput("wrong_card_count", f"box {box.box} has {count!r} cards, it must have 5")
+    if not isinstance(box.wagers, Mapping):
+        raise InvalidInput("bad_shape", f"box {box.box}: wagers must be a mapping of cents")
 
 
 def validate_box(box: BoxInPlay, all_six_card: Card | None, hand_value: int | None = None) -> None:
@@ -192,12 +205,18 @@ def validate_box(box: BoxInPlay, all_six_card: Card | None, hand_value: int | No
     ``hand_value``: the box's best four-card value when the caller has it already.
     """
     _validate_layout(box)
-    unknown = set(box.wagers) - set(WAGER_ORDER)
-    if unknown:
-        raise InvalidInput("unknown_wager", f"box {box.box}: unknown wager {sorted(unknown)[0]!r}")
-    for wager in box.wagers:
-        _stake(box, wager)
-    ante, odds, raised = box.wagers.get(ANTE, 0), box.wagers.get(ODDS, 0), box.wagers.get(RAISE, 0)
+    _validate_wagers(box, all_six_card, hand_value)
+
+
+def _validate_wagers(box: BoxInPlay, all_six_card: Card | None, hand_value: int | None) -> None:
+    wagers = box.wagers
+    if not _WAGER_NAMES.issuperset(wagers):
+        unknown = sorted(str(w) for w in set(wagers) - _WAGER_NAMES)[0]
+        raise InvalidInput("unknown_wager", f"box {box.box}: unknown wager {unknown!r}")
+    for wager, amount in wagers.items():
+        if type(amount) is not int or amount < 0:  # a bool is not an amount either
+            raise _bad_amount(box, wager, amount)
+    ante, odds, raised = wagers.get(ANTE, 0), wagers.get(ODDS, 0), wagers.get(RAISE, 0)
     if ante <= 0:
         raise InvalidInput("missing_ante", f"box {box.box}: Ante and Odds are required")
     if ante != odds:
@@ -221,7 +240,7 @@ def validate_box(box: BoxInPlay, all_six_card: Card | None, hand_value: int | No
                 "raise_too_large",
                 f"box {box.box}: a Raise of {multiple}x needs a pair of aces or better",
             )
-    if box.wagers.get(ALL_SIX, 0) and all_six_card is None:
+    if wagers.get(ALL_SIX, 0) and all_six_card is None:
         raise InvalidInput(
             "missing_all_six_card", f"box {box.box}: an All-Six Bonus Wager needs the All-Six card"
         )
@@ -293,13 +312,13 @@ def settle_optional(
     """Prime, Four Card Bonus and All-Six, win or fold alike (§684a.11(d))."""
     results: list[WagerResult] = []
     if stake := box.wagers.get(PRIME, 0):
-        results.append(_pay_table(PRIME, stake, rules.prime, prime_hand(box.cards)))
+        results.append(_pay_table(PRIME, stake, rules.prime, prime_hand_trusted(box.cards)))
     if stake := box.wagers.get(FOUR_CARD_BONUS, 0):
         bonus = four_card_bonus_hand(hand.value)
         results.append(_pay_table(FOUR_CARD_BONUS, stake, rules.four_card_bonus, bonus))
     if stake := box.wagers.get(ALL_SIX, 0):
         assert all_six_card is not None
-        six = all_six_hand((*box.cards, all_six_card))
+        six = all_six_hand_trusted((*box.cards, all_six_card))
         results.append(_pay_table(ALL_SIX, stake, rules.all_six, six))
     return tuple(results)
 
@@ -345,10 +364,13 @@ def settle(
     ``main_game_void``: a dealer card was exposed before every decision was made
     (§684a.13(d)): Ante, Odds and Raise go back, optional wagers are still settled.
     """
-    if len(dealer_cards) != 5:
-        raise InvalidInput(
-            "wrong_card_count", f"the dealer has {len(dealer_cards)} cards, it must have 5"
-        )
+    if not isinstance(rules, Rules):
+        raise InvalidInput("bad_rules", "settlement needs the table's Rules")
+    if not isinstance(dealer_cards, list | tuple) or len(dealer_cards) != 5:
+        count = len(dealer_cards) if isinstance(dealer_cards, list | tuple) else dealer_cards
+        raise InvalidInput("wrong_card_count", f"the dealer has {count!r} cards, it must have 5")
+    if not isinstance(boxes, list | tuple):
+        raise InvalidInput("bad_shape", "boxes must be a list of boxes")
     for box in boxes:
         _validate_layout(box)
     numbers = [b.box for b in boxes]
@@ -360,7 +382,7 @@ def settle(
     check_distinct(dealt)
     hands = {box.box: best_four(box.cards) for box in boxes}
     for box in boxes:
-        validate_box(box, all_six_card, hands[box.box].value)
+        _validate_wagers(box, all_six_card, hands[box.box].value)
 
     dealer = best_four(dealer_cards)
     settled: list[BoxSettlement] = []
