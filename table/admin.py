@@ -23,7 +23,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.db.models import Model, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -49,6 +49,8 @@ from .models import (
     Table,
 )
 from .money import DollarField, dollars
+from .paytable_report import flags as paytable_flags
+from .paytable_report import load_report
 
 admin.site.site_header = "Four Card Frenzy — casino administration"
 admin.site.site_title = "Four Card Frenzy admin"
@@ -267,6 +269,89 @@ def paytable_catalogue_html() -> SafeString:
     return format_html_join("", "{}", ((s,) for s in sections))
 
 
+# --- paytable mathematics (issue #7), read from table/data/paytable_report.json ----------------
+
+_MATH_KINDS = (
+    ("bad_beat", "bad_beat_paytable", None, "Ante, Odds and Raise (bad beat table)"),
+    ("prime", "prime_paytable", "offers_prime", "Prime"),
+    ("four_card_bonus", "four_card_bonus_paytable", "offers_four_card_bonus", "Four Card Bonus"),
+    ("all_six", "all_six_paytable", "offers_all_six", "All-Six Bonus"),
+)
+
+
+def _pct(x: float, places: int = 4) -> str:
+    return f"{x * 100:.{places}f}%"
+
+
+def mathematics_html(rules: RulesSubmission) -> SafeString:
+    """House edge, hit frequency and row probabilities of the selected paytables, with a
+    warning for any table outside the usual range (computed by exhaustive enumeration)."""
+    report = load_report()
+    flagged = {(f["kind"], f["name"]): f["reason"] for f in paytable_flags(report)}
+    parts = []
+    for kind, field, offered, title in _MATH_KINDS:
+        if offered and not getattr(rules, offered):
+            continue
+        name = getattr(rules, field)
+        entry = report["wagers"][kind]["paytables"].get(name)
+        if entry is None:
+            continue
+        if kind == "bad_beat":
+            head = format_html(
+                "house edge {} of the Ante ({} of Ante + Odds), element of risk {}",
+                _pct(entry["house_edge"]),
+                _pct(entry["house_edge_per_initial_wager"]),
+                _pct(entry["element_of_risk"]),
+            )
+            detail = format_html(
+                "<p>Optimal strategy:</p><ul>{}</ul>",
+                format_html_join("", "<li>{}</li>", ((w,) for w in entry["strategy"]["words"])),
+            )
+        else:
+            head = format_html(
+                "hit frequency {}, house edge {}",
+                _pct(entry["hit_frequency"]),
+                _pct(entry["house_edge"]),
+            )
+            detail = format_html(
+                "<table><thead><tr><th>hand</th><th>pays</th><th>probability</th>"
+                "<th>one in</th><th>return</th></tr></thead><tbody>{}</tbody></table>",
+                format_html_join(
+                    "",
+                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    (
+                        (
+                            r["label"],
+                            r["payout"],
+                            f"{r['probability']:.8f}",
+                            f"{r.get('one_in', 0):,.1f}",
+                            f"{r['return']:.6f}",
+                        )
+                        for r in entry["rows"]
+                    ),
+                ),
+            )
+        warning = flagged.get((kind, name))
+        parts.append(
+            format_html(
+                '<div style="margin-bottom:1em"><strong>{} — table {}</strong>: {}{}{}</div>',
+                title,
+                name,
+                head,
+                format_html('<p class="errornote" role="alert">⚠ {}</p>', warning)
+                if warning
+                else "",
+                detail,
+            )
+        )
+    return format_html(
+        '{}<p><a href="{}">Every selectable paytable compared</a> (exhaustive enumeration, '
+        "not simulation).</p>",
+        format_html_join("", "{}", ((p,) for p in parts)),
+        reverse("admin:table_rulessubmission_paytable_report"),
+    )
+
+
 class RulesSubmissionForm(forms.ModelForm):
     class Meta:
         model = RulesSubmission
@@ -306,7 +391,14 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
         "in_force_at",
     )
     search_fields = ("name",)
-    readonly_fields = ("posted_signs", "paytable_catalogue", "in_force_at", "created", "updated")
+    readonly_fields = (
+        "posted_signs",
+        "mathematics",
+        "paytable_catalogue",
+        "in_force_at",
+        "created",
+        "updated",
+    )
     fieldsets = (
         (None, {"fields": ("name",)}),
         (
@@ -338,12 +430,67 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
             "As posted at the table (§684a.2(b)(4),(5)) — saved values",
             {"fields": ("posted_signs", "paytable_catalogue")},
         ),
+        ("House edge of the selected paytables — saved values", {"fields": ("mathematics",)}),
         ("Use", {"fields": ("in_force_at", "created", "updated")}),
     )
 
     @admin.display(description="posted signs")
     def posted_signs(self, obj: RulesSubmission) -> SafeString:
         return posted_sign_html(obj.to_table_rules())
+
+    @admin.display(description="mathematics")
+    def mathematics(self, obj: RulesSubmission) -> SafeString:
+        return mathematics_html(obj)
+
+    def get_urls(self) -> list[Any]:
+        report = path(
+            "paytable-report/",
+            self.admin_site.admin_view(self.paytable_report_view),
+            name="table_rulessubmission_paytable_report",
+        )
+        return [report, *super().get_urls()]
+
+    def paytable_report_view(self, request: HttpRequest) -> HttpResponse:
+        """Every selectable paytable: hit frequency, house edge, flags, computation times."""
+        report = load_report()
+        sections = []
+        flagged = {(f["kind"], f["name"]): f["reason"] for f in paytable_flags(report)}
+        for kind, _field, _offered, title in _MATH_KINDS:
+            section = report["wagers"][kind]
+            rows = []
+            for name, entry in section["paytables"].items():
+                rows.append(
+                    {
+                        "name": name,
+                        "source": entry.get("source", ""),
+                        "hit": _pct(entry["hit_frequency"]),
+                        "edge": _pct(entry["house_edge"]),
+                        "risk": _pct(entry["element_of_risk"])
+                        if "element_of_risk" in entry
+                        else "",
+                        "flag": flagged.get((kind, name), ""),
+                    }
+                )
+            sections.append(
+                {
+                    "title": title,
+                    "kind": kind,
+                    "population": section.get("population", ""),
+                    "seconds": section.get("seconds"),
+                    "rows": rows,
+                    "strategy": next(iter(section["paytables"].values()))
+                    .get("strategy", {})
+                    .get("words", []),
+                }
+            )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Paytable mathematics",
+            "opts": self.model._meta,
+            "sections": sections,
+            "method": report.get("method", ""),
+        }
+        return TemplateResponse(request, "admin/table/paytable_report.html", context)
 
     @admin.display(description="every paytable to choose from")
     def paytable_catalogue(self, obj: RulesSubmission) -> SafeString:
