@@ -4,7 +4,7 @@
 
 import { cardRow, setupFourColour } from "./cards.js";
 import { TableConnection } from "./protocol.js";
-import { applyEvent, dollars, phaseName, SHORT_WAGER_NAMES } from "./state.js";
+import { applyEvent, dollars, phaseName, SHORT_WAGER_NAMES, waitingOnHouse } from "./state.js";
 import {
   $,
   confirmDialog,
@@ -62,7 +62,7 @@ const conn = new TableConnection(`/ws/tables/${tableId}/dealer/`, {
     show($("#superseded"), status.state === "superseded");
   },
   onNotice(code, message) {
-    messages.error(errorText({ code, message }));
+    if (code !== "second_connection") messages.error(errorText({ code, message })); // the banner says it
   },
 });
 
@@ -203,12 +203,16 @@ function renderBoxes() {
     if (b && b.cards) cards = cardRow({ codes: b.cards, bestFour: b.best_four, size: "sm" });
     else if (b && b.dealt && r.phase !== "void") cards = r.phase === "settled" ? "mucked" : "dealt, face down";
     let decision = "—";
-    if (b && r.phase === "decisions" && r.to_act === number) decision = "to act";
+    if (b && r.phase === "void") decision = "void";
+    else if (b && r.phase === "decisions" && r.to_act === number) decision = "to act";
     else if (b && b.decision === 0) decision = b.abandoned ? "folded (left)" : "folded";
     else if (b && b.decision) decision = `raised ${b.decision}x`;
     else if (b && b.abandoned) decision = "left: folds on turn";
     else if (b && b.dealt) decision = "waiting";
-    const result = b && b.results
+    const staked = b ? Object.values(b.wagers).reduce((sum, v) => sum + v, 0) : 0;
+    const result = b && r.phase === "void"
+      ? h("span", {}, h("strong", { text: dollars(0, { signed: true }) }), " ", h("span", { class: "hint", text: `${dollars(staked)} returned` }))
+      : b && b.results
       ? h(
         "span",
         {},
@@ -332,4 +336,5 @@ $("#open-close").addEventListener("click", async () => {
 $("#reconnect").addEventListener("click", () => conn.connect());
 setupFourColour(null);
 setInterval(tick, 500);
+conn.watchStalls(() => waitingOnHouse(S, conn.now()));
 conn.connect();

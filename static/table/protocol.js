@@ -12,6 +12,9 @@ const PING_EVERY_MS = 15000;
 const REPLY_TIMEOUT_MS = 15000;
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 15000;
+// Safety net while the table waits on the house (see watchStalls).
+const STALL_FIRST_MS = 2000;
+const STALL_MAX_MS = 15000;
 // Close codes after which reconnecting would not help (docs/protocol.md).
 const FINAL_CLOSES = {
   4403: "You may not open this connection (dealers only).",
@@ -60,6 +63,29 @@ export class TableConnection {
     this.stopped = false;
     this.pingTimer = null;
     this.retryTimer = null;
+    this.lastHeard = 0; // client ms of the last snapshot or events frame
+    this.stallDelay = STALL_FIRST_MS;
+  }
+
+  /**
+   * Safety net: while `isWaiting()` says the next step is the house's (the dealer's or the
+   * automatic dealer's clock) and nothing has arrived for a while, ask for a snapshot, backing
+   * off from 2 s to 15 s. Events from a process that shares no channel layer with this server
+   * (an automatic dealer without Redis) are then still seen, a little late.
+   */
+  watchStalls(isWaiting) {
+    clearInterval(this.stallTimer);
+    this.stallTimer = setInterval(() => {
+      if (this.state !== "open" || this.resyncing || this.version === null) return;
+      if (!isWaiting()) {
+        this.stallDelay = STALL_FIRST_MS;
+        return;
+      }
+      if (Date.now() - this.lastHeard < this.stallDelay) return;
+      this.stallDelay = Math.min(STALL_MAX_MS, this.stallDelay * 2);
+      this.lastHeard = Date.now();
+      this.requestSnapshot();
+    }, 500);
   }
 
   /** Server time now, in epoch ms (deadlines in frames are server times). */
@@ -118,6 +144,7 @@ export class TableConnection {
 
   close() {
     this.stopped = true;
+    clearInterval(this.stallTimer);
     clearInterval(this.pingTimer);
     clearTimeout(this.retryTimer);
     if (this.ws) this.ws.close(1000);
@@ -181,6 +208,8 @@ export class TableConnection {
     switch (frame.type) {
       case "snapshot":
         this.resyncing = false;
+        this.lastHeard = Date.now();
+        if (frame.version !== this.version) this.stallDelay = STALL_FIRST_MS;
         this.version = frame.version;
         if (typeof frame.now === "number") this.offset = frame.now - Date.now();
         this.h.onSnapshot?.(frame);
@@ -229,6 +258,8 @@ export class TableConnection {
     }
     // version === last + 1: a private frame comes first and does not advance the version.
     if (!isPrivate) this.version = frame.version;
+    this.lastHeard = Date.now();
+    this.stallDelay = STALL_FIRST_MS;
     this.h.onEvents?.(frame, { private: isPrivate });
   }
 }

@@ -268,3 +268,18 @@ export function phaseName(round) {
     }[round.phase] ?? round.phase
   );
 }
+
+/**
+ * Whether the next step is the house's (a dealer's command or the automatic dealer's clock)
+ * rather than a player's: the page then checks now and then that it has not missed it.
+ */
+export function waitingOnHouse(state, serverNow) {
+  if (!state || !state.table.is_open) return false;
+  const r = state.round;
+  if (!r || r.phase === "settled" || r.phase === "void") return state.seats.length > 0;
+  if (r.phase === "betting") return Boolean(state.betting_deadline && serverNow > state.betting_deadline + 1000);
+  if (r.phase === "decisions" && r.to_act) {
+    return Boolean(state.turn_deadline && serverNow > state.turn_deadline + 1000);
+  }
+  return true; // closed, decisions made, revealed
+}

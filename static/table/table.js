@@ -6,6 +6,7 @@ import { cardRow, setupFourColour } from "./cards.js";
 import { TableConnection } from "./protocol.js";
 import {
   applyEvent,
+  waitingOnHouse,
   chipDollars,
   dollars,
   findBox,
@@ -43,6 +44,7 @@ const conn = new TableConnection(`/ws/tables/${tableId}/`, {
   onSnapshot(snap) {
     S = snap;
     if (S.round && S.round.round !== lastRoundNo) newRound();
+    if (S.round && S.round.phase !== "betting") rememberBets();
     render();
   },
   onEvents(frame) {
@@ -63,7 +65,7 @@ const conn = new TableConnection(`/ws/tables/${tableId}/`, {
     show($("#superseded"), status.state === "superseded");
   },
   onNotice(code, message) {
-    messages.error(errorText({ code, message }));
+    if (code !== "second_connection") messages.error(errorText({ code, message })); // the banner says it
   },
 });
 
@@ -480,7 +482,8 @@ function renderBox(number) {
   if (seat && !seat.connected) el.player.title = "disconnected";
 
   let badge = "";
-  if (r && r.phase === "decisions" && r.to_act === number) badge = "To act";
+  if (b && r && r.phase === "void") badge = "Void";
+  else if (r && r.phase === "decisions" && r.to_act === number) badge = "To act";
   else if (b && b.decision === 0) badge = "Folded";
   else if (b && b.decision) badge = `Raised ${b.decision}x`;
   else if (b && b.abandoned) badge = "Left";
@@ -714,5 +717,6 @@ for (const btn of document.querySelectorAll("#decision button")) {
   btn.addEventListener("click", () => decide(Number(btn.dataset.raise)));
 }
 setInterval(tick, 250);
+conn.watchStalls(() => waitingOnHouse(S, conn.now()));
 conn.connect();
 loadRecall();

@@ -1,6 +1,6 @@
 """Browser tests: Debian's chromium driven by Playwright (sync API) against real Daphne.
 
-Each module gets a fresh :class:`tests.live.LiveStack` seeded with the demo table and no
+The suite shares one fresh :class:`tests.live.LiveStack` seeded with the demo table and no
 automatic dealer: the tests' own dealer page drives every round. Screenshots go to
 ``artifacts/screenshots/`` (gitignored) for people to look at.
 """
@@ -78,6 +78,13 @@ class Site:
         with closing(sqlite3.connect(self.stack.env["SQLITE_NAME"], timeout=30)) as conn:
             return list(conn.execute(sql, params).fetchall())
 
+    def next_round(self) -> int:
+        """The number the next round to open will get."""
+        rows = self.query(
+            "SELECT MAX(number) FROM table_round WHERE table_id = ?", (self.table_id,)
+        )
+        return int(rows[0][0] or 0) + 1
+
     def balances(self) -> dict[str, int]:
         """Every player's balance in the ledger, in cents."""
         rows = self.query(
@@ -113,8 +120,10 @@ class Site:
         }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(request: pytest.FixtureRequest) -> Iterator[Site]:
+    """One live stack for the whole browser suite (each test picks its own players and boxes:
+    alice 1 and bob 3, dave 2, carol 5)."""
     stack = LiveStack().start()
     try:
         stack.manage("demo_setup")
@@ -125,6 +134,20 @@ def site(request: pytest.FixtureRequest) -> Iterator[Site]:
         stack.stop()
         if failed:
             print(stack.logs())
+
+
+_contexts: list[Any] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_contexts() -> Iterator[None]:
+    """Each test's browser contexts close after it (their sockets disconnect)."""
+    yield
+    while _contexts:
+        try:
+            _contexts.pop().close()
+        except Exception:  # the browser may already be gone
+            pass
 
 
 @dataclass
@@ -150,6 +173,7 @@ def login(
     if phone:
         options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
     context = browser.new_context(**options)
+    _contexts.append(context)
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     client = Client(username or "spectator", page)

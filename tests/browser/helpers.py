@@ -87,8 +87,9 @@ def expect_balance(client: Client, cents: int) -> None:
     expect(client.page.locator("#balance")).to_have_attribute("data-cents", str(cents))
 
 
-def decide(client: Client, box: int, raise_: int | str) -> int:
-    """On the box's turn: fold (0), raise 1-3, or "max"; returns the multiple used."""
+def decide(client: Client, box: int, raise_: int | str, keyboard: bool = False) -> int:
+    """On the box's turn: fold (0), raise 1-3, or "max"; returns the multiple used.
+    ``keyboard``: focus the button and press Enter instead of clicking."""
     panel = client.page.locator("#decision")
     expect(panel).to_be_visible()
     expect(client.page.locator("#decision-box")).to_have_text(f"Your turn — box {box}")
@@ -96,7 +97,12 @@ def decide(client: Client, box: int, raise_: int | str) -> int:
     if raise_ == "max":
         raise_ = 3 if client.page.locator('#decision [data-raise="3"]').is_enabled() else 1
     assert isinstance(raise_, int)
-    client.page.click(f'#decision [data-raise="{raise_}"]')
+    button = client.page.locator(f'#decision [data-raise="{raise_}"]')
+    if keyboard:
+        button.focus()
+        client.page.keyboard.press("Enter")
+    else:
+        button.click()
     expect(panel).to_be_hidden()
     return raise_
 

@@ -30,11 +30,6 @@ def seated(client: Client, box: int) -> None:
         sit(client, box)
 
 
-def next_round(site: Site) -> int:
-    rows = site.query("SELECT MAX(number) FROM table_round WHERE table_id = ?", (site.table_id,))
-    return int(rows[0][0] or 0) + 1
-
-
 def test_lobby_lists_tables_with_limits_free_boxes_and_optional_wagers(
     browser: Any, site: Site
 ) -> None:
@@ -77,12 +72,18 @@ def test_a_logged_out_spectator_never_sees_hole_cards(browser: Any, site: Site) 
     expect(spectator.page.locator("#spectator")).to_be_visible()
     expect(spectator.page.locator("#betting")).to_be_hidden()
     expect(spectator.page.locator(".balance")).to_be_hidden()
+    # The four-colour deck is a choice remembered by the browser.
+    spectator.page.check("#four-colour")
+    expect(spectator.page.locator("body")).to_have_class(re.compile("four-colour"))
+    open_table(spectator, site)
+    expect(spectator.page.locator("#four-colour")).to_be_checked()
+    expect(spectator.page.locator("body")).to_have_class(re.compile("four-colour"))
     carol = login(browser, site, "carol")
     open_table(carol, site)
     seated(carol, 5)
     dealer = login(browser, site, "dealer")
     open_console(dealer, site)
-    number = next_round(site)
+    number = site.next_round()
 
     dealer_does(dealer, "Open betting", "betting")
     add_chips(carol, 5, [(500, "ante"), (100, "all_six")])
@@ -95,7 +96,7 @@ def test_a_logged_out_spectator_never_sees_hole_cards(browser: Any, site: Site) 
     expect(carol.page.locator("#my-hands .card.face")).to_have_count(5)
     expect(spectator.page.locator(".card.face")).to_have_count(0)
     screenshot(spectator.page, "spectator-desktop-decisions")
-    decide(carol, 5, 1)
+    decide(carol, 5, 1, keyboard=True)
     expect(dealer.page.locator("#next-action")).to_have_text("Reveal")
     html = {"spectator": spectator.page.content()}
     dealer_does(dealer, "Reveal", "revealed")

@@ -117,6 +117,7 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
     shots(alice, bob, dealer, "r1-0-seated")
 
     # --- round 1: alice raises, bob folds (his All-Six keeps his cards in action) ----------
+    first = site.next_round()
     dealer_does(dealer, "Open betting", "betting")
     for player in (alice, bob):
         wait_phase(player, "betting")
@@ -163,7 +164,7 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
     expect(bob.page.locator("#decision")).to_be_visible()
     screenshot(bob.page, "player-phone-r1-3-decisions-bob-to-act")
     decide(bob, 3, 0)
-    cards = settle_and_check(site, 1, alice, bob, dealer, "r1", start, full_dom=True)
+    cards = settle_and_check(site, first, alice, bob, dealer, "r1", start, full_dom=True)
     # Settled: bob's cards (folded with an All-Six wager) are turned up for everyone.
     bob_cards = cards["boxes"][3]["cards"]
     for code in bob_cards:
@@ -186,13 +187,13 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
     multiple = decide(alice, 1, "max")
     expect_balance(alice, before["alice"] - 3500 - multiple * 1000)
     decide(bob, 3, 0)
-    cards = settle_and_check(site, 2, alice, bob, dealer, "r2", before, full_dom=False)
+    cards = settle_and_check(site, first + 1, alice, bob, dealer, "r2", before, full_dom=False)
     expect(alice.page.locator("#box-3 .mucked")).to_be_visible()
     # Folded with no optional wager: mucked unseen, in events, snapshots and on the page (the
     # whole shoe is published after settlement, for the commitment, but not as bob's hand).
     mucked = cards["boxes"][3]["cards"]
     for client in (alice, dealer):
-        for frame in frames_since_round(client.frames, 2):
+        for frame in frames_since_round(client.frames, first + 1):
             for event in frame.get("events", []):
                 if event["kind"] == "box_settled" and event["data"]["box"] == 3:
                     assert event["data"]["cards"] is None, (client.name, event)
@@ -205,6 +206,6 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
 
     # Game recall beside the felt: both rounds, newest first.
     expect(alice.page.locator("#recall .recall-item")).to_have_count(2)
-    expect(alice.page.locator("#recall .recall-item").first).to_contain_text("Round 2")
+    expect(alice.page.locator("#recall .recall-item").first).to_contain_text(f"Round {first + 1}")
     for client in (alice, bob, dealer):
         assert not client.errors, (client.name, client.errors)
