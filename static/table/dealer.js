@@ -338,3 +338,5 @@ setupFourColour(null);
 setInterval(tick, 500);
 conn.watchStalls(() => waitingOnHouse(S, conn.now()));
 conn.connect();
+// For the browser console and the tests: the connection and the state it keeps.
+window.frenzy = { connection: conn, state: () => S };

@@ -88,7 +88,7 @@ function buildBoxes() {
               type: "button",
               class: `spot spot-${wager}`,
               dataset: { wager, box: String(number) },
-              onclick: () => addChip(number, wager),
+              onclick: (ev) => (ev.shiftKey ? removeChip(number, wager) : addChip(number, wager)),
               oncontextmenu: (ev) => {
                 ev.preventDefault();
                 removeChip(number, wager);
@@ -521,7 +521,7 @@ function renderBox(number) {
     btn.setAttribute(
       "aria-label",
       `${WAGER_NAMES[wager]}, box ${number}: ${amount ? dollars(amount) : "no wager"}${pending ? " (not placed yet)" : ""}` +
-        (clickable ? `. Press to add a ${chipDollars(chip)} chip` : wager === "odds" ? " (always equal to the Ante)" : ""),
+        (clickable ? `. Press to add a ${chipDollars(chip)} chip, Shift+press to take one off` : wager === "odds" ? " (always equal to the Ante)" : ""),
     );
     const result = b?.results?.find((x) => x.wager === wager);
     btn.dataset.outcome = result ? result.outcome : "";
@@ -596,7 +596,7 @@ function renderControls() {
   else if (!mine.length) hint = S.table.is_open ? "Choose a free box on the felt to sit down." : "The table is closed.";
   else if (betting) {
     const rules = S.table.rules;
-    hint = `Pick a chip, then press a spot on your box (right-click removes a chip). Ante ${dollars(rules.ante_min)}–${dollars(rules.ante_max)}; the Odds is always equal to the Ante.`;
+    hint = `Pick a chip, then press a spot on your box (Shift or right-click takes one off; Clear starts over). Ante ${dollars(rules.ante_min)}–${dollars(rules.ante_max)}; the Odds is always equal to the Ante.`;
     if (mine.some(differs)) hint += " Press “Place bets” to confirm.";
   } else if (r && r.phase === "decisions") hint = "Betting is closed: decisions now.";
   else if (!r || r.phase === "settled" || r.phase === "void") hint = "Waiting for the dealer to open betting.";
@@ -719,4 +719,6 @@ for (const btn of document.querySelectorAll("#decision button")) {
 setInterval(tick, 250);
 conn.watchStalls(() => waitingOnHouse(S, conn.now()));
 conn.connect();
+// For the browser console and the tests: the connection and the state it keeps.
+window.frenzy = { connection: conn, state: () => S };
 loadRecall();

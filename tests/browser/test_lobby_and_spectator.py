@@ -106,6 +106,12 @@ def test_a_logged_out_spectator_never_sees_hole_cards(browser: Any, site: Site) 
     # Settlement turns carol's cards face up for everyone.
     expect(spectator.page.locator("#box-5 .card.face")).to_have_count(5)
     screenshot(spectator.page, "spectator-desktop-settled")
+    # A dropped connection comes back by itself, from a fresh snapshot.
+    spectator.page.evaluate("window.frenzy.connection.ws.close()")
+    expect(spectator.page.locator("#conn")).to_have_attribute("data-state", "reconnecting")
+    expect(spectator.page.locator("#conn")).to_have_attribute("data-state", "open")
+    expect(spectator.page.locator("#box-5 .card.face")).to_have_count(5)
+    wait_phase(spectator, "settled")
     # A spectator who tries to sit is sent to log in.
     spectator.page.click("#box-6 .sit")
     expect(spectator.page).to_have_url(re.compile(r"/login/"))

@@ -207,5 +207,9 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
     # Game recall beside the felt: both rounds, newest first.
     expect(alice.page.locator("#recall .recall-item")).to_have_count(2)
     expect(alice.page.locator("#recall .recall-item").first).to_contain_text(f"Round {first + 1}")
+    # The console works on a phone too.
+    dealer.page.set_viewport_size(PHONE)
+    expect(dealer.page.locator("#next-action")).to_be_in_viewport()
+    screenshot(dealer.page, "dealer-phone-settled", full_page=True)
     for client in (alice, bob, dealer):
         assert not client.errors, (client.name, client.errors)
