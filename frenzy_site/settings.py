@@ -89,11 +89,25 @@ DATABASES = {
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # After a Redis restart every pooled connection is dead: reconnect and
+                        # retry the command instead of failing it (a handshake would fail with
+                        # a 500, an event would be lost), once per stale connection.
+                        "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), 6),
+                        "retry_on_error": [RedisConnectionError, RedisTimeoutError],
+                    }
+                ],
                 # Each socket's queue; events past it are dropped, and clients resync by version.
                 "capacity": 1000,
                 "expiry": 30,

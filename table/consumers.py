@@ -137,8 +137,22 @@ class TableConsumer(AsyncWebsocketConsumer):
                     )
                     await self.close(code=CLOSE_IDLE)
                     return
+                await self.rejoin_groups()
         except asyncio.CancelledError:
             pass
+
+    async def rejoin_groups(self) -> None:
+        """Join this socket's groups again (idempotent). Memberships live in the channel layer:
+        a Redis that restarted has forgotten them, and the socket would hear no event again.
+        Rejoined, the client sees the next version jump and asks for a snapshot."""
+        groups = list(getattr(self, "groups_joined", []))
+        if self.authenticated and groups:
+            groups.append(self.session_group)
+        try:
+            for group in groups:
+                await self.channel_layer.group_add(group, self.channel_name)
+        except Exception:  # the layer is down: try again on the next beat
+            log.warning("could not rejoin the groups of %s", self.channel_name, exc_info=True)
 
     # --- outbound --------------------------------------------------------------------------
 

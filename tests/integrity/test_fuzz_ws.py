@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -33,8 +34,11 @@ from .conftest import table_state
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
-#: Frames per example and examples per table state: ~2 x 16 x 90 = ~2,900 frames.
-EXAMPLES = 16
+#: Frames per example and examples per table state: ~2 x 16 x 90 = ~2,900 frames on the
+#: embedded stack; a third of that on PostgreSQL and Redis (the real-stack pass), where every
+#: refusal that reaches the services costs a round trip to the database.
+ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
+EXAMPLES = 6 if ON_POSTGRES else 16
 FRAMES = st.integers(min_value=60, max_value=120)
 
 PLAYERS = ("alice", "bob", "spectator")
@@ -532,7 +536,7 @@ def test_fuzz_sent_thousands_of_frames() -> None:
     if len(TOTAL) < 2:
         pytest.skip("run with the fuzz tests")
     print(f"fuzz frames: {TOTAL}; replies: {dict(CODES.most_common())}")
-    assert sum(TOTAL.values()) >= 2_000
+    assert sum(TOTAL.values()) >= (700 if ON_POSTGRES else 2_000)
     # The refusals came from every layer: the frame checks, the services and the engine.
     assert {"bad_frame", "frame_too_large", "stale_version", "not_your_box"} <= set(CODES)
     assert {"wrong_phase", "not_your_turn", "login_required", "replayed"} <= set(CODES)

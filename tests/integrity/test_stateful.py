@@ -20,6 +20,7 @@ the same table and bankrolls.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from typing import Any
 
 import pytest
@@ -55,6 +56,7 @@ FAULTS = st.sampled_from(["jam", "face_up_card", "two_face_up_cards", "misdeal",
 REASONS = st.sampled_from(["face_up_cards", "wrong_card_count", "shoe_jam", "stub_miscount"])
 
 STATS: dict[str, int] = {}
+ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
 
 
 def count(what: str) -> None:
@@ -314,7 +316,7 @@ def test_random_command_sequences_keep_the_books(rules: Any, dealer: Any) -> Non
     run_state_machine_as_test(
         ServicesMachine,
         settings=settings(
-            max_examples=25,
+            max_examples=10 if ON_POSTGRES else 25,
             stateful_step_count=60,
             deadline=None,
             database=None,
