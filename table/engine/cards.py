@@ -56,32 +56,44 @@ Card = int
 """A card as an int 0..51: ``rank * 4 + suit``."""
 
 DECK: Final[tuple[Card, ...]] = tuple(range(52))
+_INT_ONLY: Final = {int}
+
+
+def _checked(card: object) -> int:
+    """A card 0..51, or :class:`InvalidInput` (never a bool, a float or a string)."""
+    if type(card) is not int or not 0 <= card < 52:
+        raise InvalidInput("bad_card", f"no such card {card!r} (cards are 0 to 51)")
+    return card
 
 
 def rank_of(card: Card) -> int:
-    return card >> 2
+    return _checked(card) >> 2
 
 
 def suit_of(card: Card) -> int:
-    return card & 3
+    return _checked(card) & 3
 
 
 def is_red(card: Card) -> bool:
     """Diamonds and hearts are red, clubs and spades black (the Prime Wager's colours)."""
-    return (card & 3) in RED_SUITS
+    return (_checked(card) & 3) in RED_SUITS
 
 
 def make_card(rank: int, suit: int) -> Card:
+    if type(rank) is not int or not 0 <= rank < 13 or type(suit) is not int or not 0 <= suit < 4:
+        raise InvalidInput("bad_card", f"no card of rank {rank!r} and suit {suit!r}")
     return rank * 4 + suit
 
 
 def card_code(card: Card) -> str:
     """``12*4+3`` -> ``"AS"``."""
+    card = _checked(card)
     return RANK_CHARS[card >> 2] + SUIT_CHARS[card & 3]
 
 
 def card_label(card: Card) -> str:
     """Human label with the suit symbol, readable without colour: ``"A♠"``, ``"10♦"``."""
+    card = _checked(card)
     rank = RANK_CHARS[card >> 2]
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card & 3]
 
@@ -130,21 +142,23 @@ def parse_cards(texts: object, count: int | None = None, what: str = "hand") -> 
 
 
 def codes(cards: Iterable[Card]) -> list[str]:
-    names = _CODES
-    return [names[c] for c in cards]
-
-
-_INT_ONLY: Final = {int}
+    try:
+        items = cards if isinstance(cards, list | tuple) else list(cards)
+        if set(map(type, items)) <= _INT_ONLY and (not items or min(items) >= 0):
+            names = _CODES
+            return [names[c] for c in items]
+    except (TypeError, IndexError):
+        pass
+    raise InvalidInput("bad_cards", f"not a list of cards: {cards!r}")
 
 
 def check_distinct(cards: Sequence[Card]) -> None:
     """Refuse any card that appears twice among everything dealt in one round."""
-    if (
-        len(set(cards)) == len(cards)
-        and set(map(type, cards)) <= _INT_ONLY
-        and (not cards or (min(cards) >= 0 and max(cards) < 52))
-    ):
-        return
+    if not isinstance(cards, list | tuple):
+        raise InvalidInput("bad_cards", f"not a list of cards: {cards!r}")
+    if set(map(type, cards)) <= _INT_ONLY:
+        if len(set(cards)) == len(cards) and (not cards or (min(cards) >= 0 and max(cards) < 52)):
+            return
     seen: set[Card] = set()
     for card in cards:
         if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:

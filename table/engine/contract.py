@@ -120,10 +120,14 @@ def parse_round(raw: object) -> tuple[list[Card], list[BoxInPlay], Rules, Card |
 
 def settlement_json(result: RoundSettlement, boxes_in_order: list[BoxInPlay]) -> dict[str, Any]:
     """The contract's output for one settled round, boxes in the input's order."""
+    if not isinstance(result, RoundSettlement) or not isinstance(boxes_in_order, list):
+        raise InvalidInput("bad_shape", "a settled round and its boxes in input order are needed")
     by_box = {b.box: b for b in result.boxes}
     boxes_out = []
     for box in boxes_in_order:
-        settled = by_box[box.box]
+        settled = by_box.get(box.box) if isinstance(box, BoxInPlay) else None
+        if settled is None:
+            raise InvalidInput("bad_shape", f"{box!r} is not one of the settled boxes")
         lines = {r.wager: r for r in settled.results}
         wagers = {}
         for wager in JSON_WAGER_ORDER:

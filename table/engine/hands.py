@@ -71,8 +71,23 @@ def _pack(category: Category, ranks: Sequence[int]) -> int:
 _CATEGORIES: Final = tuple(Category)
 
 
+#: Every four-card value is below this.
+_VALUE_LIMIT: Final = len(Category) << CATEGORY_SHIFT
+
+
+def _checked_value(value: object) -> int:
+    """A four-card hand value (as made by this module), or :class:`InvalidInput`."""
+    if type(value) is not int:
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise InvalidInput("bad_hand_value", f"not a four-card hand value: {value!r}")
+        value = int(value)
+    if not 0 <= value < _VALUE_LIMIT:
+        raise InvalidInput("bad_hand_value", f"not a four-card hand value: {value!r}")
+    return value
+
+
 def category_of(value: int) -> Category:
-    return _CATEGORIES[value >> CATEGORY_SHIFT]
+    return _CATEGORIES[_checked_value(value) >> CATEGORY_SHIFT]
 
 
 def _ranks_of(value: int) -> tuple[int, int, int, int]:
@@ -87,8 +102,8 @@ def _check_cards(cards: object, count: int, what: str) -> None:
     if (
         isinstance(cards, list | tuple)
         and len(cards) == count
-        and len(set(cards)) == count
         and set(map(type, cards)) == _INT_ONLY
+        and len(set(cards)) == count
         and min(cards) >= 0
         and max(cards) < 52
     ):
@@ -284,16 +299,17 @@ def best_four(cards: Sequence[Card]) -> BestFour:
 
 def qualifies(value: int) -> bool:
     """Dealer's hand is king high or better (§684a.11(c)(2))."""
-    return value >= KING_HIGH
+    return _checked_value(value) >= KING_HIGH
 
 
 def max_raise_multiple(value: int) -> int:
     """1 for a pair of kings or lower, 3 for a pair of aces or better (§684a.11(b)(1))."""
-    return 3 if value >= PAIR_OF_ACES else 1
+    return 3 if _checked_value(value) >= PAIR_OF_ACES else 1
 
 
 def describe(value: int) -> str:
     """Plain-words name of a four-card hand value: ``"Pair of aces"``."""
+    value = _checked_value(value)
     cat = category_of(value)
     r = _ranks_of(value)
     if cat is Category.FOUR_OF_A_KIND:
@@ -338,6 +354,7 @@ class BonusHand(IntEnum):
 
 def four_card_bonus_hand(value: int) -> BonusHand:
     """The Four Card Bonus class of a best four-card hand value."""
+    value = _checked_value(value)
     cat = category_of(value)
     top, second = _ranks_of(value)[:2]
     if cat is Category.FOUR_OF_A_KIND:

@@ -34,6 +34,10 @@ class Payout:
 
     def pay(self, stake: int) -> int:
         """Winnings on ``stake`` cents, a fractional cent rounded down."""
+        if type(stake) is not int or stake < 0:
+            raise InvalidInput(
+                "bad_amount", f"a stake is a whole number of cents ≥ 0, not {stake!r}"
+            )
         return stake * self.to_win // self.per
 
     @property
@@ -43,8 +47,13 @@ class Payout:
 
 def odds(posted: str) -> Payout:
     """Parse a posted figure: "30 to 1", "3 to 2", "1.5 to 1", "200,000 to 1"."""
-    left, _, right = posted.partition(" to ")
-    ratio = Fraction(left.replace(",", "")) / Fraction(right.replace(",", ""))
+    try:
+        left, to, right = posted.partition(" to ")
+        ratio = Fraction(left.replace(",", "")) / Fraction(right.replace(",", ""))
+        if not to or ratio <= 0:
+            raise ValueError(posted)
+    except (AttributeError, ValueError, ZeroDivisionError):
+        raise InvalidInput("bad_payout", f"not a payout like '3 to 2': {posted!r}") from None
     return Payout(ratio.numerator, ratio.denominator, posted)
 
 
@@ -67,9 +76,12 @@ class Paytable:
     rows: tuple[Row, ...]
 
     def row_for(self, hand: object) -> Row | None:
-        for row in self.rows:
-            if hand in row.hands:
-                return row
+        try:
+            for row in self.rows:
+                if hand in row.hands:
+                    return row
+        except TypeError:  # unhashable: not a hand class
+            raise InvalidInput("bad_hand", f"not a hand class: {hand!r}") from None
         return None
 
     def pay(self, hand: object, stake: int) -> int:

@@ -134,6 +134,12 @@ class BoxPlay:
         )
 
 
+def _player(player: object) -> str:
+    if not isinstance(player, str) or not player:
+        raise InvalidInput("bad_player", f"a player is a non-empty name, not {player!r}")
+    return player
+
+
 def _amount(value: object, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
@@ -164,6 +170,12 @@ class Round:
     def open(
         cls, number: int, rules: TableRules, deck_back: str, order: Sequence[Card], salt: str
     ) -> tuple[Round, Step]:
+        if not isinstance(rules, TableRules):
+            raise InvalidInput("bad_rules", "a round is played under the table's rules")
+        if not isinstance(number, int) or not isinstance(deck_back, str):
+            raise InvalidInput("bad_round", "a round has a number and a deck back colour")
+        if not isinstance(salt, str):
+            raise InvalidInput("bad_salt", "the salt must be text")
         check_distinct(order)  # the shoe: distinct cards of one deck
         rnd = cls(number, rules, deck_back, list(order), salt)
         event = Event(
@@ -208,6 +220,9 @@ class Round:
         """Validate a box's complete set of wagers; returns it with Odds equal to Ante."""
         self._require(Phase.BETTING)
         box = self._box(box)
+        _player(player)
+        if not isinstance(wagers, dict):
+            raise InvalidInput("bad_shape", "wagers must be a mapping of wager to cents")
         current = self.boxes.get(box)
         if current is not None and current.player != player:
             raise RuleViolation("box_taken", f"box {box} is played by someone else")
@@ -295,6 +310,8 @@ class Round:
     def deal(self, faults: Sequence[Fault] = ()) -> Step:
         """Dispense the stacks from the shoe (§684a.10(b)); void on a shoe irregularity."""
         self._require(Phase.CLOSED)
+        if not isinstance(faults, list | tuple) or not all(isinstance(f, Fault) for f in faults):
+            raise InvalidInput("bad_fault", f"faults must be a list of shoe faults, not {faults!r}")
         in_play = self.boxes_in_play()
         all_six = any(b.wagers.get("all_six", 0) for b in in_play)
         plan = DealPlan.from_faults(faults, len(in_play) + 1 + int(all_six))
@@ -385,6 +402,8 @@ class Round:
                 + (f"; box {self.to_act} is deciding" if self.to_act else ""),
             )
         play = self.boxes[box]
+        if player is not None:
+            _player(player)
         if player is not None and play.player != player:
             raise RuleViolation("not_your_box", f"box {box} is not yours")
         if (
@@ -549,7 +568,7 @@ class Round:
     def void(self, reason: str) -> Step:
         """Void the round for a named irregularity: every stake goes back (§684a.13)."""
         self._require(Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
-        if reason not in VOID_REASONS:
+        if not isinstance(reason, str) or reason not in VOID_REASONS:
             raise InvalidInput(
                 "unknown_irregularity",
                 f"unknown irregularity {reason!r} (one of {', '.join(VOID_REASONS)})",
@@ -586,6 +605,7 @@ class Round:
         Before "no more bets" their wagers simply come back (no cards were received). After
         it, their undecided boxes fold when their turn comes; optional wagers stay in action.
         """
+        _player(player)
         events: list[Event] = []
         transfers: list[Transfer] = []
         if self.phase is Phase.BETTING:
@@ -693,6 +713,13 @@ class Round:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Round:
+        try:
+            return cls._from_dict(d)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InvalidInput("bad_state", f"not a saved round: {exc!r}") from None
+
+    @classmethod
+    def _from_dict(cls, d: dict[str, Any]) -> Round:
         boxes = [BoxPlay.from_dict(b) for b in d["boxes"]]
         return cls(
             number=int(d["number"]),

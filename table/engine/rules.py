@@ -18,6 +18,7 @@ from .settlement import ALL_SIX, ANTE, FOUR_CARD_BONUS, PRIME, Rules
 #: §684a.12(g): a payout limit may not be under $50,000 ...
 PAYOUT_LIMIT_FLOOR: Final = 50_000_00
 OPTIONAL = (PRIME, FOUR_CARD_BONUS, ALL_SIX)
+_WAGERS: Final = frozenset({ANTE, *OPTIONAL})
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,29 @@ class TableRules:
             self.payout_limit,
         )
 
+    def _type_problems(self) -> list[tuple[str, str]]:
+        """Fields of the wrong type (a Rules Submission read from outside)."""
+        out: list[tuple[str, str]] = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            ok = {
+                "str": isinstance(value, str),
+                "bool": isinstance(value, bool),
+                "int": type(value) is int,
+                "int | None": value is None or type(value) is int,
+            }[str(f.type)]
+            if not ok:
+                out.append((f.name, f"{f.name} must be of type {f.type}, not {value!r}"))
+        return out
+
+    def _require_types(self) -> None:
+        problems = self._type_problems()
+        if problems:
+            raise InvalidInput("bad_rules", problems[0][1])
+
     def offers(self, wager: str) -> bool:
+        if not isinstance(wager, str) or wager not in _WAGERS:
+            raise InvalidInput("unknown_wager", f"no such wager {wager!r}")
         return {
             ANTE: True,
             PRIME: self.offers_prime,
@@ -61,6 +84,8 @@ class TableRules:
         }[wager]
 
     def limits(self, wager: str) -> tuple[int, int]:
+        if not isinstance(wager, str) or wager not in _WAGERS:
+            raise InvalidInput("unknown_wager", f"no such wager {wager!r}")
         return {
             ANTE: (self.ante_min, self.ante_max),
             PRIME: (self.prime_min, self.prime_max),
@@ -76,6 +101,7 @@ class TableRules:
         box can hold four aces and the others four-of-a-kind that win (34x) or lose to the
         dealer's higher quads (bad beat), or every box can lose to the dealer's four aces.
         """
+        self._require_types()
         bad_beat = paytable(PaytableKind.BAD_BEAT, self.bad_beat_paytable)
 
         def ratio(table: Paytable, hand: object) -> Fraction:
@@ -95,7 +121,9 @@ class TableRules:
 
     def problems(self) -> list[tuple[str, str]]:
         """Every reason this Rules Submission cannot be used, as (field, plain words)."""
-        out: list[tuple[str, str]] = []
+        out = self._type_problems()
+        if out:
+            return out
         for field_name, kind in (
             ("bad_beat_paytable", PaytableKind.BAD_BEAT),
             ("prime_paytable", PaytableKind.PRIME),
@@ -137,5 +165,7 @@ class TableRules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableRules:
+        if not isinstance(data, dict):
+            raise InvalidInput("bad_rules", "table rules must be a mapping of fields")
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
-from .cards import Card, card_code, check_distinct
+from .cards import Card, check_distinct, codes
 from .errors import InvalidInput
 from .hands import (
     BestFour,
@@ -59,6 +59,16 @@ class Outcome(StrEnum):
     VOID = "void"
 
 
+def _check_payout_limit(payout_limit: object) -> None:
+    if payout_limit is not None and (
+        not isinstance(payout_limit, int) or isinstance(payout_limit, bool) or payout_limit <= 0
+    ):
+        raise InvalidInput(
+            "bad_payout_limit",
+            f"payout_limit must be null or a positive number of cents, not {payout_limit!r}",
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The Rules Submission choices that settlement needs (§601a.2, §684a.12)."""
@@ -78,13 +88,8 @@ class Rules:
         all_six: object = "A",
         payout_limit: object = None,
     ) -> Rules:
-        if payout_limit is not None and (
-            not isinstance(payout_limit, int) or isinstance(payout_limit, bool) or payout_limit <= 0
-        ):
-            raise InvalidInput(
-                "bad_payout_limit",
-                f"payout_limit must be null or a positive number of cents, not {payout_limit!r}",
-            )
+        _check_payout_limit(payout_limit)
+        assert payout_limit is None or isinstance(payout_limit, int)
         return cls(
             bad_beat=paytable(PaytableKind.BAD_BEAT, bad_beat),
             prime=paytable(PaytableKind.PRIME, prime),
@@ -255,6 +260,20 @@ def settle_main_game(
     hand: BestFour, dealer: BestFour, ante: int, odds: int, raised: int, bad_beat: Paytable
 ) -> tuple[WagerResult, ...]:
     """Ante, Raise and Odds of one box against the dealer (§684a.11(c)(2)-(4))."""
+    if not isinstance(hand, BestFour) or not isinstance(dealer, BestFour):
+        raise InvalidInput("bad_hand", "the player's and the dealer's best four are needed")
+    if not isinstance(bad_beat, Paytable) or bad_beat.kind is not PaytableKind.BAD_BEAT:
+        raise InvalidInput("unknown_paytable", f"not a bad beat paytable: {bad_beat!r}")
+    wagers = {ANTE: ante, ODDS: odds}
+    if raised:
+        wagers[RAISE] = raised
+    _validate_wagers(BoxInPlay(1, "player", (*hand.cards, hand.unused), wagers), None, hand.value)
+    return _settle_main_game(hand, dealer, ante, odds, raised, bad_beat)
+
+
+def _settle_main_game(
+    hand: BestFour, dealer: BestFour, ante: int, odds: int, raised: int, bad_beat: Paytable
+) -> tuple[WagerResult, ...]:
     if raised == 0:
         # §684a.11(b)(2): a fold forfeits the Ante and Odds.
         return (
@@ -310,6 +329,19 @@ def settle_optional(
     box: BoxInPlay, hand: BestFour, all_six_card: Card | None, rules: Rules
 ) -> tuple[WagerResult, ...]:
     """Prime, Four Card Bonus and All-Six, win or fold alike (§684a.11(d))."""
+    _validate_layout(box)
+    if not isinstance(hand, BestFour) or not isinstance(rules, Rules):
+        raise InvalidInput("bad_hand", "the box's best four and the table's Rules are needed")
+    check_distinct([*box.cards] + ([] if all_six_card is None else [all_six_card]))
+    if hand.value != best_four_value(box.cards):
+        raise InvalidInput("bad_hand", f"box {box.box}: that is not the best four of its cards")
+    _validate_wagers(box, all_six_card, hand.value)
+    return _settle_optional(box, hand, all_six_card, rules)
+
+
+def _settle_optional(
+    box: BoxInPlay, hand: BestFour, all_six_card: Card | None, rules: Rules
+) -> tuple[WagerResult, ...]:
     results: list[WagerResult] = []
     if stake := box.wagers.get(PRIME, 0):
         results.append(_pay_table(PRIME, stake, rules.prime, prime_hand_trusted(box.cards)))
@@ -331,6 +363,9 @@ def apply_payout_limit(
     The limit caps the sum of a player's winnings on Ante, Raise and Odds (bad beats
     included) in the round; losses are still collected and optional wagers never capped.
     """
+    _check_payout_limit(payout_limit)
+    if not isinstance(boxes, list | tuple) or not all(isinstance(b, BoxSettlement) for b in boxes):
+        raise InvalidInput("bad_shape", "the payout limit is applied to settled boxes")
     order: list[str] = []
     net: dict[str, int] = {}
     limited_winnings: dict[str, int] = {}
@@ -397,8 +432,8 @@ def settle(
                 if s
             )
         else:
-            main = settle_main_game(hand, dealer, ante, odds, raised, rules.bad_beat)
-        optional = settle_optional(box, hand, all_six_card, rules)
+            main = _settle_main_game(hand, dealer, ante, odds, raised, rules.bad_beat)
+        optional = _settle_optional(box, hand, all_six_card, rules)
         settled.append(BoxSettlement(box.box, box.player, hand, box.folded, main + optional))
     return RoundSettlement(
         dealer=dealer,
@@ -414,4 +449,4 @@ def category_key(value: int) -> str:
 
 
 def describe_cards(cards: Sequence[Card]) -> str:
-    return " ".join(card_code(c) for c in cards)
+    return " ".join(codes(cards))

@@ -39,6 +39,8 @@ class SecretsSource:
 
 def shuffle(cards: Sequence[Card], rng: RandomSource) -> list[Card]:
     """Fisher-Yates: every one of the 52! orders equally likely (§684a.5(a))."""
+    if not isinstance(cards, list | tuple):
+        raise InvalidInput("bad_cards", "only a list of cards can be shuffled")
     order = list(cards)
     for i in range(len(order) - 1, 0, -1):
         j = rng.randbelow(i + 1)
@@ -50,6 +52,8 @@ def shuffle(cards: Sequence[Card], rng: RandomSource) -> list[Card]:
 
 def commitment(order: Sequence[Card], salt: str) -> str:
     """SHA-256 of the shoe order and a server salt, published before betting closes."""
+    if not isinstance(salt, str):
+        raise InvalidInput("bad_salt", "the salt must be text")
     text = " ".join(card_code(c) for c in order) + "|" + salt
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -263,8 +267,11 @@ class Shuffler:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Shuffler:
-        return cls(
-            [DeckInPlay.from_dict(d) for d in data["decks"]],
-            int(data["next_deck"]),
-            [Fault(f) for f in data.get("armed", [])],
-        )
+        try:
+            return cls(
+                [DeckInPlay.from_dict(d) for d in data["decks"]],
+                int(data["next_deck"]),
+                [Fault(f) for f in data.get("armed", [])],
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InvalidInput("bad_state", f"not a saved shuffler: {exc!r}") from None
