@@ -7,11 +7,13 @@ refuses to start, on one machine or many. The loop only calls services, like a h
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
@@ -136,24 +138,47 @@ class AutoDealer:
         Seat.objects.filter(pk=gone.pk).update(disconnected_at=now)
         return f"leave:{gone.player.get_username()}"
 
+    def _beat_and_tick(self, last_beat: float) -> tuple[str | None, float]:
+        if time.monotonic() - last_beat >= HEARTBEAT_SECONDS:
+            if not heartbeat(self.table_id, self.owner):
+                raise ClockTaken("lost the table's clock to another owner")
+            last_beat = time.monotonic()
+        try:
+            did = self.tick()
+        except services.ServiceError as exc:
+            # Someone else (a human dealer) moved first: look again next tick.
+            log.info("autodealer: %s", exc.message)
+            did = None
+        if did:
+            log.info("autodealer table %s: %s", self.table_id, did)
+        return did, last_beat
+
     def run(self, stop_after: float | None = None, interval: float = 0.2) -> None:
+        """Run in this thread (its own process, with the Redis channel layer)."""
         acquire(self.table_id, self.owner)
         started = last_beat = time.monotonic()
         try:
             while stop_after is None or time.monotonic() - started < stop_after:
-                if time.monotonic() - last_beat >= HEARTBEAT_SECONDS:
-                    if not heartbeat(self.table_id, self.owner):
-                        raise ClockTaken("lost the table's clock to another owner")
-                    last_beat = time.monotonic()
-                try:
-                    did = self.tick()
-                except services.ServiceError as exc:
-                    # Someone else (a human dealer) moved first: look again next tick.
-                    log.info("autodealer: %s", exc.message)
-                    did = None
-                if did:
-                    log.info("autodealer table %s: %s", self.table_id, did)
-                    continue
-                time.sleep(interval)
+                did, last_beat = self._beat_and_tick(last_beat)
+                if not did:
+                    time.sleep(interval)
         finally:
             release(self.table_id, self.owner)
+
+    async def run_async(self, interval: float = 0.2) -> None:
+        """Run as a task inside a Daphne process's event loop, so that with the in-memory
+        channel layer (one process, no Redis) its events reach that process's sockets."""
+        from channels.db import DatabaseSyncToAsync
+
+        def worker(fn: Any) -> Any:
+            return DatabaseSyncToAsync(fn, thread_sensitive=False)
+
+        await worker(acquire)(self.table_id, self.owner)
+        last_beat = time.monotonic()
+        try:
+            while True:
+                did, last_beat = await worker(self._beat_and_tick)(last_beat)
+                if not did:
+                    await asyncio.sleep(interval)
+        finally:
+            await worker(release)(self.table_id, self.owner)

@@ -197,12 +197,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error(exc.code, exc.message)
             return
         if command.cmd == "ping":
+            # The table's version rides on the pong, so a client that missed a frame
+            # notices within one ping even when the table is quiet.
+            version = await in_worker(self.current_version)()
             await self.send_json(
                 {
                     "type": "pong",
                     "t": command.t,
                     "ref": command.ref,
                     "server": int(time.time() * 1000),
+                    "version": version,
                 }
             )
             return
@@ -251,6 +255,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             case "leave":
                 return services.leave(t, user, **kw)
         raise services.ServiceError("unknown_command", f"unknown command {command.cmd!r}")
+
+    def current_version(self) -> int | None:
+        return Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
 
     @database_sync_to_async
     def table_exists(self) -> bool:

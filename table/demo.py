@@ -29,7 +29,9 @@ def dealer_permission() -> Permission:
     return Permission.objects.get(codename="deal_table", content_type__app_label="table")
 
 
-def make_user(username: str, password: str = DEMO_PASSWORD, *, dealer: bool = False, staff: bool = False):  # type: ignore[no-untyped-def]
+def make_user(
+    username: str, password: str = DEMO_PASSWORD, *, dealer: bool = False, staff: bool = False
+):  # type: ignore[no-untyped-def]
     User = get_user_model()
     user, created = User.objects.get_or_create(username=username)
     if created:
@@ -66,6 +68,9 @@ def ensure_demo(table_name: str = "Frenzy 1") -> Demo:
     for name in PLAYERS:
         user = make_user(name)
         account = ledger.player_account(user)
-        if account.balance == 0 and not Account.objects.filter(pk=account.pk, entries__isnull=False).exists():
+        if (
+            account.balance == 0
+            and not Account.objects.filter(pk=account.pk, entries__isnull=False).exists()
+        ):
             ledger.credit(user, PLAY_MONEY, "demo play money")
     return Demo(table, rules, created)

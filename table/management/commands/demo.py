@@ -1,19 +1,14 @@
 """``python manage.py demo``: what ``make run`` starts.
 
 Migrates the database, creates the demo table (a Rules Submission, a dealer, six players with
-play money), starts the automatic dealer for it in a child process, and serves the site with
-Daphne on http://127.0.0.1:8000 until interrupted.
+play money) and serves the site with Daphne on http://127.0.0.1:8000 until interrupted, the
+automatic dealer running the demo table as a task in the same process.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from typing import Any
 
-from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
@@ -49,40 +44,35 @@ class Command(BaseCommand):
             )
             + "  Ctrl-C stops it.\n"
         )
-        children = []
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        manage = str(settings.BASE_DIR / "manage.py")
-        if not options["no_autodealer"]:
-            children.append(
-                subprocess.Popen(
-                    [sys.executable, manage, "autodealer", "--table", str(demo.table.pk)], env=env
+        self.serve(options["host"], options["port"], demo.table.pk, not options["no_autodealer"])
+
+    def serve(self, host: str, port: int, table_id: int, autodealer: bool) -> None:
+        """Daphne in this process, with the automatic dealer as a task on its event loop:
+        with the in-memory channel layer everything that happens at the table must happen
+        in the one process whose sockets are to hear it."""
+        from daphne.endpoints import build_endpoint_description_strings
+        from daphne.server import Server, twisted_loop
+        from twisted.internet import reactor
+
+        from frenzy_site.asgi import application
+        from table.autodealer import AutoDealer
+
+        if autodealer:
+            dealer = AutoDealer(table_id)
+
+            def start_dealer() -> None:
+                task = twisted_loop.create_task(dealer.run_async())
+                task.add_done_callback(
+                    lambda t: (
+                        t.cancelled()
+                        or t.exception() is None
+                        or self.stderr.write(f"automatic dealer stopped: {t.exception()}")
+                    )
                 )
-            )
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                options["host"],
-                "-p",
-                str(options["port"]),
-                "frenzy_site.asgi:application",
-            ],
-            env=env,
-            cwd=str(settings.BASE_DIR),
-        )
-        children.append(server)
-        try:
-            server.wait()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            for child in children:
-                if child.poll() is None:
-                    child.send_signal(signal.SIGINT)
-            for child in children:
-                try:
-                    child.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    child.kill()
+
+            reactor.callWhenRunning(start_dealer)  # type: ignore[attr-defined]
+        Server(
+            application=application,
+            endpoints=build_endpoint_description_strings(host=host, port=port),
+            signal_handlers=True,
+        ).run()
