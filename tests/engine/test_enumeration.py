@@ -130,3 +130,11 @@ def test_qualifying_counts_by_brute_force_on_a_slice(five_card_values: np.ndarra
     rows = combinations_array(52, 5)[::997]
     expected = sum(not qualifies(best_four_value(r)) for r in rows.tolist())
     assert non_qualifying(five_card_values[::997]) == expected
+
+
+def test_four_aces_cannot_lose(five_card_values: np.ndarray) -> None:
+    # No five-card deal is worth more than four aces, so they never lose (Appendix B note 2)
+    # and the dealer can at most copy them - impossible with one deck.
+    four_aces = best_four_value([48, 49, 50, 51, 0])
+    assert int(five_card_values.max()) == four_aces
+    assert int((five_card_values == four_aces).sum()) == 48  # four aces and any fifth card
