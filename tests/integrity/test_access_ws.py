@@ -101,30 +101,37 @@ async def test_idle_connections_are_closed(
     # The idle watcher checks every 5 s: make its clock fast, and the limit short.
     fast = types.SimpleNamespace(**{**vars(asyncio), "sleep": quick_sleep})
     monkeypatch.setattr(consumers, "asyncio", fast)
-    monkeypatch.setattr(consumers, "IDLE_SECONDS", 0.4)
+    monkeypatch.setattr(consumers, "IDLE_SECONDS", 1.0)
     table = table_setup["table"]
     alice = await open_socket(table.pk, table_setup["alice"])
     await alice.recv()
     assert (await alice.command(cmd="sit", box=2))["type"] == "ok"
     busy = await open_socket(table.pk, table_setup["bob"])
     await busy.recv()
-    for i in range(10):  # bob keeps talking: his connection stays
-        await busy.send(cmd="ping", t=i)
-        await busy.until(lambda f: f["type"] == "pong")
-        await real_sleep(0.1)
-    closing = await alice.until(lambda f: f["type"] == "closing", timeout=5)
-    assert closing["code"] == "idle" and closing["message"]
-    with pytest.raises(ConnectionError):
-        await alice.recv()
-    assert alice.closed_code == consumers.CLOSE_IDLE
-    await alice.close()  # the server's websocket.disconnect after the closing handshake
-    await busy.send(cmd="ping", t=99)
-    assert (await busy.until(lambda f: f["type"] == "pong"))["t"] == 99
-    # The closed player's seat is marked disconnected (the grace period starts).
-    if not busy.events("connection"):
-        await busy.until(
-            lambda f: f["type"] == "events" and any(e["kind"] == "connection" for e in f["events"])
-        )
+
+    async def keep_talking() -> None:  # bob pings all along: his connection stays
+        for i in range(1000):
+            await busy.send(cmd="ping", t=i)
+            await real_sleep(0.15)
+
+    talker = asyncio.create_task(keep_talking())
+    try:
+        closing = await alice.until(lambda f: f["type"] == "closing", timeout=10)
+        assert closing["code"] == "idle" and closing["message"]
+        with pytest.raises(ConnectionError):
+            await alice.recv()
+        assert alice.closed_code == consumers.CLOSE_IDLE
+        await alice.close()  # the server's websocket.disconnect after the closing handshake
+        # The closed player's seat is marked disconnected (the grace period starts).
+        if not busy.events("connection"):
+            await busy.until(
+                lambda f: (
+                    f["type"] == "events" and any(e["kind"] == "connection" for e in f["events"])
+                ),
+                timeout=10,
+            )
+    finally:
+        talker.cancel()
     assert busy.events("connection")[-1]["data"] == {
         "player": "alice",
         "connected": False,
@@ -132,6 +139,9 @@ async def test_idle_connections_are_closed(
     }
     seat = await database_sync_to_async(Seat.objects.get)(table=table, box=2)
     assert seat.connected is False and seat.disconnected_at is not None
+    await busy.send(cmd="ping", t=100_000)
+    assert (await busy.until(lambda f: f["type"] == "pong" and f["t"] == 100_000))["t"]
+    assert not [f for f in busy.frames if f["type"] == "closing"]
     await busy.close()
 
 
