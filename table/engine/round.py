@@ -558,6 +558,13 @@ class Round:
     def dealer_card_exposed(self) -> Step:
         """§684a.13(d): a dealer card exposed before every Raise was made."""
         self._require(Phase.DECISIONS)
+        if self.to_act is None:
+            # §684a.13(d) voids only an exposure "prior to the player's placing their Raise
+            # Wagers": with every decision made, the hand stands and the dealer reveals.
+            raise RuleViolation(
+                "decisions_complete",
+                "every box has decided: an exposed dealer card changes nothing; reveal the hand",
+            )
         self.main_game_void = True
         self.to_act = None
         exposed = Event("dealer_card_exposed", {"reason": MAIN_GAME_VOID_REASON})

@@ -219,12 +219,6 @@ def test_a_stub_that_counts_wrong_voids_the_round(
     assert ledger.verify() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: Round.dealer_card_exposed voids the main game in DECISIONS even when every "
-    "box has decided; §684a.13(d) voids it only if a dealer card is exposed before the players "
-    "place their Raise Wagers (table/engine/round.py, owned by the engine team)",
-)
 def test_a_dealer_card_exposed_after_every_raise_does_not_void_the_main_game(
     game: Game, alice: Any, bob: Any, table: Table
 ) -> None:
