@@ -6,6 +6,7 @@ import asyncio
 import json
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,8 @@ class TableClient:
         self.ws: Any = None
         self.reader: asyncio.Task[None] | None = None
         self.messages = 0
+        self.kinds: Counter[str] = Counter()  # public event kinds received so far
+        self.arrived = asyncio.Condition()
 
     async def connect(self) -> TableClient:
         headers = {"Origin": self.origin}
@@ -58,6 +61,9 @@ class TableClient:
                 if kind == "events" and not frame.get("private"):
                     self.arrivals.setdefault(frame["version"], now)
                     self.versions.append(frame["version"])
+                    self.kinds.update(e["kind"] for e in frame["events"])
+                    async with self.arrived:
+                        self.arrived.notify_all()
                 elif kind == "snapshot":
                     self.snapshot = frame
                 elif kind in ("ok", "error"):
@@ -81,6 +87,13 @@ class TableClient:
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.waiters.append((pred, fut))
         return await asyncio.wait_for(fut, timeout)
+
+    async def wait_count(self, kind: str, count: int, timeout: float = 60) -> None:
+        """Until ``count`` public events of ``kind`` have arrived (no polling)."""
+        async with self.arrived:
+            await asyncio.wait_for(
+                self.arrived.wait_for(lambda: self.kinds[kind] >= count), timeout
+            )
 
     async def command(self, timeout: float = 10, **message: Any) -> dict[str, Any]:
         ref = uuid.uuid4().hex[:12]

@@ -84,13 +84,9 @@ async def dealer_loop(run: TableRun, rounds: int, pause: float) -> None:
         for step in DEALER_STEPS:
             if step == "no_more_bets":
                 # Wait until every bot has bet (each sends one bet per round).
-                target = run.rounds * len(run.players) + len(run.players)
-                while len(dealer.events("wagers_placed")) < target:
-                    await asyncio.sleep(0.01)
+                await dealer.wait_count("wagers_placed", (run.rounds + 1) * len(run.players))
             if step == "reveal":
-                target = run.rounds + 1
-                while len(dealer.events("decisions_complete")) < target:
-                    await asyncio.sleep(0.01)
+                await dealer.wait_count("decisions_complete", run.rounds + 1)
             await asyncio.sleep(pause)
             sent = time.monotonic()
             reply = await dealer.command(cmd=step, timeout=30)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
@@ -19,6 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import services
 from .broadcast import table_group, user_group
+from .layer_watch import layer_epoch
 from .models import Table
 from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse
 from .snapshot import is_dealer, snapshot
@@ -32,11 +35,29 @@ RATE_BURST = 30.0
 IDLE_SECONDS = 120.0
 
 
+#: Threads that run services for this process's sockets (each holds a database connection).
+SERVICE_THREADS = int(os.environ.get("FRENZY_SERVICE_THREADS", "16"))
+_service_pool = ThreadPoolExecutor(SERVICE_THREADS, thread_name_prefix="frenzy-service")
+
+
 def in_worker(fn: Any) -> Any:
-    """Run a service in the thread pool, not Channels' single shared sync thread: commands
-    for different tables then wait on the database side by side (each command still locks
-    its own table's row)."""
-    return DatabaseSyncToAsync(fn, thread_sensitive=False)
+    """Run a service in this process's service pool, not Channels' single shared sync
+    thread: commands for different tables then wait on the database side by side."""
+    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_service_pool)
+
+
+_table_queues: dict[tuple[int, int], asyncio.Lock] = {}
+
+
+def table_queue(table_id: int) -> asyncio.Lock:
+    """Commands for one table queue here, in this process, before taking a service thread:
+    six players betting at once then wait in the event loop, not by holding six threads on
+    the table's database lock while other tables' commands starve."""
+    key = (id(asyncio.get_running_loop()), table_id)
+    lock = _table_queues.get(key)
+    if lock is None:
+        lock = _table_queues[key] = asyncio.Lock()
+    return lock
 
 
 CLOSE_FORBIDDEN = 4403
@@ -81,6 +102,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not await self.allowed():
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        self.layer_epoch = layer_epoch()
         self.groups_joined = [table_group(self.table_id)]
         if self.authenticated:
             self.groups_joined.append(self.private_group)
@@ -137,14 +159,17 @@ class TableConsumer(AsyncWebsocketConsumer):
                     )
                     await self.close(code=CLOSE_IDLE)
                     return
-                await self.rejoin_groups()
+                epoch = layer_epoch()
+                if epoch != self.layer_epoch:
+                    self.layer_epoch = epoch
+                    await self.rejoin_groups()
         except asyncio.CancelledError:
             pass
 
     async def rejoin_groups(self) -> None:
-        """Join this socket's groups again (idempotent). Memberships live in the channel layer:
-        a Redis that restarted has forgotten them, and the socket would hear no event again.
-        Rejoined, the client sees the next version jump and asks for a snapshot."""
+        """Join this socket's groups again (idempotent), when the layer's Redis restarted and
+        forgot them (see table.layer_watch). Rejoined, the client sees the next version jump
+        and asks for a snapshot."""
         groups = list(getattr(self, "groups_joined", []))
         if self.authenticated and groups:
             groups.append(self.session_group)
@@ -217,7 +242,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.error("login_required", "log in to play", command.ref)
             return
         try:
-            result = await in_worker(self.run)(command)
+            async with table_queue(self.table_id):
+                result = await in_worker(self.run)(command)
         except services.ServiceError as exc:
             await self.error(exc.code, exc.message, command.ref)
             return

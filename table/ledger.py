@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Case, Count, F, Q, Sum, Value, When
 
 from table.engine.round import Transfer
 
@@ -112,9 +112,13 @@ def post(
             if amount
         ]
     )
-    for account_id, change in delta.items():
-        if change:
-            Account.objects.filter(pk=account_id).update(balance=F("balance") + change)
+    changes = {a: d for a, d in delta.items() if d}
+    if changes:
+        # One UPDATE for every account touched (the rows are locked above).
+        Account.objects.filter(pk__in=list(changes)).update(
+            balance=F("balance")
+            + Case(*(When(pk=a, then=Value(d)) for a, d in changes.items()), default=Value(0))
+        )
     return {a: balances[a] + delta[a] for a in delta}
 
 

@@ -242,7 +242,21 @@ def _write_events(ctx: Context) -> int:
         rows.append(row)
     RoundEvent.objects.bulk_create(rows)
     table.last_hash = prev
-    table.save()
+    # Every field a command may change, not the clock owner's heartbeat (another writer).
+    table.save(
+        update_fields=[
+            "version",
+            "last_hash",
+            "is_open",
+            "rules",
+            "pending_rules",
+            "shoe",
+            "rounds_since_stub_count",
+            "current_round",
+            "betting_deadline",
+            "turn_deadline",
+        ]
+    )
     return version
 
 

@@ -15,11 +15,12 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
 from bench.load import run_baseline, run_tables, summary
-from table import ledger
+from table import ledger, services
 from table.demo import dealer_permission, make_user
 from table.models import RulesSubmission, Seat, Table
 
@@ -34,16 +35,27 @@ def seed(tables: int) -> list[dict[str, Any]]:
     specs = []
     for t in range(1, tables + 1):
         table, _ = Table.objects.get_or_create(name=f"Bench {t}", defaults={"rules": rules})
+        # A run that was cut short may have left a round open: void it, stakes returned.
+        services.fail_unfinished_round(table.pk)
         Seat.objects.filter(table=table).delete()
         cookies = []
         for box in range(1, 7):
-            bot = make_user(f"bench-t{t}-b{box}")
+            bot = bot_user(f"bench-t{t}-b{box}")
             account = ledger.player_account(bot)
             if account.balance < 1_000_00:
                 ledger.credit(bot, 10_000_00, "bench play money")
             cookies.append(cookie_for(bot))
         specs.append({"id": table.pk, "dealer_cookie": dealer_cookie, "player_cookies": cookies})
     return specs
+
+
+def bot_user(name: str) -> Any:
+    """A bot logs in by session only: no password to hash (hashing 300 is minutes)."""
+    user, created = get_user_model().objects.get_or_create(username=name)
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
 
 
 def cookie_for(user: Any) -> str:
@@ -75,7 +87,13 @@ class Command(BaseCommand):
         server = None
         base = o["url"]
         if not base:
-            env = {**os.environ, "FRENZY_BENCH_ROUTES": "1", "LOG_LEVEL": "ERROR"}
+            # As in production: DEBUG off (DEBUG keeps a log of every SQL query).
+            env = {
+                **os.environ,
+                "FRENZY_BENCH_ROUTES": "1",
+                "LOG_LEVEL": "ERROR",
+                "DJANGO_DEBUG": "0",
+            }
             server = subprocess.Popen(
                 [
                     sys.executable,
