@@ -78,8 +78,9 @@ async def player_bot(client: TableClient, box: int, rng: random.Random, think: f
                         client.errors.append(reply)
 
 
-async def dealer_loop(run: TableRun, rounds: int, pause: float) -> None:
+async def dealer_loop(run: TableRun, rounds: int, pause: float, start: float = 0.0) -> None:
     dealer = run.dealer
+    await asyncio.sleep(start)  # real tables do not all open betting at the same instant
     for _ in range(rounds):
         for step in DEALER_STEPS:
             if step == "no_more_bets":
@@ -115,7 +116,12 @@ def version_faults(client: TableClient) -> int:
 
 
 async def run_tables(
-    base: str, tables: list[dict[str, Any]], rounds: int, pause: float, think: float
+    base: str,
+    tables: list[dict[str, Any]],
+    rounds: int,
+    pause: float,
+    think: float,
+    stagger: float = 0.0,
 ) -> dict[str, Any]:
     rng = random.Random(2026)
     runs: list[TableRun] = []
@@ -146,7 +152,9 @@ async def run_tables(
     ]
     messages_before = sum(c.messages for run in runs for c in run.sockets)
     started = time.monotonic()
-    await asyncio.gather(*(dealer_loop(run, rounds, pause) for run in runs))
+    await asyncio.gather(
+        *(dealer_loop(run, rounds, pause, rng.uniform(0, stagger)) for run in runs)
+    )
     elapsed = time.monotonic() - started
     await asyncio.sleep(1.0)  # let the last frames land
     messages = sum(c.messages for run in runs for c in run.sockets) - messages_before

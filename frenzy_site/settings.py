@@ -96,7 +96,11 @@ if REDIS_URL:
 
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Pub/sub: a group message is published once and each process fans it out to its
+            # own sockets (the list-based core layer pushes one copy per socket through Redis,
+            # several times the CPU for a table of seven). Nothing is queued in Redis: a frame
+            # a process misses is recovered by the client's version check and a snapshot.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -108,9 +112,6 @@ if REDIS_URL:
                         "retry_on_error": [RedisConnectionError, RedisTimeoutError],
                     }
                 ],
-                # Each socket's queue; events past it are dropped, and clients resync by version.
-                "capacity": 1000,
-                "expiry": 30,
                 "prefix": os.environ.get("CHANNELS_PREFIX", "frenzy"),
             },
         }

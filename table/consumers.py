@@ -36,7 +36,9 @@ IDLE_SECONDS = 120.0
 
 
 #: Threads that run services for this process's sockets (each holds a database connection).
-SERVICE_THREADS = int(os.environ.get("FRENZY_SERVICE_THREADS", "16"))
+#: Few: the work is mostly Python holding the GIL, and many threads only share it out slowly
+#: (every command in flight finishes late); the rest wait their turn in order.
+SERVICE_THREADS = int(os.environ.get("FRENZY_SERVICE_THREADS", "4"))
 _service_pool = ThreadPoolExecutor(SERVICE_THREADS, thread_name_prefix="frenzy-service")
 
 

@@ -73,7 +73,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--pause", type=float, default=0.2, help="dealer's pause between steps, s"
         )
-        parser.add_argument("--think", type=float, default=0.3, help="bots' most thinking time, s")
+        parser.add_argument("--think", type=float, default=2.0, help="bots' most thinking time, s")
+        parser.add_argument(
+            "--stagger", type=float, default=10.0, help="tables start spread over this many s"
+        )
         parser.add_argument(
             "--url", help="host:port of a running Daphne (started with FRENZY_BENCH_ROUTES=1)"
         )
@@ -82,7 +85,11 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **o: Any) -> None:
         db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
         layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
-        self.stdout.write(f"database {db}, channel layer {layer}, one Daphne process")
+        self.stdout.write(
+            f"database {db}, channel layer {layer}, one Daphne process; dealer pauses "
+            f"{o['pause']} s between steps, bots think up to {o['think']} s, tables start "
+            f"spread over {o['stagger']} s"
+        )
         specs = seed(o["tables"])
         server = None
         base = o["url"]
@@ -113,7 +120,9 @@ class Command(BaseCommand):
             base = f"127.0.0.1:{o['port']}"
             time.sleep(3)
         try:
-            result = asyncio.run(run_tables(base, specs, o["rounds"], o["pause"], o["think"]))
+            result = asyncio.run(
+                run_tables(base, specs, o["rounds"], o["pause"], o["think"], o["stagger"])
+            )
             baseline = asyncio.run(run_baseline(base, o["tables"], 7, o["rounds"] * 5, o["pause"]))
         finally:
             if server is not None:
