@@ -8,6 +8,7 @@ and knows it missed something when a version is skipped (then it asks for a snap
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
@@ -59,10 +60,13 @@ async def publish_async(
     public, private = frames(table_id, version, round_id, events)
     for player, frame in private.items():
         if player in user_ids:
-            await layer.group_send(
-                user_group(table_id, user_ids[player]), {"type": "table.frame", "frame": frame}
-            )
-    await layer.group_send(table_group(table_id), {"type": "table.frame", "frame": public})
+            await layer.group_send(user_group(table_id, user_ids[player]), frame_message(frame))
+    await layer.group_send(table_group(table_id), frame_message(public))
+
+
+def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
+    """A frame serialised once for the whole group: each socket sends the text as it is."""
+    return {"type": "table.frame", "text": json.dumps(frame, separators=(",", ":"))}
 
 
 def publish(table_id: int, version: int, round_id: int | None, events: Sequence[Event]) -> None:

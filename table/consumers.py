@@ -193,7 +193,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json(snap)
 
     async def table_frame(self, message: dict[str, Any]) -> None:
-        await self.send_json(message["frame"])
+        await self.send(text_data=message["text"])
 
     async def session_takeover(self, message: dict[str, Any]) -> None:
         if message["channel"] == self.channel_name:

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
-from django.db.models import Case, Count, F, Q, Sum, Value, When
+from django.db import connection, transaction
+from django.db.models import Count, Sum
+from django.utils import timezone
 
 from table.engine.round import Transfer
 
+from . import fastsql
 from .models import Account, Entry, LedgerTransaction, Round, Table
 
 CAGE_NAME = "cage"
@@ -78,46 +80,48 @@ def post(
         for account_id, amount in posting.moves:
             delta[account_id] += amount
     # Lock the accounts in id order (no deadlock between two tables sharing a player).
-    balances = dict(
-        Account.objects.select_for_update()
-        .filter(pk__in=sorted(delta))
-        .order_by("pk")
-        .values_list("pk", "balance")
+    ids = sorted(delta)
+    marks = ", ".join(["%s"] * len(ids))
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    found = fastsql.rows(
+        f"SELECT {fastsql.col('id')}, kind, name, balance FROM {fastsql.table(Account)} "
+        f"WHERE {fastsql.col('id')} IN ({marks}) ORDER BY {fastsql.col('id')}{lock}",
+        ids,
     )
-    players = (
-        dict(
-            Account.objects.filter(pk__in=list(delta), kind=Account.PLAYER).values_list(
-                "pk", "name"
-            )
-        )
-        if any(balances[a] + d < 0 for a, d in delta.items())
-        else {}
-    )
-    for account_id, name in players.items():
-        if balances[account_id] + delta[account_id] < 0:
-            raise InsufficientFunds(
-                name.removeprefix("player:"), -delta[account_id], balances[account_id]
-            )
-    txs = LedgerTransaction.objects.bulk_create(
+    balances = {r[0]: r[3] for r in found}
+    for account_id, kind, name, balance in found:
+        if kind == Account.PLAYER and balance + delta[account_id] < 0:
+            raise InsufficientFunds(name.removeprefix("player:"), -delta[account_id], balance)
+    now = fastsql.when(timezone.now())
+    tx_ids = fastsql.insert_many(
+        LedgerTransaction,
+        ["created", "memo", "table_id", "round_id", "box", "wager"],
         [
-            LedgerTransaction(memo=p.memo, table=table, round=round, box=p.box, wager=p.wager)
+            (now, p.memo, table.pk if table else None, round.pk if round else None, p.box, p.wager)
             for p in postings
-        ]
+        ],
+        returning=True,
     )
-    Entry.objects.bulk_create(
+    fastsql.insert_many(
+        Entry,
+        ["transaction_id", "account_id", "amount"],
         [
-            Entry(transaction=tx, account_id=account_id, amount=amount)
-            for tx, posting in zip(txs, postings, strict=True)
+            (tx, account_id, amount)
+            for tx, posting in zip(tx_ids, postings, strict=True)
             for account_id, amount in posting.moves
             if amount
-        ]
+        ],
+        returning=False,
     )
     changes = {a: d for a, d in delta.items() if d}
     if changes:
         # One UPDATE for every account touched (the rows are locked above).
-        Account.objects.filter(pk__in=list(changes)).update(
-            balance=F("balance")
-            + Case(*(When(pk=a, then=Value(d)) for a, d in changes.items()), default=Value(0))
+        cases = " ".join(f"WHEN {int(a)} THEN {int(d)}" for a, d in changes.items())
+        marks = ", ".join(["%s"] * len(changes))
+        fastsql.run(
+            f"UPDATE {fastsql.table(Account)} SET balance = balance + CASE {fastsql.col('id')} "
+            f"{cases} ELSE 0 END WHERE {fastsql.col('id')} IN ({marks})",
+            list(changes),
         )
     return {a: balances[a] + delta[a] for a in delta}
 
@@ -143,20 +147,24 @@ def post_transfers(
 def accounts_for(table: Table, players: Iterable[str]) -> tuple[dict[str, int], int]:
     """Account ids of these players (by username) and of the table's bankroll, in one query
     (creating any that do not exist yet)."""
-    wanted = set(players)
+    wanted = sorted(set(players))
     found: dict[str, int] = {}
     bankroll = None
-    rows = Account.objects.filter(Q(user__username__in=wanted) | Q(table=table)).values_list(
-        "pk", "table_id", "user__username"
-    )
-    for pk, table_id, username in rows:
+    users = get_user_model()._meta.db_table
+    marks = ", ".join(["%s"] * len(wanted)) or "NULL"
+    for pk, table_id, username in fastsql.rows(
+        f"SELECT a.id, a.table_id, u.username FROM {fastsql.table(Account)} a "
+        f"LEFT JOIN {fastsql.col(users)} u ON u.id = a.user_id "
+        f"WHERE a.table_id = %s OR u.username IN ({marks})",
+        [table.pk, *wanted],
+    ):
         if table_id == table.pk:
             bankroll = pk
         elif username in wanted:
             found[username] = pk
     if bankroll is None:
         bankroll = table_bankroll(table).pk
-    for name in wanted - set(found):
+    for name in set(wanted) - set(found):
         user = get_user_model().objects.get(username=name)
         found[name] = player_account(user).pk
     return found, bankroll

@@ -22,8 +22,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from table.engine.cards import codes
 from table.engine.errors import EngineError
@@ -40,7 +41,7 @@ from table.engine.round import Round as EngineRound
 from table.engine.rules import TableRules
 from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
-from . import ledger
+from . import fastsql, ledger
 from .models import (
     BoxRecord,
     CommandRecord,
@@ -96,8 +97,14 @@ class Context:
 
     def load_round(self) -> EngineRound | None:
         if self.engine is None and self.table.current_round_id:
-            self.round_row = Round.objects.get(pk=self.table.current_round_id)
-            self.engine = EngineRound.from_dict(self.round_row.state)
+            found = fastsql.one(
+                f"SELECT phase, state FROM {fastsql.table(Round)} WHERE id = %s",
+                [self.table.current_round_id],
+            )
+            assert found is not None
+            # A stand-in row (id and phase): enough to point at, and _save_round writes it.
+            self.round_row = Round(id=self.table.current_round_id, phase=found[0])
+            self.engine = EngineRound.from_dict(fastsql.loads(found[1]))
         return self.engine
 
     def live_round(self) -> EngineRound:
@@ -137,17 +144,28 @@ def _save_round(ctx: Context) -> None:
     if rnd is None or row is None:
         return
     previous = row.phase
-    row.state = rnd.to_dict()
     row.phase = rnd.phase.value
-    row.void_reason = rnd.void_reason or ""
+    stamps = []
     if previous != row.phase:
-        if rnd.phase is Phase.DECISIONS or (rnd.dealer_cards and row.dealt_at is None):
-            row.dealt_at = row.dealt_at or ctx.now
+        now = fastsql.when(ctx.now)
+        if rnd.dealer_cards:
+            stamps.append(("dealt_at = COALESCE(dealt_at, %s)", now))
         if rnd.phase is Phase.REVEALED:
-            row.revealed_at = ctx.now
+            stamps.append(("revealed_at = %s", now))
         if rnd.finished:
-            row.finished_at = ctx.now
-    row.save()
+            stamps.append(("finished_at = %s", now))
+    fastsql.run(
+        f"UPDATE {fastsql.table(Round)} SET state = %s, phase = %s, void_reason = %s"
+        + "".join(", " + sql for sql, _ in stamps)
+        + " WHERE id = %s",
+        [
+            fastsql.dumps(rnd.to_dict()),
+            row.phase,
+            rnd.void_reason or "",
+            *(v for _, v in stamps),
+            row.pk,
+        ],
+    )
     table = ctx.table
     # Turn clock: the box to act gets the Rules Submission's decision time.
     if rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
@@ -223,11 +241,13 @@ def _write_events(ctx: Context) -> int:
     table.version += 1
     version = table.version
     prev = table.last_hash
-    rows = []
+    values = []
+    round_id = ctx.round_row.pk if ctx.round_row else None
+    created = fastsql.when(ctx.now)
     for seq, event in enumerate(ctx.events):
         row = RoundEvent(
             table=table,
-            round=ctx.round_row,
+            round_id=round_id,
             version=version,
             seq=seq,
             kind=event.kind,
@@ -239,25 +259,116 @@ def _write_events(ctx: Context) -> int:
         )
         row.hash = row.compute_hash()
         prev = row.hash
-        rows.append(row)
-    RoundEvent.objects.bulk_create(rows)
-    table.last_hash = prev
-    # Every field a command may change, not the clock owner's heartbeat (another writer).
-    table.save(
-        update_fields=[
+        values.append(
+            (
+                table.pk,
+                round_id,
+                version,
+                seq,
+                event.kind,
+                event.audience,
+                fastsql.dumps(event.data),
+                ctx.actor,
+                created,
+                row.prev_hash,
+                row.hash,
+            )
+        )
+    fastsql.insert_many(
+        RoundEvent,
+        [
+            "table_id",
+            "round_id",
             "version",
-            "last_hash",
-            "is_open",
-            "rules",
-            "pending_rules",
-            "shoe",
-            "rounds_since_stub_count",
-            "current_round",
-            "betting_deadline",
-            "turn_deadline",
-        ]
+            "seq",
+            "kind",
+            "audience",
+            "data",
+            "actor",
+            "created",
+            "prev_hash",
+            "hash",
+        ],
+        values,
+        returning=False,
+    )
+    table.last_hash = prev
+    # Every field a command may change; not the clock owner's heartbeat (another writer).
+    fastsql.run(
+        f"UPDATE {fastsql.table(Table)} SET version = %s, last_hash = %s, is_open = %s, "
+        "rules_id = %s, pending_rules_id = %s, shoe = %s, rounds_since_stub_count = %s, "
+        "current_round_id = %s, betting_deadline = %s, turn_deadline = %s WHERE id = %s",
+        [
+            table.version,
+            table.last_hash,
+            table.is_open,
+            table.rules_id,
+            table.pending_rules_id,
+            fastsql.dumps(table.shoe),
+            table.rounds_since_stub_count,
+            table.current_round_id,
+            fastsql.when(table.betting_deadline),
+            fastsql.when(table.turn_deadline),
+            table.pk,
+        ],
     )
     return version
+
+
+_TABLE_COLUMNS = (
+    "name",
+    "is_open",
+    "rules_id",
+    "pending_rules_id",
+    "version",
+    "shoe",
+    "rounds_since_stub_count",
+    "current_round_id",
+    "betting_deadline",
+    "turn_deadline",
+    "last_hash",
+)
+_RULES_FIELDS = [f for f in RulesSubmission._meta.concrete_fields]
+
+
+def _moment(value: Any) -> dt.datetime | None:
+    """A datetime column read by plain SQL: aware (PostgreSQL), or naive UTC or text (SQLite)."""
+    if value is None:
+        return None
+    parsed = value if isinstance(value, dt.datetime) else parse_datetime(value)
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, dt.UTC)
+    return parsed
+
+
+def _lock_table(table_id: int) -> Table:
+    """The table's row, locked (SELECT ... FOR UPDATE), with its Rules Submission, in one
+    statement."""
+    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+    rules_cols = ", ".join(f"r.{fastsql.col(f.column)}" for f in _RULES_FIELDS)
+    table_cols = ", ".join(f"t.{fastsql.col(c)}" for c in _TABLE_COLUMNS)
+    found = fastsql.one(
+        f"SELECT {table_cols}, {rules_cols} FROM {fastsql.table(Table)} t "
+        f"JOIN {fastsql.table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s{lock}",
+        [table_id],
+    )
+    if found is None:
+        raise ServiceError("no_table", f"there is no table {table_id}")
+    values = dict(zip(_TABLE_COLUMNS, found[: len(_TABLE_COLUMNS)], strict=True))
+    values["shoe"] = fastsql.loads(values["shoe"])
+    values["is_open"] = bool(values["is_open"])
+    values["betting_deadline"] = _moment(values["betting_deadline"])
+    values["turn_deadline"] = _moment(values["turn_deadline"])
+    table = Table(id=table_id, **values)
+    rules_values = found[len(_TABLE_COLUMNS) :]
+    rules = RulesSubmission(
+        **{f.attname: v for f, v in zip(_RULES_FIELDS, rules_values, strict=True)}
+    )
+    for f in _RULES_FIELDS:
+        if isinstance(f, models.BooleanField):
+            setattr(rules, f.attname, bool(getattr(rules, f.attname)))
+    table.rules = rules
+    return table
 
 
 #: Advisory-lock namespace for the per-table command sequence (the chapter's number).
@@ -304,14 +415,16 @@ def execute(
 
     try:
         with table_sequence(table_id), transaction.atomic():
-            try:
-                table = Table.objects.select_for_update().select_related("rules").get(pk=table_id)
-            except Table.DoesNotExist:
-                raise ServiceError("no_table", f"there is no table {table_id}") from None
+            table = _lock_table(table_id)
             if key:
-                record = CommandRecord.objects.filter(table=table, actor=actor, key=key).first()
-                if record is not None:
-                    return Result(record.response["version"], record.response, replayed=True)
+                found = fastsql.one(
+                    f"SELECT response FROM {fastsql.table(CommandRecord)} "
+                    f"WHERE table_id = %s AND actor = %s AND {fastsql.col('key')} = %s",
+                    [table_id, actor, key],
+                )
+                if found is not None:
+                    answer = fastsql.loads(found[0])
+                    return Result(answer["version"], answer, replayed=True)
             if expected_version is not None and expected_version != table.version:
                 raise ServiceError(
                     "stale_version",
@@ -325,8 +438,20 @@ def execute(
             version = _write_events(ctx)
             response = {"version": version, **response}
             if key:
-                CommandRecord.objects.create(
-                    table=table, actor=actor, key=key, command=command, response=response
+                fastsql.insert_many(
+                    CommandRecord,
+                    ["table_id", "actor", "key", "command", "response", "created"],
+                    [
+                        (
+                            table_id,
+                            actor,
+                            key,
+                            command,
+                            fastsql.dumps(response),
+                            fastsql.when(ctx.now),
+                        )
+                    ],
+                    returning=False,
                 )
             events = list(ctx.events)
             round_id = ctx.round_row.pk if ctx.round_row else None
@@ -354,6 +479,15 @@ def _seat_of(ctx: Context, user: AbstractBaseUser, box: int) -> Seat:
     if seat is None or seat.player_id != user.pk:
         raise ServiceError("not_your_box", f"you are not seated at box {box}")
     return seat
+
+
+def _check_seat(ctx: Context, user: AbstractBaseUser, box: int) -> None:
+    found = fastsql.one(
+        f"SELECT player_id FROM {fastsql.table(Seat)} WHERE table_id = %s AND box = %s",
+        [ctx.table.pk, box],
+    )
+    if found is None or found[0] != user.pk:
+        raise ServiceError("not_your_box", f"you are not seated at box {box}")
 
 
 def _check_box_number(box: object) -> int:
@@ -544,7 +678,7 @@ def place_bets(
 
     def body(ctx: Context) -> dict[str, Any]:
         number = _check_box_number(box)
-        _seat_of(ctx, user, number)
+        _check_seat(ctx, user, number)
         rnd = ctx.live_round()
         ctx.apply(rnd.bet(number, player_name(user), dict(wagers)))
         return {"box": number, "wagers": rnd.boxes[number].wagers if number in rnd.boxes else {}}
