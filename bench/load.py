@@ -11,6 +11,7 @@ out-of-order versions, ledger discrepancies, and the same latency for a bare Cha
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 import statistics
 import time
@@ -36,7 +37,8 @@ class TableRun:
     dealer: TableClient
     players: list[tuple[TableClient, int]]
     latencies: list[float] = field(default_factory=list)
-    pending: list[tuple[float, int]] = field(default_factory=list)  # (sent at, version)
+    pending: list[tuple[float, int, str]] = field(default_factory=list)  # sent, version, step
+    by_step: dict[str, list[float]] = field(default_factory=dict)
     rounds: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -94,17 +96,19 @@ async def dealer_loop(run: TableRun, rounds: int, pause: float, start: float = 0
             if reply["type"] != "ok":
                 run.errors.append(f"{step}: {reply.get('code')} {reply.get('message')}")
                 continue
-            run.pending.append((sent, reply["version"]))
+            run.pending.append((sent, reply["version"], step))
         run.rounds += 1
 
 
 def collect_latencies(run: TableRun) -> None:
-    for sent, version in run.pending:
+    for sent, version, step in run.pending:
         arrivals = [c.arrivals.get(version) for c in run.sockets]
         if any(a is None for a in arrivals):
             run.errors.append(f"version {version} never reached every socket")
             continue
-        run.latencies.append(max(arrivals) - sent)  # type: ignore[type-var]
+        latency = max(arrivals) - sent  # type: ignore[type-var]
+        run.latencies.append(latency)
+        run.by_step.setdefault(step, []).append(latency)
 
 
 def version_faults(client: TableClient) -> int:
@@ -151,6 +155,10 @@ async def run_tables(
         for c, box in run.players
     ]
     messages_before = sum(c.messages for run in runs for c in run.sockets)
+    # The clients keep every frame (an acyclic heap that only grows): a full collection of it
+    # pauses this process for hundreds of milliseconds, which would be counted as latency.
+    gc.freeze()
+    gc.disable()
     started = time.monotonic()
     await asyncio.gather(
         *(dealer_loop(run, rounds, pause, rng.uniform(0, stagger)) for run in runs)
@@ -158,6 +166,7 @@ async def run_tables(
     elapsed = time.monotonic() - started
     await asyncio.sleep(1.0)  # let the last frames land
     messages = sum(c.messages for run in runs for c in run.sockets) - messages_before
+    gc.enable()
     for bot in bots:
         bot.cancel()
     for run in runs:
@@ -168,6 +177,10 @@ async def run_tables(
         for c in run.sockets:
             await c.close()
     latencies = [lat for run in runs for lat in run.latencies]
+    steps: dict[str, list[float]] = {}
+    for run in runs:
+        for step, values in run.by_step.items():
+            steps.setdefault(step, []).extend(values)
     return {
         "tables": len(runs),
         "sockets": sum(len(run.sockets) for run in runs),
@@ -180,6 +193,10 @@ async def run_tables(
         "samples": len(latencies),
         "errors": [e for run in runs for e in run.errors] + [str(e) for e in client_errors],
         "version_faults": faults,
+        "steps": {
+            step: (percentile(v, 50) * 1000, percentile(v, 99) * 1000, max(v) * 1000)
+            for step, v in steps.items()
+        },
     }
 
 
@@ -245,6 +262,8 @@ def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
         f"errors                {len(result['errors'])}",
         f"lost/out-of-order     {result['version_faults']} versions",
     ]
+    for step, (p50, p99, worst) in result["steps"].items():
+        lines.append(f"  {step:<14} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   max {worst:7.1f} ms")
     lines += [f"  error: {e}" for e in result["errors"][:10]]
     return lines
 

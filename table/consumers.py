@@ -16,6 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -85,7 +86,20 @@ class TokenBucket:
         return False
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class FrameConsumer(AsyncWebsocketConsumer):
+    """Channels' dispatch first hops to its shared sync thread to close stale database
+    connections, for every message, a frame to fan out included. Our consumers touch the
+    database only inside services run by ``in_worker``, which tidies connections in its own
+    threads; so the hop (most of the event loop's time at a busy table) is skipped."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(FrameConsumer):
     """Players and spectators at one table: ``/ws/tables/<id>/``."""
 
     adapter = PLAYER_ADAPTER
@@ -338,7 +352,7 @@ class DealerConsumer(TableConsumer):
         raise services.ServiceError("unknown_command", f"unknown command {command.cmd!r}")
 
 
-class BroadcastBaseline(AsyncWebsocketConsumer):
+class BroadcastBaseline(FrameConsumer):
     """The load benchmark's baseline: a bare ``group_send`` fan-out, no database, no rules.
 
     Routed only when ``FRENZY_BENCH_ROUTES`` is set (bench_load starts such a Daphne)."""
