@@ -183,43 +183,68 @@ def _save_round(ctx: Context) -> None:
 
 
 def _record_finished(ctx: Context, rnd: EngineRound, row: Round) -> None:
-    users = {
-        u.username: u
-        for u in User.objects.filter(username__in={b.player for b in rnd.boxes.values()})
-    }
+    names = sorted({b.player for b in rnd.boxes.values()})
+    users = dict(
+        fastsql.rows(
+            f"SELECT username, id FROM {fastsql.col(User._meta.db_table)} "
+            f"WHERE username IN ({', '.join(['%s'] * len(names)) or 'NULL'})",
+            names,
+        )
+    )
     settled = {b["box"]: b for b in (rnd.results or {}).get("boxes", [])}
     records, lines = [], []
     for play in rnd.boxes.values():
         hand = best_four(play.cards) if len(play.cards) == 5 else None
         info = settled.get(play.box, {})
+        player = users[play.player]
         records.append(
-            BoxRecord(
-                round=row,
-                box=play.box,
-                player=users[play.player],
-                cards=" ".join(codes(play.cards)),
-                best_four=" ".join(codes(hand.cards)) if hand else "",
-                hand=describe(hand.value) if hand else "",
-                wagers=dict(play.wagers),
-                decision=play.decision,
-                net=info.get("net", 0),
+            (
+                row.pk,
+                play.box,
+                player,
+                " ".join(codes(play.cards)),
+                " ".join(codes(hand.cards)) if hand else "",
+                describe(hand.value) if hand else "",
+                fastsql.dumps(dict(play.wagers)),
+                play.decision,
+                info.get("net", 0),
             )
         )
         for line in info.get("results", []):
             lines.append(
-                SettlementLine(
-                    round=row,
-                    box=play.box,
-                    player=users[play.player],
-                    wager=line["wager"],
-                    stake=line["stake"],
-                    outcome=line["outcome"],
-                    net=line["net"],
-                    row=line["row"] or "",
+                (
+                    row.pk,
+                    play.box,
+                    player,
+                    line["wager"],
+                    line["stake"],
+                    line["outcome"],
+                    line["net"],
+                    line["row"] or "",
                 )
             )
-    BoxRecord.objects.bulk_create(records)
-    SettlementLine.objects.bulk_create(lines)
+    fastsql.insert_many(
+        BoxRecord,
+        [
+            "round_id",
+            "box",
+            "player_id",
+            "cards",
+            "best_four",
+            "hand",
+            "wagers",
+            "decision",
+            "net",
+        ],
+        records,
+        returning=False,
+    )
+    fastsql.insert_many(
+        SettlementLine,
+        ["round_id", "box", "player_id", "wager", "stake", "outcome", "net", "row"],
+        lines,
+        returning=False,
+    )
     table = ctx.table
     # §684a.3(b)/(c) bookkeeping, and a Rules Submission change waiting for the round to end.
     if table.pending_rules_id:
@@ -644,16 +669,37 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
             last = Round.objects.filter(table=table).order_by("-number").first()
             number = (last.number if last else 0) + 1
         rnd, step = EngineRound.open(number, rules, back, order, new_salt())
-        ctx.round_row = Round.objects.create(
-            table=table,
-            number=number,
-            rules_submission=table.rules,
-            rules=rules.to_dict(),
-            phase=rnd.phase.value,
-            state=rnd.to_dict(),
-            commitment=rnd.commitment,
-            deck_back=back,
+        [round_id] = fastsql.insert_many(
+            Round,
+            [
+                "table_id",
+                "number",
+                "rules_submission_id",
+                "rules",
+                "phase",
+                "state",
+                "commitment",
+                "deck_back",
+                "void_reason",
+                "opened_at",
+            ],
+            [
+                (
+                    table.pk,
+                    number,
+                    table.rules_id,
+                    fastsql.dumps(rules.to_dict()),
+                    rnd.phase.value,
+                    fastsql.dumps(rnd.to_dict()),
+                    rnd.commitment,
+                    back,
+                    "",
+                    fastsql.when(ctx.now),
+                )
+            ],
+            returning=True,
         )
+        ctx.round_row = Round(id=round_id, phase=rnd.phase.value)
         ctx.engine = rnd
         table.current_round = ctx.round_row
         table.betting_deadline = ctx.now + dt.timedelta(seconds=rules.betting_seconds)
