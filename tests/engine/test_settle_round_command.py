@@ -17,6 +17,7 @@ from django.core.management.base import CommandError
 
 from table.engine.contract import settle_document
 from table.engine.errors import InvalidInput
+from tests.examples import rules_md_round
 
 from .test_settlement import EXAMPLE_OUTPUT
 
@@ -26,38 +27,16 @@ Doc = dict[str, Any]
 
 
 def base() -> Doc:
-    return {
-        "rules": {
-            "bad_beat_paytable": "A",
-            "prime_paytable": "A",
-            "four_card_bonus_paytable": "A",
-            "all_six_paytable": "A",
-            "payout_limit": None,
-        },
-        "dealer": ["AS", "KD", "7H", "7C", "2S"],
-        "all_six_card": "2D",
-        "boxes": [
-            {
-                "box": 1,
-                "player": "p1",
-                "cards": ["QS", "QH", "QD", "4C", "9H"],
-                "wagers": {
-                    "ante": 1000,
-                    "odds": 1000,
-                    "raise": 3000,
-                    "prime": 500,
-                    "four_card_bonus": 500,
-                    "all_six": 500,
-                },
-            },
-            {
-                "box": 2,
-                "player": "p2",
-                "cards": ["KS", "KH", "3D", "5C", "8H"],  # a pair of kings
-                "wagers": {"ante": 500, "odds": 500, "raise": 500},
-            },
-        ],
-    }
+    doc = rules_md_round()
+    doc["boxes"].append(
+        {
+            "box": 2,
+            "player": "p2",
+            "cards": ["KS", "KH", "3D", "5C", "8H"],  # a pair of kings
+            "wagers": {"ante": 500, "odds": 500, "raise": 500},
+        }
+    )
+    return doc
 
 
 def _set(path: str, value: object) -> Callable[[Doc], None]:

@@ -18,6 +18,7 @@ from table.engine.settlement import (
     apply_payout_limit,
     settle,
 )
+from tests.examples import rules_md_round
 
 from . import posted
 from .helpers import box, cards, nets, outcomes, settle_one
@@ -465,32 +466,7 @@ def test_contract_output_keeps_the_input_order_and_the_documented_keys() -> None
 
 
 def test_the_example_of_rules_md() -> None:
-    doc = {
-        "rules": {
-            "bad_beat_paytable": "A",
-            "prime_paytable": "A",
-            "four_card_bonus_paytable": "A",
-            "all_six_paytable": "A",
-            "payout_limit": None,
-        },
-        "dealer": ["AS", "KD", "7H", "7C", "2S"],
-        "all_six_card": "2D",
-        "boxes": [
-            {
-                "box": 1,
-                "player": "p1",
-                "cards": ["QS", "QH", "QD", "4C", "9H"],
-                "wagers": {
-                    "ante": 1000,
-                    "odds": 1000,
-                    "raise": 3000,
-                    "prime": 500,
-                    "four_card_bonus": 500,
-                    "all_six": 500,
-                },
-            }
-        ],
-    }
+    doc = rules_md_round()
     from table.engine.contract import settle_document
 
     assert settle_document(doc) == EXAMPLE_OUTPUT

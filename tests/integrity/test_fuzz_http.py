@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from table import ledger
 from table.models import Account, RulesSubmission, Table
+from tests.examples import RULES_SUBMISSION_FORM
 
 from .conftest import Game, balance
 
@@ -130,29 +131,7 @@ def test_random_paths_and_queries_never_500(
     assert response.status_code < 500, (path, response.status_code)
 
 
-VALID = {
-    "name": "Fuzzed rules",
-    "bad_beat_paytable": "D",
-    "offers_prime": "on",
-    "prime_paytable": "B",
-    "offers_four_card_bonus": "on",
-    "four_card_bonus_paytable": "FC-7",
-    "offers_all_six": "on",
-    "all_six_paytable": "E",
-    "payout_limit": "100,000",
-    "adjacent_boxes": "2",
-    "ante_min": "10",
-    "ante_max": "1,000.00",
-    "prime_min": "1",
-    "prime_max": "100",
-    "four_card_bonus_min": "1",
-    "four_card_bonus_max": "100",
-    "all_six_min": "1",
-    "all_six_max": "100",
-    "two_decks": "on",
-    "decision_seconds": "20",
-    "betting_seconds": "15",
-}
+VALID = {**RULES_SUBMISSION_FORM, "name": "Fuzzed rules"}
 
 
 @st.composite

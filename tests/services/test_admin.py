@@ -21,6 +21,7 @@ from django.urls import reverse
 
 from table import services
 from table.models import Account, Round, RulesSubmission, Table
+from tests.examples import RULES_SUBMISSION_FORM
 
 from .conftest import START, Game, balance, current_row
 
@@ -28,29 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db]
 
-VALID = {
-    "name": "Casino rules",
-    "bad_beat_paytable": "D",
-    "offers_prime": "on",
-    "prime_paytable": "B",
-    "offers_four_card_bonus": "on",
-    "four_card_bonus_paytable": "FC-7",
-    "offers_all_six": "on",
-    "all_six_paytable": "E",
-    "payout_limit": "100,000",
-    "adjacent_boxes": "2",
-    "ante_min": "10",
-    "ante_max": "1,000.00",
-    "prime_min": "1",
-    "prime_max": "100",
-    "four_card_bonus_min": "1",
-    "four_card_bonus_max": "100",
-    "all_six_min": "1",
-    "all_six_max": "100",
-    "two_decks": "on",
-    "decision_seconds": "20",
-    "betting_seconds": "15",
-}
+VALID = RULES_SUBMISSION_FORM
 
 
 @pytest.fixture
