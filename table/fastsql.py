@@ -10,18 +10,24 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from django.db import connection
 from django.db.models import Model
 
 
+@lru_cache(maxsize=256)
+def _quoted(vendor: str, name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
 def table(model: type[Model]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
+    return _quoted(connection.vendor, model._meta.db_table)
 
 
 def col(name: str) -> str:
-    return connection.ops.quote_name(name)
+    return _quoted(connection.vendor, name)
 
 
 def one(sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
