@@ -203,22 +203,19 @@ def round_record(row: Round, viewer: str | None = None, full: bool = True) -> di
     }
 
 
-def recall_rounds(user: AbstractBaseUser, limit: int = 10) -> list[dict[str, Any]]:
-    """The last ``limit`` finished rounds this player played, with the same detail (game recall)."""
-    round_ids = list(
-        BoxRecord.objects.filter(player=user)
-        .order_by("-round_id")
-        .values_list("round_id", flat=True)
-        .distinct()[: limit * 6]
+def recall_rounds(
+    user: AbstractBaseUser, limit: int = 10, table: Table | None = None
+) -> list[dict[str, Any]]:
+    """The last ``limit`` finished rounds this player played (at ``table``, or anywhere),
+    with the same detail as the round page: what was face up, plus their own boxes."""
+    records = BoxRecord.objects.filter(player=user)
+    if table is not None:
+        records = records.filter(round__table=table)
+    ids = list(
+        records.order_by("-round_id").values_list("round_id", flat=True).distinct()[:limit]
     )
-    seen: list[int] = []
-    for rid in round_ids:
-        if rid not in seen:
-            seen.append(rid)
-        if len(seen) == limit:
-            break
     rows = (
-        Round.objects.filter(pk__in=seen)
+        Round.objects.filter(pk__in=ids)
         .select_related("table", "rules_submission")
         .prefetch_related(
             Prefetch("box_records", queryset=BoxRecord.objects.select_related("player", "round")),

@@ -10,13 +10,12 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from .models import Account, BoxRecord, Round, Seat, SettlementLine, Table
-from .snapshot import is_dealer, posted_paytables, round_record
+from .models import Account, Seat, Table
+from .snapshot import is_dealer, posted_paytables, recall_rounds
 
 
 def _money(cents: int | None) -> str:
@@ -84,27 +83,9 @@ def recall_json(request: HttpRequest, table_id: int) -> JsonResponse:
     table = get_object_or_404(Table, pk=table_id)
     if not request.user.is_authenticated:
         return JsonResponse({"rounds": [], "login_required": True}, status=403)
-    ids = list(
-        BoxRecord.objects.filter(player=request.user, round__table=table)
-        .values_list("round_id", flat=True)
-        .order_by("-round_id")
-        .distinct()[:RECALL_ROUNDS]
-    )
-    rows = (
-        Round.objects.filter(pk__in=ids)
-        .select_related("table", "rules_submission")
-        .prefetch_related(
-            Prefetch("box_records", queryset=BoxRecord.objects.select_related("player", "round")),
-            Prefetch("settlement_lines", queryset=SettlementLine.objects.all()),
-        )
-        .order_by("-id")
-    )
-    name = request.user.get_username()
-    rounds = []
-    for row in rows:
-        record = round_record(row, viewer=name, full=False)
-        record["url"] = reverse("round_detail", args=[row.pk])
-        rounds.append(record)
+    rounds = recall_rounds(request.user, RECALL_ROUNDS, table)
+    for record in rounds:
+        record["url"] = reverse("round_detail", args=[record["id"]])
     return JsonResponse({"rounds": rounds})
 
 
