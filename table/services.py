@@ -15,7 +15,7 @@ import datetime as dt
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -946,8 +946,8 @@ def change_rules(
 
 
 def fail_unfinished_round(table_id: int) -> Result | None:
-    """Nothing is lost on restart: a round is resumed from the store. This only exists for the
-    case where it cannot be (its stored state no longer loads): void it and return stakes."""
+    """Void a round left unfinished and return every stake (a round is normally resumed
+    from the store after a restart; this is for a table being cleared, e.g. by bench_load)."""
     table = Table.objects.get(pk=table_id)
     if not table.current_round_id:
         return None
@@ -963,14 +963,6 @@ def fail_unfinished_round(table_id: int) -> Result | None:
 
 # --- reading ----------------------------------------------------------------------------------
 
-
-def visible_events(events: Sequence[Event], player: str | None) -> list[dict[str, Any]]:
-    mine = to_player(player) if player else None
-    return [
-        {"kind": e.kind, "data": e.data}
-        for e in events
-        if e.audience == PUBLIC or (mine is not None and e.audience == mine)
-    ]
 
 
 def restart_betting_clock(table_id: int, **kw: Any) -> Result:

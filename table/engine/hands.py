@@ -32,7 +32,6 @@ from .cards import (
     THREE,
     TWO,
     Card,
-    codes,
     is_red,
 )
 from .errors import InvalidInput
@@ -476,7 +475,3 @@ def all_six_hand_trusted(cards: Sequence[Card]) -> AllSixHand:
     if most == 3:
         return AllSixHand.THREE_OF_A_KIND
     return AllSixHand.NOTHING
-
-
-def hand_codes(hand: BestFour) -> list[str]:
-    return codes(hand.cards)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
-from .cards import Card, check_distinct, codes
+from .cards import Card, check_distinct
 from .errors import InvalidInput
 from .hands import (
     BestFour,
@@ -21,7 +21,6 @@ from .hands import (
     all_six_hand_trusted,
     best_four,
     best_four_value,
-    category_of,
     four_card_bonus_hand,
     max_raise_multiple,
     prime_hand_trusted,
@@ -442,11 +441,3 @@ def settle(
         boxes=tuple(settled),
         players=apply_payout_limit(settled, rules.payout_limit),
     )
-
-
-def category_key(value: int) -> str:
-    return category_of(value).key
-
-
-def describe_cards(cards: Sequence[Card]) -> str:
-    return " ".join(codes(cards))

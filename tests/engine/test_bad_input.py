@@ -101,8 +101,6 @@ PUBLIC: list[tuple[str, Callable[..., Any], int]] = [
         lambda box, six: settlement.settle(cards("KS KD 4H 8C 9S"), [box], Rules.from_names(), six),
         2,
     ),
-    ("category_key", settlement.category_key, 1),
-    ("describe_cards", settlement.describe_cards, 1),
     ("settle_document", contract.settle_document, 1),
     ("settle_one", contract.settle_one, 1),
     ("parse_round", contract.parse_round, 1),
