@@ -16,6 +16,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.contrib.auth import get_user_model
 
 from table.engine.round import PUBLIC, Event
@@ -58,24 +59,82 @@ async def publish_async(
     if layer is None:
         return
     public, private = frames(table_id, version, round_id, events)
-    for player, frame in private.items():
-        if player in user_ids:
-            await layer.group_send(user_group(table_id, user_ids[player]), frame_message(frame))
-    await layer.group_send(table_group(table_id), frame_message(public))
+    # Private frames first: a client applies a box's hole cards, then the public frame of
+    # the same version (docs/protocol.md).
+    sends = [
+        (user_group(table_id, user_ids[player]), frame_message(frame))
+        for player, frame in private.items()
+        if player in user_ids
+    ]
+    sends.append((table_group(table_id), frame_message(public)))
+    await group_send_many(layer, sends)
+
+
+async def group_send_many(layer: Any, sends: list[tuple[str, dict[str, Any]]]) -> None:
+    """Several group sends, in order. On the Redis pub/sub layer they travel as one pipeline
+    (one round trip), and beside other tables' publishes: channels_redis's own group_send
+    takes one round trip per frame under a lock shared by the whole process, so a dealt
+    round's seven frames would queue behind every other table's frames."""
+    if isinstance(layer, RedisPubSubChannelLayer):
+        loop_layer = layer._get_layer()
+        by_shard: dict[Any, list[tuple[str, bytes]]] = defaultdict(list)
+        for group, message in sends:
+            channel = loop_layer._get_group_channel_name(group)
+            by_shard[loop_layer._get_shard(channel)].append((channel, layer.serialize(message)))
+        for shard, items in by_shard.items():
+            shard._ensure_redis()  # the shard's client, with its pool of connections
+            pipe = shard._redis.pipeline(transaction=False)
+            for channel, data in items:
+                pipe.publish(channel, data)
+            await pipe.execute()
+        return
+    for group, message in sends:
+        await layer.group_send(group, message)
+
+
+async def deliver(publication: Any) -> None:
+    """Publish a committed command's events from the event loop (services.Publication)."""
+    try:
+        await publish_async(
+            publication.table_id,
+            publication.version,
+            publication.round_id,
+            publication.events,
+            publication.user_ids,
+        )
+    except Exception:  # a lost frame is recovered by the client's version check
+        log.exception(
+            "could not publish version %s of table %s", publication.version, publication.table_id
+        )
 
 
 def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
-    """A frame serialised once for the whole group: each socket sends the text as it is."""
-    return {"type": "table.frame", "text": json.dumps(frame, separators=(",", ":"))}
+    """A frame serialised once for the whole group: each socket sends the text as it is.
+    The version (and whether the frame is private) ride beside it, so that a socket can
+    put frames that crossed on the way back in order without parsing them."""
+    return {
+        "type": "table.frame",
+        "text": json.dumps(frame, separators=(",", ":")),
+        "version": frame["version"],
+        "private": bool(frame.get("private")),
+    }
 
 
-def publish(table_id: int, version: int, round_id: int | None, events: Sequence[Event]) -> None:
-    players = {e.audience.removeprefix("player:") for e in events if e.audience != PUBLIC}
-    user_ids: dict[str, int] = {}
-    if players:
-        user_ids = dict(
-            get_user_model().objects.filter(username__in=players).values_list("username", "pk")
-        )
+def publish(
+    table_id: int,
+    version: int,
+    round_id: int | None,
+    events: Sequence[Event],
+    user_ids: dict[str, int] | None = None,
+) -> None:
+    """Publish from synchronous code (the clock, the admin, tests), after commit."""
+    if user_ids is None:
+        players = {e.audience.removeprefix("player:") for e in events if e.audience != PUBLIC}
+        user_ids = {}
+        if players:
+            user_ids = dict(
+                get_user_model().objects.filter(username__in=players).values_list("username", "pk")
+            )
     try:
         async_to_sync(publish_async)(table_id, version, round_id, events, user_ids)
     except Exception:  # a lost frame is recovered by the client's version check

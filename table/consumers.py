@@ -21,7 +21,7 @@ from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import services
-from .broadcast import table_group, user_group
+from .broadcast import deliver, table_group, user_group
 from .layer_watch import layer_epoch
 from .models import Table
 from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse
@@ -34,6 +34,10 @@ RATE_PER_SECOND = 10.0
 RATE_BURST = 30.0
 #: A connection with no frame from the client for this long is closed (clients ping every 15 s).
 IDLE_SECONDS = 120.0
+#: Frames of one table can cross on the way here (published by two processes, or by a
+#: consumer and the clock): a socket holds a frame whose predecessor has not come for up to
+#: this long, then sends what it holds and the client, seeing the gap, asks for a snapshot.
+GAP_SECONDS = 0.5
 
 
 #: Threads that run services for this process's sockets (each holds a database connection).
@@ -112,6 +116,11 @@ class TableConsumer(FrameConsumer):
         self.last_seen = time.monotonic()
         self.superseded = False
         self.idle_task: asyncio.Task[None] | None = None
+        # Version order (see table_frame): nothing goes out before the first snapshot.
+        self.next_version: int | None = None
+        self.held: dict[int, list[tuple[bool, str]]] = {}
+        self.gap_timer: asyncio.TimerHandle | None = None
+        self.sending = asyncio.Lock()
         if not await self.table_exists():
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -154,6 +163,8 @@ class TableConsumer(FrameConsumer):
     async def disconnect(self, code: int) -> None:
         if self.idle_task is not None:
             self.idle_task.cancel()
+        if getattr(self, "gap_timer", None) is not None:
+            self.gap_timer.cancel()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.authenticated and hasattr(self, "groups_joined"):
@@ -204,10 +215,63 @@ class TableConsumer(FrameConsumer):
         snap = await in_worker(snapshot)(self.table_id, self.user)
         if ref is not None:
             snap["ref"] = ref
-        await self.send_json(snap)
+        async with self.sending:
+            await self.send_json(snap)
+            # Frames up to the snapshot's version are in it; later ones follow it, in order.
+            self.next_version = max(self.next_version or 0, snap["version"] + 1)
+            for version in [v for v in self.held if v < self.next_version]:
+                del self.held[version]
+            await self.release()
 
     async def table_frame(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=message["text"])
+        """Send the table's frames in version order, a version's private frame before its
+        public one. Frames almost always come in order and go straight out; one that comes
+        early waits (at most GAP_SECONDS) for the ones before it."""
+        version = message.get("version")
+        if version is None:
+            await self.send(text_data=message["text"])
+            return
+        async with self.sending:
+            if self.next_version is not None and version < self.next_version:
+                return  # already in the snapshot this socket was sent
+            self.held.setdefault(version, []).append(
+                (bool(message.get("private")), message["text"])
+            )
+            await self.release()
+
+    async def release(self) -> None:
+        """Send every held version that is next in line and complete (its public frame came)."""
+        if self.next_version is None:
+            return
+        while True:
+            frames = self.held.get(self.next_version)
+            if frames is None or all(private for private, _ in frames):
+                break
+            del self.held[self.next_version]
+            for _, text in sorted(frames, key=lambda f: not f[0]):  # private first
+                await self.send(text_data=text)
+            self.next_version += 1
+        if self.held and self.gap_timer is None:
+            self.gap_timer = asyncio.get_running_loop().call_later(
+                GAP_SECONDS, lambda: asyncio.ensure_future(self.give_up_gap())
+            )
+        elif not self.held and self.gap_timer is not None:
+            self.gap_timer.cancel()
+            self.gap_timer = None
+
+    async def give_up_gap(self) -> None:
+        """A version never came (a process died between commit and publish, or the layer
+        lost it): send what is held, in order; the client sees the gap and asks for a
+        snapshot."""
+        async with self.sending:
+            self.gap_timer = None
+            if self.next_version is None or not self.held:
+                return
+            for version in sorted(self.held):
+                frames = self.held.pop(version)
+                for _, text in sorted(frames, key=lambda f: not f[0]):
+                    await self.send(text_data=text)
+                self.next_version = max(self.next_version, version + 1)
 
     async def session_takeover(self, message: dict[str, Any]) -> None:
         if message["channel"] == self.channel_name:
@@ -260,6 +324,9 @@ class TableConsumer(FrameConsumer):
         try:
             async with table_queue(self.table_id):
                 result = await in_worker(self.run)(command)
+                if result.publication is not None:
+                    # From the event loop, before the table's next command: in order.
+                    await deliver(result.publication)
         except services.ServiceError as exc:
             await self.error(exc.code, exc.message, command.ref)
             return
@@ -281,7 +348,7 @@ class TableConsumer(FrameConsumer):
         )
 
     def run(self, command: Any) -> services.Result:
-        kw = {"key": command.key, "expected_version": command.version}
+        kw = {"key": command.key, "expected_version": command.version, "publish": False}
         t, user = self.table_id, self.user
         match command.cmd:
             case "sit":
@@ -327,7 +394,7 @@ class DealerConsumer(TableConsumer):
         return None
 
     def run(self, command: Any) -> services.Result:
-        kw = {"key": command.key, "expected_version": command.version}
+        kw = {"key": command.key, "expected_version": command.version, "publish": False}
         t, dealer = self.table_id, self.user
         simple = {
             "open_betting": services.open_betting,

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -37,6 +39,18 @@ def one(sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
     return tuple(row) if row is not None else None
 
 
+def last_one(sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+    """The first row of the last statement of ``sql`` (several statements, one round trip;
+    PostgreSQL only when there are several)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if connection.vendor == "postgresql":
+            while cursor.nextset():
+                pass
+        row = cursor.fetchone()
+    return tuple(row) if row is not None else None
+
+
 def rows(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -46,6 +60,49 @@ def rows(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
 def run(sql: str, params: Sequence[Any] = ()) -> None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+_pending = threading.local()
+
+
+@contextmanager
+def batched_writes() -> Iterator[None]:
+    """Hold the writes made through :func:`write` and send them together at :func:`flush`.
+
+    On PostgreSQL a command's writes (ledger, round, events, table, command record) then
+    cost one round trip instead of one each: the driver binds parameters client-side, so
+    several statements travel in one query string. Nothing reads these rows back before
+    the command commits. SQLite has no round trip to save (and runs one statement per
+    call): there each write runs at once.
+    """
+    if connection.vendor != "postgresql":
+        yield
+        return
+    outer = getattr(_pending, "writes", None)
+    _pending.writes = []
+    try:
+        yield
+    finally:
+        _pending.writes = outer
+
+
+def write(sql: str, params: Sequence[Any] = ()) -> None:
+    """A statement whose result nobody reads: held for :func:`flush` inside
+    :func:`batched_writes`, run at once otherwise."""
+    writes = getattr(_pending, "writes", None)
+    if writes is None:
+        run(sql, params)
+    else:
+        writes.append((sql, params))
+
+
+def flush() -> None:
+    """Send the held writes, in the order they were made, as one query."""
+    writes = getattr(_pending, "writes", None)
+    if not writes:
+        return
+    _pending.writes = []
+    run(";\n".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
 
 
 def dumps(value: Any) -> str:
@@ -73,6 +130,6 @@ def insert_many(
     )
     params = [p for v in values for p in v]
     if not returning:
-        run(sql, params)
+        write(sql, params)
         return []
     return [r[0] for r in rows(sql + " RETURNING " + col("id"), params)]

@@ -63,13 +63,22 @@ class Posting:
     wager: str = ""
 
 
+#: An account as locked for a command: (kind, name, balance).
+Held = dict[int, tuple[str, str, int]]
+
+
 def post(
-    postings: Sequence[Posting], table: Table | None = None, round: Round | None = None
+    postings: Sequence[Posting],
+    table: Table | None = None,
+    round: Round | None = None,
+    held: Held | None = None,
 ) -> dict[int, int]:
     """Write postings; refuse (changing nothing) if a player account would go negative.
 
     Returns the new balance of every account touched. Must run inside the caller's
-    ``transaction.atomic()``.
+    ``transaction.atomic()``. ``held``: accounts the caller already locked in this
+    transaction (see :func:`lock_for_table`), with their balances, kept up to date here;
+    any other account is locked now.
     """
     if not postings:
         return {}
@@ -79,51 +88,83 @@ def post(
             raise ValueError(f"unbalanced posting {posting}")
         for account_id, amount in posting.moves:
             delta[account_id] += amount
-    # Lock the accounts in id order (no deadlock between two tables sharing a player).
-    ids = sorted(delta)
-    marks = ", ".join(["%s"] * len(ids))
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    found = fastsql.rows(
-        f"SELECT {fastsql.col('id')}, kind, name, balance FROM {fastsql.table(Account)} "
-        f"WHERE {fastsql.col('id')} IN ({marks}) ORDER BY {fastsql.col('id')}{lock}",
-        ids,
-    )
-    balances = {r[0]: r[3] for r in found}
-    for account_id, kind, name, balance in found:
+    known: Held = held if held is not None else {}
+    missing = sorted(set(delta) - set(known))
+    if missing:
+        # Lock the accounts in id order (no deadlock between two tables sharing a player).
+        marks = ", ".join(["%s"] * len(missing))
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        for account_id, kind, name, balance in fastsql.rows(
+            f"SELECT {fastsql.col('id')}, kind, name, balance FROM {fastsql.table(Account)} "
+            f"WHERE {fastsql.col('id')} IN ({marks}) ORDER BY {fastsql.col('id')}{lock}",
+            missing,
+        ):
+            known[account_id] = (kind, name, balance)
+    for account_id in sorted(delta):
+        kind, name, balance = known[account_id]
         if kind == Account.PLAYER and balance + delta[account_id] < 0:
             raise InsufficientFunds(name.removeprefix("player:"), -delta[account_id], balance)
     now = fastsql.when(timezone.now())
-    tx_ids = fastsql.insert_many(
-        LedgerTransaction,
-        ["created", "memo", "table_id", "round_id", "box", "wager"],
-        [
-            (now, p.memo, table.pk if table else None, round.pk if round else None, p.box, p.wager)
-            for p in postings
-        ],
-        returning=True,
-    )
-    fastsql.insert_many(
-        Entry,
-        ["transaction_id", "account_id", "amount"],
-        [
-            (tx, account_id, amount)
-            for tx, posting in zip(tx_ids, postings, strict=True)
-            for account_id, amount in posting.moves
-            if amount
-        ],
-        returning=False,
-    )
+    transactions = [
+        (now, p.memo, table.pk if table else None, round.pk if round else None, p.box, p.wager)
+        for p in postings
+    ]
+    entries = [
+        (n, account_id, amount)
+        for n, posting in enumerate(postings, start=1)
+        for account_id, amount in posting.moves
+        if amount
+    ]
+    if connection.vendor == "postgresql":
+        _write_postings(transactions, entries)
+    else:
+        tx_ids = fastsql.insert_many(
+            LedgerTransaction,
+            ["created", "memo", "table_id", "round_id", "box", "wager"],
+            transactions,
+            returning=True,
+        )
+        fastsql.insert_many(
+            Entry,
+            ["transaction_id", "account_id", "amount"],
+            [(tx_ids[n - 1], account_id, amount) for n, account_id, amount in entries],
+            returning=False,
+        )
     changes = {a: d for a, d in delta.items() if d}
     if changes:
         # One UPDATE for every account touched (the rows are locked above).
         cases = " ".join(f"WHEN {int(a)} THEN {int(d)}" for a, d in changes.items())
         marks = ", ".join(["%s"] * len(changes))
-        fastsql.run(
+        fastsql.write(
             f"UPDATE {fastsql.table(Account)} SET balance = balance + CASE {fastsql.col('id')} "
             f"{cases} ELSE 0 END WHERE {fastsql.col('id')} IN ({marks})",
             list(changes),
         )
-    return {a: balances[a] + delta[a] for a in delta}
+    for account_id, amount in delta.items():
+        kind, name, balance = known[account_id]
+        known[account_id] = (kind, name, balance + amount)
+    return {a: known[a][2] for a in delta}
+
+
+def _write_postings(
+    transactions: Sequence[tuple[object, ...]], entries: Sequence[tuple[int, int, int]]
+) -> None:
+    """PostgreSQL: the transactions and their entries in one statement (so it can travel
+    with the command's other writes): the new transaction ids, numbered in the order of
+    ``transactions`` (a sequence hands them out in row order), join the entries' numbers."""
+    tx_row = "(" + ", ".join(["%s"] * 6) + ")"
+    entry_row = "(%s, %s, %s)"
+    fastsql.write(
+        f"WITH tx AS (INSERT INTO {fastsql.table(LedgerTransaction)} "
+        "(created, memo, table_id, round_id, box, wager) VALUES "
+        + ", ".join([tx_row] * len(transactions))
+        + " RETURNING id), numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM tx) "
+        f"INSERT INTO {fastsql.table(Entry)} (transaction_id, account_id, amount) "
+        "SELECT numbered.id, e.account_id, e.amount FROM (VALUES "
+        + ", ".join([entry_row] * len(entries))
+        + ") AS e (n, account_id, amount) JOIN numbered ON numbered.n = e.n",
+        [p for row in transactions for p in row] + [p for row in entries for p in row],
+    )
 
 
 def post_transfers(
@@ -132,6 +173,7 @@ def post_transfers(
     round: Round | None,
     accounts_by_player: dict[str, int],
     bankroll: int,
+    held: Held | None = None,
 ) -> dict[int, int]:
     """Turn the engine's transfers (player <-> table) into ledger postings."""
     postings = []
@@ -141,23 +183,27 @@ def post_transfers(
         postings.append(
             Posting(t.memo, ((player, -t.amount), (bankroll, t.amount)), t.box, t.wager or "")
         )
-    return post(postings, table, round)
+    return post(postings, table, round, held)
 
 
-def accounts_for(table: Table, players: Iterable[str]) -> tuple[dict[str, int], int]:
-    """Account ids of these players (by username) and of the table's bankroll, in one query
-    (creating any that do not exist yet)."""
+def lock_for_table(table: Table, players: Iterable[str]) -> tuple[dict[str, int], int, Held]:
+    """Lock the table's bankroll and these players' accounts (by username), in id order, in
+    one query (creating any that do not exist yet): their ids, the bankroll's id, and each
+    locked account's (kind, name, balance) for :func:`post`."""
     wanted = sorted(set(players))
     found: dict[str, int] = {}
+    held: Held = {}
     bankroll = None
     users = get_user_model()._meta.db_table
     marks = ", ".join(["%s"] * len(wanted)) or "NULL"
-    for pk, table_id, username in fastsql.rows(
-        f"SELECT a.id, a.table_id, u.username FROM {fastsql.table(Account)} a "
-        f"LEFT JOIN {fastsql.col(users)} u ON u.id = a.user_id "
-        f"WHERE a.table_id = %s OR u.username IN ({marks})",
+    lock = " FOR UPDATE OF a" if connection.features.has_select_for_update_of else ""
+    for pk, table_id, username, kind, name, balance in fastsql.rows(
+        f"SELECT a.id, a.table_id, u.username, a.kind, a.name, a.balance "
+        f"FROM {fastsql.table(Account)} a LEFT JOIN {fastsql.col(users)} u ON u.id = a.user_id "
+        f"WHERE a.table_id = %s OR u.username IN ({marks}) ORDER BY a.id{lock}",
         [table.pk, *wanted],
     ):
+        held[pk] = (kind, name, balance)
         if table_id == table.pk:
             bankroll = pk
         elif username in wanted:
@@ -167,7 +213,8 @@ def accounts_for(table: Table, players: Iterable[str]) -> tuple[dict[str, int], 
     for name in set(wanted) - set(found):
         user = get_user_model().objects.get(username=name)
         found[name] = player_account(user).pk
-    return found, bankroll
+    # Accounts made just now are locked (and read) by post() when it first needs them.
+    return found, bankroll, held
 
 
 def credit(user: AbstractBaseUser, amount: int, memo: str = "credit") -> None:

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,11 +67,24 @@ class ServiceError(Exception):
         self.message = message
 
 
+@dataclass(frozen=True)
+class Publication:
+    """A committed command's events, for the channel layer (see table.broadcast)."""
+
+    table_id: int
+    version: int
+    round_id: int | None
+    events: list[Event]
+    user_ids: dict[str, int]  # player name -> user id, for each private audience
+
+
 @dataclass
 class Result:
     version: int
     response: dict[str, Any]
     replayed: bool = False
+    #: Set when the caller publishes the events itself (``execute(..., publish=False)``).
+    publication: Publication | None = None
 
 
 @dataclass
@@ -90,6 +101,11 @@ class Context:
     moved: set[str] = field(default_factory=set)  # players whose balance changed
     balances: dict[int, int] = field(default_factory=dict)  # account id -> new balance
     bankroll: int | None = None
+    held: ledger.Held = field(default_factory=dict)  # accounts locked by this command
+    #: The current round's (phase, state) as read with the table row.
+    stored_round: tuple[str, Any] | None = None
+    #: box -> (user id, username) of the seats as read with the table row.
+    seats: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def rules(self) -> TableRules:
@@ -97,10 +113,12 @@ class Context:
 
     def load_round(self) -> EngineRound | None:
         if self.engine is None and self.table.current_round_id:
-            found = fastsql.one(
-                f"SELECT phase, state FROM {fastsql.table(Round)} WHERE id = %s",
-                [self.table.current_round_id],
-            )
+            found = self.stored_round
+            if found is None:
+                found = fastsql.one(
+                    f"SELECT phase, state FROM {fastsql.table(Round)} WHERE id = %s",
+                    [self.table.current_round_id],
+                )
             assert found is not None
             # A stand-in row (id and phase): enough to point at, and _save_round writes it.
             self.round_row = Round(id=self.table.current_round_id, phase=found[0])
@@ -121,11 +139,13 @@ class Context:
         players = {t.player for t in step.transfers}
         missing = players - set(self.accounts)
         if missing or self.bankroll is None:
-            found, self.bankroll = ledger.accounts_for(self.table, missing)
+            found, self.bankroll, held = ledger.lock_for_table(self.table, missing)
             self.accounts.update(found)
+            for account_id, account in held.items():
+                self.held.setdefault(account_id, account)
         self.balances.update(
             ledger.post_transfers(
-                step.transfers, self.table, self.round_row, self.accounts, self.bankroll
+                step.transfers, self.table, self.round_row, self.accounts, self.bankroll, self.held
             )
         )
         self.moved |= players
@@ -154,7 +174,7 @@ def _save_round(ctx: Context) -> None:
             stamps.append(("revealed_at = %s", now))
         if rnd.finished:
             stamps.append(("finished_at = %s", now))
-    fastsql.run(
+    fastsql.write(
         f"UPDATE {fastsql.table(Round)} SET state = %s, phase = %s, void_reason = %s"
         + "".join(", " + sql for sql, _ in stamps)
         + " WHERE id = %s",
@@ -319,7 +339,7 @@ def _write_events(ctx: Context) -> int:
     )
     table.last_hash = prev
     # Every field a command may change; not the clock owner's heartbeat (another writer).
-    fastsql.run(
+    fastsql.write(
         f"UPDATE {fastsql.table(Table)} SET version = %s, last_hash = %s, is_open = %s, "
         "rules_id = %s, pending_rules_id = %s, shoe = %s, rounds_since_stub_count = %s, "
         "current_round_id = %s, betting_deadline = %s, turn_deadline = %s WHERE id = %s",
@@ -366,16 +386,47 @@ def _moment(value: Any) -> dt.datetime | None:
     return parsed
 
 
-def _lock_table(table_id: int) -> Table:
-    """The table's row, locked (SELECT ... FOR UPDATE), with its Rules Submission, in one
-    statement."""
-    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+@dataclass
+class _Locked:
+    """What a command reads with its table row lock, in one statement."""
+
+    table: Table
+    answer: Any  # the stored response to this idempotency key, if it was seen before
+    stored_round: tuple[str, Any] | None  # the current round's (phase, state)
+    seats: dict[int, tuple[int, str]]  # box -> (user id, username)
+
+
+def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Locked:
+    """The table's row, locked (SELECT ... FOR UPDATE), with its Rules Submission, the
+    answer already given to this idempotency key, the current round and the seats: one
+    round trip, because every round trip holds the table's lock a little longer.
+
+    On PostgreSQL two statements travel together: the first waits for the row lock, the
+    second reads. One statement would not do: at READ COMMITTED a statement that waited for
+    a lock sees the locked row as the last command left it, but every other table (the
+    round, the seats) as they were when it started waiting."""
+    lock = ""
+    if connection.vendor == "postgresql":
+        lock = f"SELECT id FROM {fastsql.table(Table)} WHERE id = %s FOR UPDATE;\n"
     rules_cols = ", ".join(f"r.{fastsql.col(f.column)}" for f in _RULES_FIELDS)
     table_cols = ", ".join(f"t.{fastsql.col(c)}" for c in _TABLE_COLUMNS)
-    found = fastsql.one(
-        f"SELECT {table_cols}, {rules_cols} FROM {fastsql.table(Table)} t "
-        f"JOIN {fastsql.table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s{lock}",
-        [table_id],
+    users = fastsql.col(User._meta.db_table)
+    if connection.vendor == "postgresql":
+        seat_list = "json_agg(json_build_array(s.box, s.player_id, u.username))"
+    else:
+        seat_list = "json_group_array(json_array(s.box, s.player_id, u.username))"
+    rounds = fastsql.table(Round)
+    found = fastsql.last_one(
+        f"{lock}SELECT {table_cols}, {rules_cols}, "
+        f"(SELECT c.response FROM {fastsql.table(CommandRecord)} c WHERE c.table_id = t.id "
+        f"AND c.actor = %s AND c.{fastsql.col('key')} = %s), "
+        f"(SELECT phase FROM {rounds} WHERE id = t.current_round_id), "
+        f"(SELECT state FROM {rounds} WHERE id = t.current_round_id), "
+        f"(SELECT {seat_list} FROM {fastsql.table(Seat)} s JOIN {users} u ON u.id = s.player_id "
+        "WHERE s.table_id = t.id) "
+        f"FROM {fastsql.table(Table)} t "
+        f"JOIN {fastsql.table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s",
+        [table_id, actor, key, table_id] if lock else [actor, key, table_id],
     )
     if found is None:
         raise ServiceError("no_table", f"there is no table {table_id}")
@@ -385,7 +436,8 @@ def _lock_table(table_id: int) -> Table:
     values["betting_deadline"] = _moment(values["betting_deadline"])
     values["turn_deadline"] = _moment(values["turn_deadline"])
     table = Table(id=table_id, **values)
-    rules_values = found[len(_TABLE_COLUMNS) :]
+    rules_end = len(_TABLE_COLUMNS) + len(_RULES_FIELDS)
+    rules_values = found[len(_TABLE_COLUMNS) : rules_end]
     rules = RulesSubmission(
         **{f.attname: v for f, v in zip(_RULES_FIELDS, rules_values, strict=True)}
     )
@@ -393,37 +445,13 @@ def _lock_table(table_id: int) -> Table:
         if isinstance(f, models.BooleanField):
             setattr(rules, f.attname, bool(getattr(rules, f.attname)))
     table.rules = rules
-    return table
-
-
-#: Advisory-lock namespace for the per-table command sequence (the chapter's number).
-LOCK_SPACE = 684
-_process_locks: dict[int, threading.Lock] = {}
-_process_locks_guard = threading.Lock()
-
-
-@contextmanager
-def table_sequence(table_id: int) -> Iterator[None]:
-    """Serialise one table's commands *including* publishing their events.
-
-    The row lock ends at commit, and events go out only after commit; without this, two
-    commands committed in order could publish out of order (from two threads or two Daphne
-    processes). PostgreSQL: a session advisory lock shared by every process. SQLite (one
-    process only): a lock per table in this process.
-    """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_lock(%s, %s)", [LOCK_SPACE, table_id])
-        try:
-            yield
-        finally:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_SPACE, table_id])
-        return
-    with _process_locks_guard:
-        lock = _process_locks.setdefault(table_id, threading.Lock())
-    with lock:
-        yield
+    answer, phase, state, seat_rows = found[rules_end:]
+    seats = {
+        int(box): (int(player), str(name))
+        for box, player, name in (fastsql.loads(seat_rows) if seat_rows else [])
+    }
+    stored_round = (phase, state) if phase is not None else None
+    return _Locked(table, answer, stored_round, seats)
 
 
 def execute(
@@ -434,22 +462,26 @@ def execute(
     *,
     key: str | None = None,
     expected_version: int | None = None,
+    publish: bool = True,
 ) -> Result:
-    """Run one command in one transaction holding the table's row lock."""
+    """Run one command in one transaction holding the table's row lock.
+
+    The events go out after commit: published here (``publish``), or handed back in
+    ``Result.publication`` for a caller that publishes them itself (the websocket consumers,
+    which publish from the event loop, in order, while they hold the table's queue).
+    Frames of one table can still reach the channel layer out of order from two processes
+    (or a consumer and the clock): each socket puts them back in version order
+    (``TableConsumer.table_frame``).
+    """
     from . import broadcast
 
     try:
-        with table_sequence(table_id), transaction.atomic():
-            table = _lock_table(table_id)
-            if key:
-                found = fastsql.one(
-                    f"SELECT response FROM {fastsql.table(CommandRecord)} "
-                    f"WHERE table_id = %s AND actor = %s AND {fastsql.col('key')} = %s",
-                    [table_id, actor, key],
-                )
-                if found is not None:
-                    answer = fastsql.loads(found[0])
-                    return Result(answer["version"], answer, replayed=True)
+        with transaction.atomic(), fastsql.batched_writes():
+            locked = _lock_table(table_id, actor, key)
+            table = locked.table
+            if key and locked.answer is not None:
+                answer = fastsql.loads(locked.answer)
+                return Result(answer["version"], answer, replayed=True)
             if expected_version is not None and expected_version != table.version:
                 raise ServiceError(
                     "stale_version",
@@ -457,6 +489,7 @@ def execute(
                     "refresh and try again",
                 )
             ctx = Context(table, actor, timezone.now())
+            ctx.stored_round, ctx.seats = locked.stored_round, locked.seats
             response = body(ctx) or {}
             _save_round(ctx)
             _note_balances(ctx)
@@ -478,14 +511,40 @@ def execute(
                     ],
                     returning=False,
                 )
-            events = list(ctx.events)
-            round_id = ctx.round_row.pk if ctx.round_row else None
-            transaction.on_commit(lambda: broadcast.publish(table_id, version, round_id, events))
-            return Result(version, response)
+            fastsql.flush()
+            publication = Publication(
+                table_id,
+                version,
+                ctx.round_row.pk if ctx.round_row else None,
+                list(ctx.events),
+                _private_audience(ctx),
+            )
+            if publish:
+                transaction.on_commit(
+                    lambda: broadcast.publish(
+                        publication.table_id,
+                        publication.version,
+                        publication.round_id,
+                        publication.events,
+                        publication.user_ids,
+                    )
+                )
+                return Result(version, response)
+            return Result(version, response, publication=publication)
     except EngineError as exc:
         raise ServiceError(exc.code, exc.message) from exc
     except ledger.InsufficientFunds as exc:
         raise ServiceError(exc.code, exc.message) from exc
+
+
+def _private_audience(ctx: Context) -> dict[str, int]:
+    """User ids of the players who get private events from this command."""
+    names = {e.audience.removeprefix("player:") for e in ctx.events if e.audience != PUBLIC}
+    user_ids = {name: uid for uid, name in ctx.seats.values() if name in names}
+    missing = names - set(user_ids)
+    if missing:  # a player whose seat this command gave up or took
+        user_ids.update(User.objects.filter(username__in=missing).values_list("username", "pk"))
+    return user_ids
 
 
 # --- actors -------------------------------------------------------------------------------
@@ -507,11 +566,8 @@ def _seat_of(ctx: Context, user: AbstractBaseUser, box: int) -> Seat:
 
 
 def _check_seat(ctx: Context, user: AbstractBaseUser, box: int) -> None:
-    found = fastsql.one(
-        f"SELECT player_id FROM {fastsql.table(Seat)} WHERE table_id = %s AND box = %s",
-        [ctx.table.pk, box],
-    )
-    if found is None or found[0] != user.pk:
+    seat = ctx.seats.get(box)  # as read with the table's lock
+    if seat is None or seat[0] != user.pk:
         raise ServiceError("not_your_box", f"you are not seated at box {box}")
 
 
@@ -962,7 +1018,6 @@ def fail_unfinished_round(table_id: int) -> Result | None:
 
 
 # --- reading ----------------------------------------------------------------------------------
-
 
 
 def restart_betting_clock(table_id: int, **kw: Any) -> Result:

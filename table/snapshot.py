@@ -211,9 +211,7 @@ def recall_rounds(
     records = BoxRecord.objects.filter(player=user)
     if table is not None:
         records = records.filter(round__table=table)
-    ids = list(
-        records.order_by("-round_id").values_list("round_id", flat=True).distinct()[:limit]
-    )
+    ids = list(records.order_by("-round_id").values_list("round_id", flat=True).distinct()[:limit])
     rows = (
         Round.objects.filter(pk__in=ids)
         .select_related("table", "rules_submission")

@@ -328,6 +328,9 @@ def test_random_command_sequences_keep_the_books(rules: Any, dealer: Any) -> Non
             stateful_step_count=60,
             deadline=None,
             database=None,
+            # Fixed sequences: the coverage asserted below (a settled and a void round
+            # verified) must not depend on the luck of one CI run.
+            derandomize=True,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
         ),
     )
