@@ -159,11 +159,14 @@ async def run_tables(
     # pauses this process for hundreds of milliseconds, which would be counted as latency.
     gc.freeze()
     gc.disable()
+    lags: list[float] = []
+    watch = asyncio.create_task(loop_lag(lags))
     started = time.monotonic()
     await asyncio.gather(
         *(dealer_loop(run, rounds, pause, rng.uniform(0, stagger)) for run in runs)
     )
     elapsed = time.monotonic() - started
+    watch.cancel()
     await asyncio.sleep(1.0)  # let the last frames land
     messages = sum(c.messages for run in runs for c in run.sockets) - messages_before
     gc.enable()
@@ -193,11 +196,23 @@ async def run_tables(
         "samples": len(latencies),
         "errors": [e for run in runs for e in run.errors] + [str(e) for e in client_errors],
         "version_faults": faults,
+        "client_lag_p99_ms": percentile(lags, 99) * 1000,
+        "client_lag_max_ms": max(lags, default=0.0) * 1000,
         "steps": {
             step: (percentile(v, 50) * 1000, percentile(v, 99) * 1000, max(v) * 1000)
             for step, v in steps.items()
         },
     }
+
+
+async def loop_lag(lags: list[float], tick: float = 0.01) -> None:
+    """This client's own event-loop lag (how late a 10 ms sleep wakes): latency the load
+    tool adds to every figure it measures, since it shares the machine with the server."""
+    loop = asyncio.get_running_loop()
+    while True:
+        before = loop.time()
+        await asyncio.sleep(tick)
+        lags.append(max(0.0, loop.time() - before - tick))
 
 
 async def run_baseline(
@@ -261,6 +276,7 @@ def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
         f"ratio to baseline     p50 {result['p50_ms'] / baseline['p50_ms']:.2f}x   p99 {result['p99_ms'] / baseline['p99_ms']:.2f}x",
         f"errors                {len(result['errors'])}",
         f"lost/out-of-order     {result['version_faults']} versions",
+        f"load client loop lag  p99 {result['client_lag_p99_ms']:.1f} ms   max {result['client_lag_max_ms']:.1f} ms   (the tool's own share of the latencies above)",
     ]
     for step, (p50, p99, worst) in result["steps"].items():
         lines.append(f"  {step:<14} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   max {worst:7.1f} ms")

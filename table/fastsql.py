@@ -96,13 +96,22 @@ def write(sql: str, params: Sequence[Any] = ()) -> None:
         writes.append((sql, params))
 
 
-def flush() -> None:
-    """Send the held writes, in the order they were made, as one query."""
+def flush(commit: bool = False) -> None:
+    """Send the held writes, in the order they were made, as one query; with ``commit``, the
+    COMMIT travels in the same query (the caller's outermost ``atomic()`` then finds the
+    transaction already committed: the driver's commit() does nothing on an idle connection)."""
     writes = getattr(_pending, "writes", None)
     if not writes:
         return
     _pending.writes = []
-    run(";\n".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
+    with connection.cursor() as cursor:
+        # Each statement is bound on its own (the driver caches the parse of a statement's
+        # text, and most repeat exactly); the joined text then goes out with no parameters
+        # left to find, so the driver does not parse the whole batch again.
+        statements = [cursor.cursor.mogrify(sql, params) for sql, params in writes]
+        if commit:
+            statements.append("COMMIT")
+        cursor.execute(";\n".join(statements))
 
 
 def dumps(value: Any) -> str:

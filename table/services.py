@@ -475,6 +475,8 @@ def execute(
     """
     from . import broadcast
 
+    # Not inside a caller's transaction: the last round trip can carry the COMMIT too.
+    outermost = connection.get_autocommit() and connection.vendor == "postgresql"
     try:
         with transaction.atomic(), fastsql.batched_writes():
             locked = _lock_table(table_id, actor, key)
@@ -511,7 +513,7 @@ def execute(
                     ],
                     returning=False,
                 )
-            fastsql.flush()
+            fastsql.flush(commit=outermost)
             publication = Publication(
                 table_id,
                 version,

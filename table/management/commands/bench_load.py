@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -94,6 +95,14 @@ class Command(BaseCommand):
         server = None
         base = o["url"]
         if not base:
+            probe = socket.socket()
+            if probe.connect_ex(("127.0.0.1", o["port"])) == 0:
+                probe.close()
+                raise CommandError(
+                    f"something already listens on port {o['port']} (a Daphne left running?): "
+                    "stop it or pass --port"
+                )
+            probe.close()
             # As in production: DEBUG off (DEBUG keeps a log of every SQL query).
             env = {
                 **os.environ,
@@ -127,7 +136,11 @@ class Command(BaseCommand):
         finally:
             if server is not None:
                 server.terminate()
-                server.wait(10)
+                try:
+                    server.wait(10)
+                except subprocess.TimeoutExpired:  # stuck closing sockets: the figures stand
+                    server.kill()
+                    server.wait(10)
         for line in summary(result, baseline):
             self.stdout.write(line)
         problems = ledger.verify()
