@@ -248,8 +248,7 @@ class TableConsumer(FrameConsumer):
             if frames is None or all(private for private, _ in frames):
                 break
             del self.held[self.next_version]
-            for _, text in sorted(frames, key=lambda f: not f[0]):  # private first
-                await self.send(text_data=text)
+            await self.send_version(frames)
             self.next_version += 1
         if self.held and self.gap_timer is None:
             self.gap_timer = asyncio.get_running_loop().call_later(
@@ -258,6 +257,11 @@ class TableConsumer(FrameConsumer):
         elif not self.held and self.gap_timer is not None:
             self.gap_timer.cancel()
             self.gap_timer = None
+
+    async def send_version(self, frames: list[tuple[bool, str]]) -> None:
+        """One version's frames: the private one (if any) first, then the public one."""
+        for _, text in sorted(frames, key=lambda f: not f[0]):
+            await self.send(text_data=text)
 
     async def give_up_gap(self) -> None:
         """A version never came (a process died between commit and publish, or the layer
@@ -268,9 +272,7 @@ class TableConsumer(FrameConsumer):
             if self.next_version is None or not self.held:
                 return
             for version in sorted(self.held):
-                frames = self.held.pop(version)
-                for _, text in sorted(frames, key=lambda f: not f[0]):
-                    await self.send(text_data=text)
+                await self.send_version(self.held.pop(version))
                 self.next_version = max(self.next_version, version + 1)
 
     async def session_takeover(self, message: dict[str, Any]) -> None:
