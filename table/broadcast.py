@@ -12,14 +12,16 @@ import json
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
-from django.contrib.auth import get_user_model
 
 from table.engine.round import PUBLIC, Event
+
+if TYPE_CHECKING:
+    from table.services import Publication
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +94,7 @@ async def group_send_many(layer: Any, sends: list[tuple[str, dict[str, Any]]]) -
         await layer.group_send(group, message)
 
 
-async def deliver(publication: Any) -> None:
+async def deliver(publication: Publication) -> None:
     """Publish a committed command's events from the event loop (services.Publication)."""
     try:
         await publish_async(
@@ -120,22 +122,6 @@ def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def publish(
-    table_id: int,
-    version: int,
-    round_id: int | None,
-    events: Sequence[Event],
-    user_ids: dict[str, int] | None = None,
-) -> None:
+def publish(publication: Publication) -> None:
     """Publish from synchronous code (the clock, the admin, tests), after commit."""
-    if user_ids is None:
-        players = {e.audience.removeprefix("player:") for e in events if e.audience != PUBLIC}
-        user_ids = {}
-        if players:
-            user_ids = dict(
-                get_user_model().objects.filter(username__in=players).values_list("username", "pk")
-            )
-    try:
-        async_to_sync(publish_async)(table_id, version, round_id, events, user_ids)
-    except Exception:  # a lost frame is recovered by the client's version check
-        log.exception("could not publish version %s of table %s", version, table_id)
+    async_to_sync(deliver)(publication)

@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -396,6 +397,32 @@ class _Locked:
     seats: dict[int, tuple[int, str]]  # box -> (user id, username)
 
 
+@lru_cache(maxsize=4)
+def _locked_read_sql(vendor: str) -> str:
+    """The text of _lock_table's round trip, built once per database vendor."""
+    lock = ""
+    if vendor == "postgresql":
+        lock = f"SELECT id FROM {fastsql.table(Table)} WHERE id = %s FOR UPDATE;\n"
+        seat_list = "json_agg(json_build_array(s.box, s.player_id, u.username))"
+    else:
+        seat_list = "json_group_array(json_array(s.box, s.player_id, u.username))"
+    rules_cols = ", ".join(f"r.{fastsql.col(f.column)}" for f in _RULES_FIELDS)
+    table_cols = ", ".join(f"t.{fastsql.col(c)}" for c in _TABLE_COLUMNS)
+    users = fastsql.col(User._meta.db_table)
+    rounds = fastsql.table(Round)
+    return (
+        f"{lock}SELECT {table_cols}, {rules_cols}, "
+        f"(SELECT c.response FROM {fastsql.table(CommandRecord)} c WHERE c.table_id = t.id "
+        f"AND c.actor = %s AND c.{fastsql.col('key')} = %s), "
+        f"(SELECT phase FROM {rounds} WHERE id = t.current_round_id), "
+        f"(SELECT state FROM {rounds} WHERE id = t.current_round_id), "
+        f"(SELECT {seat_list} FROM {fastsql.table(Seat)} s JOIN {users} u ON u.id = s.player_id "
+        "WHERE s.table_id = t.id) "
+        f"FROM {fastsql.table(Table)} t "
+        f"JOIN {fastsql.table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s"
+    )
+
+
 def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Locked:
     """The table's row, locked (SELECT ... FOR UPDATE), with its Rules Submission, the
     answer already given to this idempotency key, the current round and the seats: one
@@ -405,28 +432,10 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
     second reads. One statement would not do: at READ COMMITTED a statement that waited for
     a lock sees the locked row as the last command left it, but every other table (the
     round, the seats) as they were when it started waiting."""
-    lock = ""
-    if connection.vendor == "postgresql":
-        lock = f"SELECT id FROM {fastsql.table(Table)} WHERE id = %s FOR UPDATE;\n"
-    rules_cols = ", ".join(f"r.{fastsql.col(f.column)}" for f in _RULES_FIELDS)
-    table_cols = ", ".join(f"t.{fastsql.col(c)}" for c in _TABLE_COLUMNS)
-    users = fastsql.col(User._meta.db_table)
-    if connection.vendor == "postgresql":
-        seat_list = "json_agg(json_build_array(s.box, s.player_id, u.username))"
-    else:
-        seat_list = "json_group_array(json_array(s.box, s.player_id, u.username))"
-    rounds = fastsql.table(Round)
+    postgres = connection.vendor == "postgresql"
     found = fastsql.last_one(
-        f"{lock}SELECT {table_cols}, {rules_cols}, "
-        f"(SELECT c.response FROM {fastsql.table(CommandRecord)} c WHERE c.table_id = t.id "
-        f"AND c.actor = %s AND c.{fastsql.col('key')} = %s), "
-        f"(SELECT phase FROM {rounds} WHERE id = t.current_round_id), "
-        f"(SELECT state FROM {rounds} WHERE id = t.current_round_id), "
-        f"(SELECT {seat_list} FROM {fastsql.table(Seat)} s JOIN {users} u ON u.id = s.player_id "
-        "WHERE s.table_id = t.id) "
-        f"FROM {fastsql.table(Table)} t "
-        f"JOIN {fastsql.table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s",
-        [table_id, actor, key, table_id] if lock else [actor, key, table_id],
+        _locked_read_sql(connection.vendor),
+        [table_id, actor, key, table_id] if postgres else [actor, key, table_id],
     )
     if found is None:
         raise ServiceError("no_table", f"there is no table {table_id}")
@@ -522,15 +531,7 @@ def execute(
                 _private_audience(ctx),
             )
             if publish:
-                transaction.on_commit(
-                    lambda: broadcast.publish(
-                        publication.table_id,
-                        publication.version,
-                        publication.round_id,
-                        publication.events,
-                        publication.user_ids,
-                    )
-                )
+                transaction.on_commit(lambda: broadcast.publish(publication))
                 return Result(version, response)
             return Result(version, response, publication=publication)
     except EngineError as exc:

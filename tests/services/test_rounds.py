@@ -312,7 +312,9 @@ def test_every_event_round_trips_json(
 ) -> None:
     published: list[tuple[int, int, int | None, list[Any]]] = []
     monkeypatch.setattr(
-        broadcast, "publish", lambda *args: published.append((args[0], args[1], args[2], args[3]))
+        broadcast,
+        "publish",
+        lambda pub: published.append((pub.table_id, pub.version, pub.round_id, pub.events)),
     )
     with django_capture_on_commit_callbacks(execute=True):
         _play_a_settled_and_a_void_round(game, alice, bob, table)
