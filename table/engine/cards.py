@@ -122,11 +122,10 @@ def parse_cards(texts: object, count: int | None = None, what: str = "hand") -> 
     if not isinstance(texts, list | tuple):
         raise InvalidInput("bad_cards", f"{what} must be a list of cards")
     try:
-        # Fast path: every code exactly as printed ("AS"); anything else is parsed one by one.
-        fast = [_CODE_TO_CARD.get(t, -1) for t in texts]
-    except TypeError:  # an unhashable item
-        fast = [-1]
-    cards = fast if -1 not in fast else [parse_card(t) for t in texts]
+        # Fast path: every code exactly as printed ("AS").
+        cards = list(map(_CODE_TO_CARD.__getitem__, texts))
+    except (KeyError, TypeError):  # any other text, or an unhashable item: one by one
+        cards = [parse_card(t) for t in texts]
     if count is not None and len(cards) != count:
         raise InvalidInput(
             "wrong_card_count", f"{what} has {len(cards)} cards, it must have {count}"
@@ -150,6 +149,12 @@ def codes(cards: Iterable[Card]) -> list[str]:
     except (TypeError, IndexError):
         pass
     raise InvalidInput("bad_cards", f"not a list of cards: {cards!r}")
+
+
+def trusted_codes(cards: Sequence[Card]) -> list[str]:
+    """:func:`codes` of cards the caller has already checked (ints 0..51)."""
+    names = _CODES
+    return [names[c] for c in cards]
 
 
 def check_distinct(cards: Sequence[Card]) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .cards import Card, codes, parse_card, parse_cards
+from .cards import Card, codes, parse_card, parse_cards, trusted_codes
 from .errors import InvalidInput
 from .hands import CATEGORY_KEYS, CATEGORY_SHIFT
 from .settlement import (
@@ -22,7 +22,8 @@ from .settlement import (
     Outcome,
     RoundSettlement,
     Rules,
-    settle,
+    SettledLines,
+    settle_lines_trusted,
 )
 
 #: Key order of the contract's example: Ante, Odds, Raise, then the optional wagers.
@@ -86,7 +87,9 @@ def parse_box(raw: object, index: int) -> BoxInPlay:
             raise InvalidInput("unknown_wager", f"box {number}: unknown wager {name!r}")
         if amount is None:
             continue
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+        # A JSON whole number passes the first test alone; a bool is not an amount.
+        whole = type(amount) is int or (isinstance(amount, int) and not isinstance(amount, bool))
+        if not whole or amount < 0:
             raise InvalidInput(
                 "bad_amount",
                 f"box {number}: {name} must be a whole number of cents ≥ 0, not {amount!r}",
@@ -154,9 +157,50 @@ def settlement_json(result: RoundSettlement, boxes_in_order: list[BoxInPlay]) ->
     }
 
 
+def _round_json(settled: SettledLines, boxes_in_order: list[BoxInPlay]) -> dict[str, Any]:
+    """:func:`settlement_json` of the RoundSettlement that :func:`settle` makes of ``settled``.
+
+    Built straight from the lines, without a WagerResult per wager (a test holds the two
+    equal); every card and box was checked by :func:`parse_round`.
+    """
+    by_box = {box.box: (hand, lines) for box, hand, lines in settled.boxes}
+    boxes_out = []
+    for box in boxes_in_order:
+        hand, lines = by_box[box.box]
+        by_wager = {line[0]: line for line in lines}
+        wagers = {}
+        for wager in JSON_WAGER_ORDER:
+            line = by_wager.get(wager)
+            if line is not None:
+                wagers[wager] = {"outcome": _OUTCOME_TEXT[line[2]], "net": line[3]}
+        boxes_out.append(
+            {
+                "box": box.box,
+                "player": box.player,
+                "hand": trusted_codes(hand.cards),
+                "category": CATEGORY_KEYS[hand.value >> CATEGORY_SHIFT],
+                "wagers": wagers,
+            }
+        )
+    dealer = settled.dealer
+    return {
+        "dealer": {
+            "hand": trusted_codes(dealer.cards),
+            "category": CATEGORY_KEYS[dealer.value >> CATEGORY_SHIFT],
+            "qualifies": settled.dealer_qualifies,
+        },
+        "boxes": boxes_out,
+        "players": {
+            p.player: {"net": p.net, "payout_limit_applied": p.payout_limit_applied}
+            for p in settled.players
+        },
+    }
+
+
 def settle_one(raw: object) -> dict[str, Any]:
     dealer, boxes, rules, all_six = parse_round(raw)
-    return settlement_json(settle(dealer, boxes, rules, all_six), boxes)
+    # parse_round has checked each part; settle_lines_trusted checks the round as a whole.
+    return _round_json(settle_lines_trusted(dealer, boxes, rules, all_six), boxes)
 
 
 def settle_document(document: object) -> dict[str, Any] | list[dict[str, Any]]:

@@ -7,7 +7,7 @@ down (RULES.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Final
@@ -74,8 +74,18 @@ class Paytable:
     name: str  # "A", "BB-4", "FC-7", "Prime-1"
     source: str  # where it is written
     rows: tuple[Row, ...]
+    #: The row that pays each hand class: the first that names it, as on the sign.
+    _row_by_hand: dict[object, Row] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_hand = {hand: row for row in reversed(self.rows) for hand in row.hands}
+        object.__setattr__(self, "_row_by_hand", by_hand)
 
     def row_for(self, hand: object) -> Row | None:
+        try:
+            return self._row_by_hand.get(hand)
+        except TypeError:  # unhashable: the rows' own test answers (a set matches a frozenset)
+            pass
         try:
             for row in self.rows:
                 if hand in row.hands:

@@ -8,14 +8,15 @@ limit (§684a.12(g)).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 from .cards import Card, check_distinct
 from .errors import InvalidInput
 from .hands import (
+    CATEGORY_SHIFT,
     BestFour,
     Category,
     all_six_hand_trusted,
@@ -128,6 +129,16 @@ class WagerResult:
     def returned(self) -> int:
         """What goes back to the player: the stake and winnings, or nothing."""
         return 0 if self.outcome is Outcome.LOSE else self.stake + self.net
+
+
+#: One wager's settlement as plain values, the fields of a :class:`WagerResult` in order:
+#: ``(wager, stake, outcome, net, row)``. Settlement works in lines; :func:`settle` makes
+#: WagerResults of them, and the ``settle_round`` contract its JSON without that step.
+Line = tuple[str, int, Outcome, int, str | None]
+
+
+def _results(lines: Iterable[Line]) -> tuple[WagerResult, ...]:
+    return tuple([WagerResult(*line) for line in lines])
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,34 +278,29 @@ def settle_main_game(
     if raised:
         wagers[RAISE] = raised
     _validate_wagers(BoxInPlay(1, "player", (*hand.cards, hand.unused), wagers), None, hand.value)
-    return _settle_main_game(hand, dealer, ante, odds, raised, bad_beat)
+    return _results(_main_game_lines(hand, dealer, ante, odds, raised, bad_beat))
 
 
-def _settle_main_game(
+def _main_game_lines(
     hand: BestFour, dealer: BestFour, ante: int, odds: int, raised: int, bad_beat: Paytable
-) -> tuple[WagerResult, ...]:
+) -> tuple[Line, ...]:
     if raised == 0:
         # §684a.11(b)(2): a fold forfeits the Ante and Odds.
-        return (
-            WagerResult(ANTE, ante, Outcome.LOSE, -ante),
-            WagerResult(ODDS, odds, Outcome.LOSE, -odds),
-        )
+        return (ANTE, ante, Outcome.LOSE, -ante, None), (ODDS, odds, Outcome.LOSE, -odds, None)
     wins = _versus_dealer(hand.value, dealer.value)
-    results: list[WagerResult] = []
     # §684a.11(c)(2): the Ante is returned unless the dealer has king high or better.
     if not qualifies(dealer.value):
-        results.append(WagerResult(ANTE, ante, Outcome.PUSH, 0))
+        ante_line: Line = (ANTE, ante, Outcome.PUSH, 0, None)
     elif wins:
-        results.append(WagerResult(ANTE, ante, Outcome.WIN, ante))  # §684a.12(a)
+        ante_line = (ANTE, ante, Outcome.WIN, ante, None)  # §684a.12(a)
     else:
-        results.append(WagerResult(ANTE, ante, Outcome.LOSE, -ante))
+        ante_line = (ANTE, ante, Outcome.LOSE, -ante, None)
     # §684a.11(c)(3): the Raise is settled whether or not the dealer qualifies.
     if wins:
-        results.append(WagerResult(RAISE, raised, Outcome.WIN, raised))
+        raise_line: Line = (RAISE, raised, Outcome.WIN, raised, None)
     else:
-        results.append(WagerResult(RAISE, raised, Outcome.LOSE, -raised))
-    results.append(_settle_odds(hand, wins, odds, bad_beat))
-    return tuple(results)
+        raise_line = (RAISE, raised, Outcome.LOSE, -raised, None)
+    return ante_line, raise_line, _odds_line(hand, wins, odds, bad_beat)
 
 
 def _odds_hand(hand: BestFour) -> object:
@@ -304,24 +310,28 @@ def _odds_hand(hand: BestFour) -> object:
     return category
 
 
-def _settle_odds(hand: BestFour, wins: bool, stake: int, bad_beat: Paytable) -> WagerResult:
-    if hand.category >= Category.STRAIGHT:
+#: Every straight or better is worth at least this.
+_STRAIGHT_OR_BETTER: Final = Category.STRAIGHT << CATEGORY_SHIFT
+
+
+def _odds_line(hand: BestFour, wins: bool, stake: int, bad_beat: Paytable) -> Line:
+    if hand.value >= _STRAIGHT_OR_BETTER:
         # §684a.11(c)(4)(i): a straight or better is paid whether it wins or loses.
         table = ODDS_PAYTABLE if wins else bad_beat  # (A) §684a.12(b), (B) §684a.12(c)
         row = table.row_for(_odds_hand(hand))
         assert row is not None  # every straight-or-better class has a row in both tables
-        return WagerResult(ODDS, stake, Outcome.WIN, row.payout.pay(stake), row.label)
+        return ODDS, stake, Outcome.WIN, row.payout.pay(stake), row.label
     # §684a.11(c)(4)(ii): two pair or lower pushes on a win or copy and loses otherwise.
     if wins:
-        return WagerResult(ODDS, stake, Outcome.PUSH, 0)
-    return WagerResult(ODDS, stake, Outcome.LOSE, -stake)
+        return ODDS, stake, Outcome.PUSH, 0, None
+    return ODDS, stake, Outcome.LOSE, -stake, None
 
 
-def _pay_table(wager: str, stake: int, table: Paytable, hand: object) -> WagerResult:
+def _paytable_line(wager: str, stake: int, table: Paytable, hand: object) -> Line:
     row = table.row_for(hand)
     if row is None:
-        return WagerResult(wager, stake, Outcome.LOSE, -stake)
-    return WagerResult(wager, stake, Outcome.WIN, row.payout.pay(stake), row.label)
+        return wager, stake, Outcome.LOSE, -stake, None
+    return wager, stake, Outcome.WIN, row.payout.pay(stake), row.label
 
 
 def settle_optional(
@@ -335,23 +345,24 @@ def settle_optional(
     if hand.value != best_four_value(box.cards):
         raise InvalidInput("bad_hand", f"box {box.box}: that is not the best four of its cards")
     _validate_wagers(box, all_six_card, hand.value)
-    return _settle_optional(box, hand, all_six_card, rules)
+    return _results(_optional_lines(box, hand, all_six_card, rules))
 
 
-def _settle_optional(
+def _optional_lines(
     box: BoxInPlay, hand: BestFour, all_six_card: Card | None, rules: Rules
-) -> tuple[WagerResult, ...]:
-    results: list[WagerResult] = []
-    if stake := box.wagers.get(PRIME, 0):
-        results.append(_pay_table(PRIME, stake, rules.prime, prime_hand_trusted(box.cards)))
-    if stake := box.wagers.get(FOUR_CARD_BONUS, 0):
+) -> list[Line]:
+    lines: list[Line] = []
+    wagers = box.wagers
+    if stake := wagers.get(PRIME, 0):
+        lines.append(_paytable_line(PRIME, stake, rules.prime, prime_hand_trusted(box.cards)))
+    if stake := wagers.get(FOUR_CARD_BONUS, 0):
         bonus = four_card_bonus_hand(hand.value)
-        results.append(_pay_table(FOUR_CARD_BONUS, stake, rules.four_card_bonus, bonus))
-    if stake := box.wagers.get(ALL_SIX, 0):
+        lines.append(_paytable_line(FOUR_CARD_BONUS, stake, rules.four_card_bonus, bonus))
+    if stake := wagers.get(ALL_SIX, 0):
         assert all_six_card is not None
         six = all_six_hand_trusted((*box.cards, all_six_card))
-        results.append(_pay_table(ALL_SIX, stake, rules.all_six, six))
-    return tuple(results)
+        lines.append(_paytable_line(ALL_SIX, stake, rules.all_six, six))
+    return lines
 
 
 def apply_payout_limit(
@@ -365,25 +376,47 @@ def apply_payout_limit(
     _check_payout_limit(payout_limit)
     if not isinstance(boxes, list | tuple) or not all(isinstance(b, BoxSettlement) for b in boxes):
         raise InvalidInput("bad_shape", "the payout limit is applied to settled boxes")
-    order: list[str] = []
+    return _player_totals(
+        [
+            (b.player, [(r.wager, r.stake, r.outcome, r.net, r.row) for r in b.results])
+            for b in boxes
+        ],
+        payout_limit,
+    )
+
+
+def _player_totals(
+    boxes: Iterable[tuple[str, Iterable[Line]]], payout_limit: int | None
+) -> tuple[PlayerTotal, ...]:
+    """:func:`apply_payout_limit` of each box's player and lines, the limit already checked."""
+    # Players in the order of their first box (a dict keeps insertion order).
     net: dict[str, int] = {}
     limited_winnings: dict[str, int] = {}
-    for box in boxes:
-        if box.player not in net:
-            order.append(box.player)
-            net[box.player] = 0
-            limited_winnings[box.player] = 0
-        for r in box.results:
-            net[box.player] += r.net
-            if r.wager in LIMITED_WAGERS and r.net > 0:
-                limited_winnings[box.player] += r.net
+    for player, lines in boxes:
+        box_net = box_limited = 0
+        for wager, _, _, line_net, _ in lines:
+            box_net += line_net
+            if wager in LIMITED_WAGERS and line_net > 0:
+                box_limited += line_net
+        net[player] = net.get(player, 0) + box_net
+        limited_winnings[player] = limited_winnings.get(player, 0) + box_limited
     totals = []
-    for player in order:
+    for player, player_net in net.items():
         over = 0
         if payout_limit is not None:
             over = max(0, limited_winnings[player] - payout_limit)
-        totals.append(PlayerTotal(player, net[player] - over, over > 0, over))
+        totals.append(PlayerTotal(player, player_net - over, over > 0, over))
     return tuple(totals)
+
+
+class SettledLines(NamedTuple):
+    """A settled round as plain values, of which :func:`settle` makes its RoundSettlement."""
+
+    dealer: BestFour
+    dealer_qualifies: bool
+    #: Each box with its best four and its lines, in the order the dealer settles them.
+    boxes: list[tuple[BoxInPlay, BestFour, tuple[Line, ...]]]
+    players: tuple[PlayerTotal, ...]
 
 
 def settle(
@@ -407,37 +440,71 @@ def settle(
         raise InvalidInput("bad_shape", "boxes must be a list of boxes")
     for box in boxes:
         _validate_layout(box)
+    settled = _settle_lines(dealer_cards, boxes, rules, all_six_card, main_game_void)
+    return RoundSettlement(
+        dealer=settled.dealer,
+        dealer_qualifies=settled.dealer_qualifies,
+        all_six_card=all_six_card,
+        boxes=tuple(
+            BoxSettlement(box.box, box.player, hand, box.folded, _results(lines))
+            for box, hand, lines in settled.boxes
+        ),
+        players=settled.players,
+    )
+
+
+def settle_lines_trusted(
+    dealer_cards: Sequence[Card],
+    boxes: Sequence[BoxInPlay],
+    rules: Rules,
+    all_six_card: Card | None = None,
+) -> SettledLines:
+    """:func:`settle`, as lines, of a round whose parts the caller has checked one by one.
+
+    For the ``settle_round`` contract, whose parser refuses malformed rules, hands, boxes and
+    amounts first: what only the whole round shows (a box or a card twice, wagers the rules
+    forbid) is still refused here, exactly as :func:`settle` refuses it.
+    """
+    return _settle_lines(dealer_cards, boxes, rules, all_six_card, False)
+
+
+def _settle_lines(
+    dealer_cards: Sequence[Card],
+    boxes: Sequence[BoxInPlay],
+    rules: Rules,
+    all_six_card: Card | None,
+    main_game_void: bool,
+) -> SettledLines:
+    """:func:`settle` once the rules, the dealer's hand and each box's layout are checked."""
     numbers = [b.box for b in boxes]
     if len(set(numbers)) != len(numbers):
         raise InvalidInput("duplicate_box", "a box appears twice")
-    dealt = [*dealer_cards, *(c for b in boxes for c in b.cards)]
+    dealt = [*dealer_cards]
+    for box in boxes:
+        dealt += box.cards
     if all_six_card is not None:
         dealt.append(all_six_card)
     check_distinct(dealt)
-    hands = {box.box: best_four(box.cards) for box in boxes}
-    for box in boxes:
-        _validate_wagers(box, all_six_card, hands[box.box].value)
+    hands = [best_four(box.cards) for box in boxes]
+    for box, hand in zip(boxes, hands, strict=True):
+        _validate_wagers(box, all_six_card, hand.value)
 
     dealer = best_four(dealer_cards)
-    settled: list[BoxSettlement] = []
+    settled: list[tuple[BoxInPlay, BestFour, tuple[Line, ...]]] = []
     # §684a.11(c): from the player farthest to the dealer's right, counterclockwise.
-    for box in sorted(boxes, key=lambda b: b.box, reverse=True):
-        hand = hands[box.box]
-        ante, odds, raised = box.wagers[ANTE], box.wagers[ODDS], box.wagers.get(RAISE, 0)
+    in_order = sorted(zip(boxes, hands, strict=True), key=lambda pair: pair[0].box, reverse=True)
+    for box, hand in in_order:
+        wagers = box.wagers
+        ante, odds, raised = wagers[ANTE], wagers[ODDS], wagers.get(RAISE, 0)
         if main_game_void:
-            main: tuple[WagerResult, ...] = tuple(
-                WagerResult(w, s, Outcome.VOID, 0)
+            main: tuple[Line, ...] = tuple(
+                (w, s, Outcome.VOID, 0, None)
                 for w, s in ((ANTE, ante), (ODDS, odds), (RAISE, raised))
                 if s
             )
         else:
-            main = _settle_main_game(hand, dealer, ante, odds, raised, rules.bad_beat)
-        optional = _settle_optional(box, hand, all_six_card, rules)
-        settled.append(BoxSettlement(box.box, box.player, hand, box.folded, main + optional))
-    return RoundSettlement(
-        dealer=dealer,
-        dealer_qualifies=qualifies(dealer.value),
-        all_six_card=all_six_card,
-        boxes=tuple(settled),
-        players=apply_payout_limit(settled, rules.payout_limit),
-    )
+            main = _main_game_lines(hand, dealer, ante, odds, raised, rules.bad_beat)
+        settled.append((box, hand, (*main, *_optional_lines(box, hand, all_six_card, rules))))
+    _check_payout_limit(rules.payout_limit)  # a Rules made without from_names may hold anything
+    players = _player_totals([(box.player, lines) for box, _, lines in settled], rules.payout_limit)
+    return SettledLines(dealer, qualifies(dealer.value), settled, players)

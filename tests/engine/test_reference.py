@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from bench.rounds import random_rounds
-from table.engine.contract import settle_document
+from table.engine.contract import parse_round, settle_document, settlement_json
+from table.engine.settlement import settle
 
 from . import reference
 
@@ -55,6 +56,15 @@ def test_engine_equals_reference_on_random_rounds(rounds: list[dict[str, Any]]) 
 def test_random_rounds_one_by_one_equal_the_batch(rounds: list[dict[str, Any]]) -> None:
     batch = settle_document(rounds[:200])
     assert batch == [settle_document(r) for r in rounds[:200]]
+
+
+def test_contract_answer_equals_settlement_json_of_settle(rounds: list[dict[str, Any]]) -> None:
+    """settle_document builds its JSON straight from the settlement lines; settlement_json
+    builds it from settle's RoundSettlement. Both say the same, key order included."""
+    for index, round_ in enumerate(rounds[:1500]):
+        dealer, boxes, rules, all_six = parse_round(round_)
+        expected = settlement_json(settle(dealer, boxes, rules, all_six), boxes)
+        assert json.dumps(settle_document(round_)) == json.dumps(expected), f"round {index}"
 
 
 def test_random_rounds_reach_the_rare_cases(rounds: list[dict[str, Any]]) -> None:
