@@ -42,5 +42,6 @@ bench: install
 	$(PY) manage.py bench_engine
 
 lint: install
+	$(PY) -m pip install -q ruff==0.17.6 mypy==2.4.1
 	$(PY) -m ruff check table frenzy_site tests bench
 	$(PY) -m mypy

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 import random
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -40,3 +44,38 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
 
     django_settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
     django_settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+
+
+def _close_connections_in(executor: ThreadPoolExecutor, threads: int) -> None:
+    """Close the database connection of each of an executor's threads, in that thread.
+
+    One task per thread, each held at a barrier until all have started, so no thread runs
+    two of them and none is missed."""
+    from django.db import connections
+
+    barrier = threading.Barrier(threads)
+
+    def close() -> None:
+        barrier.wait(timeout=10)
+        connections.close_all()
+
+    for future in [executor.submit(close) for _ in range(threads)]:
+        future.result(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test database, with the worker threads' connections closed first.
+
+    A service that finishes after its test (a socket's last ping, say) runs Channels'
+    connection tidy-up while pytest-django blocks database access, so its connection stays
+    open and PostgreSQL then refuses to drop the test database ("being accessed by other
+    users"). Closing them here, with access allowed, lets the teardown drop it."""
+    yield
+    from asgiref.sync import SyncToAsync
+
+    from table.consumers import SERVICE_THREADS, _service_pool
+
+    with django_db_blocker.unblock():
+        _close_connections_in(_service_pool, SERVICE_THREADS)
+        _close_connections_in(SyncToAsync.single_thread_executor, 1)
