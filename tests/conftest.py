@@ -38,8 +38,9 @@ def seeded() -> SeededSource:
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
-    """Tests close each connection after use: worker threads of database_sync_to_async
-    must not hold PostgreSQL sessions open past the test database's teardown."""
+    """Tests close each connection after use, so worker threads of database_sync_to_async
+    hold no PostgreSQL session between services (one that ends after its test cannot close
+    its own: ``django_db_setup`` below closes those)."""
     from django.conf import settings as django_settings
 
     django_settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
