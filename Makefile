@@ -41,7 +41,11 @@ test-realstack: install
 bench: install
 	$(PY) manage.py bench_engine
 
-lint: install
-	$(PY) -m pip install -q ruff==0.17.6 mypy==2.4.1
+# The linters are pinned here, not in requirements.txt: neither the table nor its tests need them.
+$(VENV)/.lint-installed: $(VENV)/.installed Makefile
+	$(PY) -m pip install --quiet ruff==0.17.6 mypy==2.4.1
+	touch $@
+
+lint: $(VENV)/.lint-installed
 	$(PY) -m ruff check table frenzy_site tests bench
 	$(PY) -m mypy
