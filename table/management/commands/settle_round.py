@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 from django.core.management.base import BaseCommand, CommandError
 
-from table.engine.contract import settle_document
+from table.games import settle_document
 from table.engine.errors import InvalidInput
 
 
