@@ -1,0 +1,10 @@
+"""Crazy 4 Poker (58 Pa. Code ch. 657a): the pure engine.
+
+* :mod:`.hands` - four-card (Four Card Frenzy's values), five-card and six-card hands (§657a.6)
+* :mod:`.paytables` - every paytable, Envy Bonus schedule and meter of §657a.12, as data
+* :mod:`.rules` - the Rules Submission's choices, validated; the Play decision (§657a.11(b))
+* :mod:`.meters` - meter increments, payouts, reseeds, reserves
+* :mod:`.settlement` - "no more bets" and the settlement of a round in §657a.11's order
+* :mod:`.irregularities` - §657a.13 as data, the void round, the §657a.10(b) deal
+* :mod:`.contract` - the ``settle_round`` JSON contract (CRAZY_4_POKER.md)
+"""

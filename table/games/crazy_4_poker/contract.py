@@ -126,7 +126,9 @@ def parse_box(raw: object, index: int) -> BoxInPlay:
     _no_unknown(box, _BOX_KEYS, f"boxes[{index}]")
     number = box.get("box")
     if type(number) is not int or not 1 <= number <= 6:
-        raise InvalidInput("bad_box", f"boxes[{index}]: box must be a number 1 to 6, not {number!r}")
+        raise InvalidInput(
+            "bad_box", f"boxes[{index}]: box must be a number 1 to 6, not {number!r}"
+        )
     player = box.get("player")
     if not isinstance(player, str) or not player:
         raise InvalidInput("bad_player", f"box {number}: player must be a non-empty string")
@@ -150,9 +152,7 @@ def parse_box(raw: object, index: int) -> BoxInPlay:
         )
     player_stake = hand_bonus if on in ("player", "both") else 0
     dealer_stake = hand_bonus if on in ("dealer", "both") else 0
-    wagers = Wagers(
-        hand_bonus_player=player_stake, hand_bonus_dealer=dealer_stake, **amounts
-    )
+    wagers = Wagers(hand_bonus_player=player_stake, hand_bonus_dealer=dealer_stake, **amounts)
     return BoxInPlay(number, player, cards, wagers)
 
 

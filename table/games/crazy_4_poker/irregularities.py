@@ -1,0 +1,129 @@
+"""Irregularities (§657a.13, §657a.5(b), §657a.10(f)) as data, the void round, and the deal.
+
+Each irregularity has one consequence. Unlike Four Card Frenzy, Crazy 4 Poker keeps nothing
+in action on a void: "all hands shall be void, all wagers shall be returned to the players"
+(§657a.13(a), (c), (d), (f)), the progressive and hand-bonus wagers included, and this
+round's meter increments are taken back out (CRAZY_4_POKER.md).
+
+The dealing itself is Four Card Frenzy's virtual automated shoe (:mod:`table.engine.shoe`):
+stacks of five to each box from the dealer's left, then the dealer, then - if a box has a Six
+Card Bonus - one more stack whose top card is the Six Card Bonus card and whose other four go
+to the discard rack unseen. That is §657a.10(b) word for word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from table.engine.cards import Card
+from table.engine.errors import InvalidInput
+from table.engine.shoe import Deal, DealPlan, Fault
+from table.engine.shoe import deal as _shoe_deal
+
+from .meters import Increment, Meter, reverse_increment
+from .settlement import BoxInPlay
+
+
+class Irregularity(StrEnum):
+    ONE_CARD_FACE_UP = "one_card_face_up"  # §657a.13(a)
+    CARDS_FACE_UP = "cards_face_up"  # §657a.13(a): more than one
+    CARD_DRAWN_IN_ERROR = "card_drawn_in_error"  # §657a.13(b): face not exposed
+    WRONG_CARD_COUNT = "wrong_card_count"  # §657a.13(c), §657a.10(f): a misdeal
+    STUB_COUNT_WRONG = "stub_count_wrong"  # §657a.10(f): the stub counts wrong, no misdeal
+    DEALER_CARD_EXPOSED = "dealer_card_exposed"  # §657a.13(d): before every box decided
+    SHUFFLER_JAM = "shuffler_jam"  # §657a.13(e)
+    SHUFFLER_MISCOUNT = "shuffler_miscount"  # §657a.5(b): the shuffler counts other than 52
+    SHOE_JAM = "shoe_jam"  # §657a.13(f)
+
+
+@dataclass(frozen=True, slots=True)
+class Consequence:
+    section: str
+    void: bool = False  # all hands void, every wager returned, meter increments reversed
+    reshuffle: bool = False
+    remove_deck: bool = False  # the deck leaves the table
+    discard_card: bool = False  # the card is not used and goes to the discard rack
+    use_as_next_card: bool = False
+
+
+CONSEQUENCES: Final[Mapping[Irregularity, Consequence]] = {
+    Irregularity.ONE_CARD_FACE_UP: Consequence("§657a.13(a)", discard_card=True),
+    Irregularity.CARDS_FACE_UP: Consequence("§657a.13(a)", void=True, reshuffle=True),
+    Irregularity.CARD_DRAWN_IN_ERROR: Consequence("§657a.13(b)", use_as_next_card=True),
+    Irregularity.WRONG_CARD_COUNT: Consequence("§657a.13(c)", void=True, reshuffle=True),
+    Irregularity.STUB_COUNT_WRONG: Consequence("§657a.10(f)", void=True, remove_deck=True),
+    Irregularity.DEALER_CARD_EXPOSED: Consequence("§657a.13(d)", void=True, reshuffle=True),
+    Irregularity.SHUFFLER_JAM: Consequence("§657a.13(e)", reshuffle=True),
+    Irregularity.SHUFFLER_MISCOUNT: Consequence("§657a.5(b)", remove_deck=True),
+    Irregularity.SHOE_JAM: Consequence("§657a.13(f)", void=True, reshuffle=True),
+}
+
+#: What each fault the virtual shoe can be told to make is, under §657a.13.
+FROM_SHOE_FAULT: Final[Mapping[Fault, Irregularity]] = {
+    Fault.JAM: Irregularity.SHOE_JAM,
+    Fault.FACE_UP_CARD: Irregularity.ONE_CARD_FACE_UP,
+    Fault.TWO_FACE_UP_CARDS: Irregularity.CARDS_FACE_UP,
+    Fault.MISDEAL: Irregularity.WRONG_CARD_COUNT,
+    Fault.MISCOUNT: Irregularity.SHUFFLER_MISCOUNT,
+}
+#: The shoe's ``Deal.irregularity`` words.
+FROM_DEAL: Final[Mapping[str, Irregularity]] = {
+    "shoe_jam": Irregularity.SHOE_JAM,
+    "face_up_cards": Irregularity.CARDS_FACE_UP,
+    "wrong_card_count": Irregularity.WRONG_CARD_COUNT,
+}
+
+
+def consequence(irregularity: Irregularity) -> Consequence:
+    return CONSEQUENCES[Irregularity(irregularity)]
+
+
+def dealer_card_exposed(decided_boxes: int, boxes: int) -> Irregularity | None:
+    """A dealer card seen before every box played or folded voids the round (§657a.13(d));
+    after that it changes nothing."""
+    return Irregularity.DEALER_CARD_EXPOSED if decided_boxes < boxes else None
+
+
+def deal(
+    order: Sequence[Card], boxes: int, six_card_bonus: bool, plan: DealPlan | None = None
+) -> Deal:
+    """§657a.10(b) from a shuffled deck; ``Deal.all_six_card`` is the Six Card Bonus card."""
+    return _shoe_deal(order, boxes, six_card_bonus, plan)
+
+
+@dataclass(frozen=True, slots=True)
+class VoidRound:
+    """A void round: every stake goes back, and the meters lose this round's increments."""
+
+    irregularity: Irregularity
+    returned: Mapping[int, int]  # box -> every cent it staked
+    meters: Mapping[str, Meter]
+
+    @property
+    def nets(self) -> dict[int, int]:
+        return dict.fromkeys(self.returned, 0)
+
+
+def void_round(
+    irregularity: Irregularity,
+    boxes: Sequence[BoxInPlay],
+    meters_now: Mapping[str, Meter],
+    increments: Mapping[str, Increment],
+) -> VoidRound:
+    """Void the round for ``irregularity`` (which must be one that voids)."""
+    irregularity = Irregularity(irregularity)
+    if not CONSEQUENCES[irregularity].void:
+        raise InvalidInput(
+            "not_void",
+            f"{irregularity.value} does not void the round ({consequence(irregularity).section})",
+        )
+    if set(increments) != set(meters_now):
+        raise InvalidInput("bad_meters", "the increments must name exactly the table's meters")
+    return VoidRound(
+        irregularity,
+        {b.box: b.wagers.total for b in boxes},
+        {name: reverse_increment(m, increments[name]) for name, m in meters_now.items()},
+    )
