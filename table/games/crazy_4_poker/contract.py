@@ -135,7 +135,10 @@ def parse_box(raw: object, index: int) -> BoxInPlay:
     cards = tuple(parse_cards(box.get("cards"), 5, f"box {number}"))
     w = _object(box.get("wagers"), f"box {number} wagers")
     _no_unknown(w, frozenset({*_AMOUNT_KEYS, "hand_bonus_on"}), f"box {number} wagers")
-    amounts = {k: _amount(w.get(k) or 0, f"box {number}: {k}") for k in _AMOUNT_KEYS}
+    # An absent or null wager is not placed (a Play of 0 is a fold).
+    amounts = {
+        k: 0 if w.get(k) is None else _amount(w[k], f"box {number}: {k}") for k in _AMOUNT_KEYS
+    }
     if not amounts["ante"]:
         raise InvalidInput("missing_ante", f"box {number}: ante is required")
     hand_bonus = amounts.pop("hand_bonus")

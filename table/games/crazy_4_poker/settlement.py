@@ -404,13 +404,25 @@ def main_game(
 
 # --- the round --------------------------------------------------------------------------------
 
-_ENVY_KEYS: Final[dict[HandClass, str]] = {
+# Four-card and five-card classes are distinct IntEnums whose numbers overlap: keyed apart.
+_FOUR_CARD_ENVY_KEYS: Final[dict[FourCardHand, str]] = {
     FourCardHand.FOUR_ACES: "four_aces",
     FourCardHand.FOUR_OF_A_KIND: "four_of_a_kind",
     FourCardHand.STRAIGHT_FLUSH: "straight_flush",
+}
+_FIVE_CARD_ENVY_KEYS: Final[dict[FiveCardCategory, str]] = {
     FiveCardCategory.ROYAL_FLUSH: "royal_flush",
     FiveCardCategory.STRAIGHT_FLUSH: "straight_flush",
 }
+
+
+def envy_key(hand: HandClass) -> str:
+    """The contract's name of an Envy Bonus qualifying hand (§657a.1)."""
+    if isinstance(hand, FourCardHand):
+        return _FOUR_CARD_ENVY_KEYS[hand]
+    if isinstance(hand, FiveCardCategory):
+        return _FIVE_CARD_ENVY_KEYS[hand]
+    raise InvalidInput("bad_hand", f"{hand!r} never earns an Envy Bonus")
 
 
 @dataclass
@@ -565,7 +577,7 @@ def settle(
             for holder, cls in envy_hands:
                 if holder.box != b.box and holder.player != b.player:
                     amount = progressive.envy_for(w.progressive, cls)
-                    envy.append(Envy(holder.box, _ENVY_KEYS[cls], amount))
+                    envy.append(Envy(holder.box, envy_key(cls), amount))
             envy.sort(key=lambda e: e.from_box)
         results.sort(key=lambda r: WAGER_ORDER.index(r.wager))
         out.append(
