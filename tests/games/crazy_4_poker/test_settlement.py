@@ -29,7 +29,7 @@ def only(result: RoundSettlement) -> BoxSettlement:
     return b
 
 
-# --- Ante, Play, Super Bonus: §657a.11(c)(3) -------------------------------------------------------
+# --- Ante, Play, Super Bonus: §657a.11(c)(3) -----------------------------------------------------
 
 
 def test_dealer_not_qualifying_pushes_ante_and_pays_play_even_to_a_lower_hand() -> None:
@@ -100,7 +100,7 @@ def test_play_of_three_times_the_ante_pays_even_money() -> None:
     assert lines(s)["play"] == ("win", 3000)
 
 
-# --- Queens Up: §657a.11(d), §657a.12(c) ------------------------------------------------------------
+# --- Queens Up: §657a.11(d), §657a.12(c) ---------------------------------------------------------
 
 
 def test_queens_up_pays_a_losing_hand() -> None:
@@ -121,7 +121,7 @@ def test_queens_up_three_of_a_kind_by_table(table: str, net: int) -> None:
     assert lines(s)["queens_up"] == ("win", net)
 
 
-# --- fold: §657a.11(b) ------------------------------------------------------------------------------
+# --- fold: §657a.11(b) ---------------------------------------------------------------------------
 
 
 def test_fold_forfeits_all_but_the_six_card_bonus() -> None:
@@ -153,7 +153,7 @@ def test_fold_forfeits_all_but_the_six_card_bonus() -> None:
     assert s.net == -2800 + 2500
 
 
-# --- progressives: §657a.11(e), §657a.12(d)-(e) ----------------------------------------------------
+# --- progressives: §657a.11(e), §657a.12(d)-(e) --------------------------------------------------
 
 
 def test_four_aces_win_the_four_card_meter_which_reseeds() -> None:
@@ -232,7 +232,7 @@ def test_five_card_c_four_of_a_kind_wins_the_minor() -> None:
     assert got == {"mega": (0, 1_000_009), "major": (0, 100_007), "minor": (30_003, 25_000)}
 
 
-# --- Envy Bonuses: §657a.11(e)(5), §657a.12(d)(5), (e)(5) ------------------------------------------
+# --- Envy Bonuses: §657a.11(e)(5), §657a.12(d)(5), (e)(5) ----------------------------------------
 
 
 def test_four_card_envy() -> None:
@@ -277,7 +277,7 @@ def test_five_card_envy_and_not_for_the_dealer() -> None:
     ]
 
 
-# --- Five Card Hand Bonus: §657a.11(f), §657a.12(f) ------------------------------------------------
+# --- Five Card Hand Bonus: §657a.11(f), §657a.12(f) ----------------------------------------------
 
 
 def test_hand_bonus_player_royal_takes_the_meter_to_reseed_zero_plus_reserve() -> None:
@@ -353,7 +353,7 @@ def test_magic_card_and_lucky_bonus() -> None:
     assert lines(result.box(3))["hand_bonus_player"] == ("lose", -100)
 
 
-# --- Six Card Bonus: §657a.11(g), §657a.12(g) -----------------------------------------------------------
+# --- Six Card Bonus: §657a.11(g), §657a.12(g) ----------------------------------------------------
 
 
 @pytest.mark.parametrize("table, net", [("A", 500_000), ("E", 100_000_000)])
@@ -369,7 +369,7 @@ def test_six_card_bonus_loses_below_three_of_a_kind() -> None:
     assert lines(only(result))["six_card_bonus"] == ("lose", -500)
 
 
-# --- meters at no more bets: §657a.10(a)(2) ---------------------------------------------------------
+# --- meters at no more bets: §657a.10(a)(2) ------------------------------------------------------
 
 
 def test_increments_count_every_locked_wager_folded_or_not() -> None:
