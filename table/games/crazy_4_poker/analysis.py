@@ -164,14 +164,19 @@ class PlayerClasses:
         return int(self.weight.sum())
 
 
-def player_classes(five: FiveCardHands | None = None, progress: Progress = _quiet) -> PlayerClasses:
+def player_classes(
+    five: FiveCardHands | None = None,
+    progress: Progress = _quiet,
+    index: ContainmentIndex | None = None,
+) -> PlayerClasses:
+    """Dealer outcome counts for every player hand class (about 10 s on the 2-core machine)."""
     five = five or five_card_hands()
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     reps, weights = suit_classes(five)
     seconds["suit_classes"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    index = ContainmentIndex.build(five, progress)
+    index = index or ContainmentIndex.build(five, progress)
     seconds["containment_index"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     parts = []
@@ -422,12 +427,11 @@ def six_card_class_counts() -> dict[HandClass, int]:
     return out
 
 
-def side_wagers(progress: Progress = _quiet) -> dict[str, list[SideWager]]:
+def side_wagers_five_card() -> dict[str, list[SideWager]]:
+    """Queens Up, the progressives and the Five Card Hand Bonus over all C(52,5) hands."""
     five = five_card_hands()
     four = four_card_class_counts(five)
     fives = five_card_class_counts(five)
-    progress("  six-card sets ...")
-    six = six_card_class_counts()
     fixed4 = [t.paytable for t in FOUR_CARD_PROGRESSIVES.values()]
     fixed5 = [t.paytable for t in FIVE_CARD_PROGRESSIVES.values()]
     return {
@@ -435,10 +439,17 @@ def side_wagers(progress: Progress = _quiet) -> dict[str, list[SideWager]]:
         "four_card_progressive": [summarise(t, four, FIVE_CARD_HANDS) for t in fixed4],
         "five_card_progressive": [summarise(t, fives, FIVE_CARD_HANDS) for t in fixed5],
         "hand_bonus": [summarise(HAND_BONUS_PAYTABLE, fives, FIVE_CARD_HANDS)],
-        "six_card_bonus": [
-            summarise(t, six, SIX_CARD_SETS) for t in SIX_CARD_BONUS_PAYTABLES.values()
-        ],
     }
+
+
+def six_card_bonus_wagers() -> list[SideWager]:
+    """Six Card Bonus A-E over all C(52,6) six-card sets."""
+    six = six_card_class_counts()
+    return [summarise(t, six, SIX_CARD_SETS) for t in SIX_CARD_BONUS_PAYTABLES.values()]
+
+
+def side_wagers() -> dict[str, list[SideWager]]:
+    return {**side_wagers_five_card(), "six_card_bonus": six_card_bonus_wagers()}
 
 
 def percent(x: Fraction, digits: int = 4) -> str:
