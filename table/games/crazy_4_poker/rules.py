@@ -10,12 +10,15 @@ a player may play (§657a.7(e)). Construction validates every choice.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
+from table.engine.cards import Card
 from table.engine.errors import InvalidInput, RuleViolation
 from table.engine.hands import category_of
+from table.engine.shoe import RandomSource
 
 from .hands import PAIR_OF_ACES
 from .paytables import (
@@ -170,3 +173,52 @@ def check_play(hand_value: int, ante: int, play: int) -> None:
             f"a Play of {play} is not allowed: with a pair of aces or better"
             f" it is {low} to {high} (1x-3x the Ante)",
         )
+
+
+# --- boxes per player (§657a.7(e)) ----------------------------------------------------------------
+
+
+def check_boxes_per_player(rules: Rules, boxes_by_player: Mapping[str, Iterable[int]]) -> None:
+    """Each player's boxes must be adjacent and no more than the Rules Submission allows."""
+    for player, numbers in boxes_by_player.items():
+        held = sorted(set(numbers))
+        if len(held) > rules.max_boxes_per_player:
+            raise RuleViolation(
+                "too_many_boxes",
+                f"{player} plays {len(held)} boxes; this table allows "
+                f"{rules.max_boxes_per_player} (§657a.7(e))",
+            )
+        if held and held[-1] - held[0] != len(held) - 1:
+            raise RuleViolation(
+                "boxes_not_adjacent", f"{player}'s boxes {held} are not adjacent (§657a.7(e))"
+            )
+
+
+# --- Magic Card and Lucky Bonus draws (§657a.1, §657a.12(f)(3)) -----------------------------------
+
+#: The positions the Lucky Bonus draws from: boxes 1-6 and the dealer.
+LUCKY_POSITIONS: Final[tuple[int | str, ...]] = (1, 2, 3, 4, 5, 6, "dealer")
+
+
+def _triggered(probability: Fraction, rng: RandomSource) -> bool:
+    return bool(probability) and rng.randbelow(probability.denominator) < probability.numerator
+
+
+def draw_bonuses(rules: Rules, rng: RandomSource) -> tuple[Card | None, int | str | None]:
+    """After dealing, the table game system's draws (house design, CRAZY_4_POKER.md): on a
+    round triggered with the Rules Submission's probability, a card uniformly from a separate
+    full deck and/or a position uniformly from boxes 1-6 and the dealer."""
+    magic = rng.randbelow(52) if _triggered(rules.magic_card_probability, rng) else None
+    lucky = None
+    if _triggered(rules.lucky_bonus_probability, rng):
+        lucky = LUCKY_POSITIONS[rng.randbelow(len(LUCKY_POSITIONS))]
+    return magic, lucky
+
+
+def bonus_return(rules: Rules) -> Fraction:
+    """What the Magic Card and Lucky Bonus add to a live hand-bonus wager, per unit staked:
+    the Magic Card matches one of the hand's five cards with chance 5/52 and pays 20 for 1;
+    the Lucky position is the hand's with chance 1/7 and pays 5 for 1."""
+    return rules.magic_card_probability * Fraction(
+        20 * 5, 52
+    ) + rules.lucky_bonus_probability * Fraction(5, 7)

@@ -7,7 +7,14 @@ from fractions import Fraction
 import pytest
 
 from table.engine.errors import InvalidInput, RuleViolation
-from table.games.crazy_4_poker.rules import Rules, check_play, play_range
+from table.games.crazy_4_poker.rules import (
+    Rules,
+    bonus_return,
+    check_boxes_per_player,
+    check_play,
+    draw_bonuses,
+    play_range,
+)
 
 from .helpers import rules
 from .test_hands import value
@@ -73,3 +80,49 @@ def test_play_up_to_three_times_with_aces_or_better() -> None:
         check_play(value("AS AH 3D 5C 8H"), 1000, 3001)
     with pytest.raises(RuleViolation):
         check_play(value("AS AH 3D 5C 8H"), 1000, 500)
+
+
+def test_boxes_per_player_adjacent_and_limited() -> None:
+    # §657a.7(e)
+    r = rules()
+    check_boxes_per_player(r, {"ann": [2, 3], "bob": [5]})
+    with pytest.raises(RuleViolation) as exc:
+        check_boxes_per_player(r, {"ann": [2, 3, 4]})
+    assert exc.value.code == "too_many_boxes"
+    with pytest.raises(RuleViolation) as exc:
+        check_boxes_per_player(r, {"ann": [2, 4]})
+    assert exc.value.code == "boxes_not_adjacent"
+
+
+class Scripted:
+    def __init__(self, *answers: int) -> None:
+        self.answers = list(answers)
+        self.asked: list[int] = []
+
+    def randbelow(self, n: int, /) -> int:
+        self.asked.append(n)
+        return self.answers.pop(0)
+
+
+def test_bonus_draws_follow_the_trigger_probabilities() -> None:
+    base = rules().queens_up
+    off = Rules(base, hand_bonus_wager=100)
+    assert draw_bonuses(off, Scripted()) == (None, None)  # off by default: nothing drawn
+    r = Rules(
+        base,
+        hand_bonus_wager=100,
+        magic_card_probability=Fraction(1, 10),
+        lucky_bonus_probability=Fraction(1, 4),
+    )
+    rng = Scripted(0, 51, 0, 6)
+    assert draw_bonuses(r, rng) == (51, "dealer")
+    assert rng.asked == [10, 52, 4, 7]
+    assert draw_bonuses(r, Scripted(1, 3)) == (None, None)  # neither triggered
+
+
+def test_bonus_return() -> None:
+    base = rules().queens_up
+    r = Rules(base, hand_bonus_wager=100, magic_card_probability=Fraction(1))
+    assert bonus_return(r) == Fraction(100, 52)  # CRAZY_4_POKER.md: about 1.92 per unit
+    r = Rules(base, hand_bonus_wager=100, lucky_bonus_probability=Fraction(1, 5))
+    assert bonus_return(r) == Fraction(1, 7)
