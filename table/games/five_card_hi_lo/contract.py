@@ -7,6 +7,7 @@ prefixes the round's index).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Final
 
 from table.engine.cards import Card, card_code, parse_cards, trusted_codes
@@ -106,7 +107,9 @@ def _setting(
     return Setting.of(high, low)
 
 
-def parse_box(raw: object, index: int) -> BoxInPlay:
+def parse_box(raw: object, index: int) -> tuple[BoxInPlay, dict[str, Any]]:
+    """A box without its setting (checked once every card of the round is known), and its
+    raw object."""
     box = _object(raw, f"boxes[{index}]")
     _unknown_key(box, _BOX_KEYS, f"boxes[{index}]: ")
     number = box.get("box")
@@ -119,7 +122,7 @@ def parse_box(raw: object, index: int) -> BoxInPlay:
         raise InvalidInput("bad_player", f"box {number}: a player id is required")
     cards = tuple(parse_cards(box.get("cards"), 5, f"box {number}"))
     wagers = _wagers(box.get("wagers"), number)
-    return BoxInPlay(number, player, cards, wagers, _setting(box, number, cards, wagers.played))
+    return BoxInPlay(number, player, cards, wagers), box
 
 
 def parse_round(raw: object) -> tuple[list[Card], list[BoxInPlay], Paytables]:
@@ -134,10 +137,10 @@ def parse_round(raw: object) -> tuple[list[Card], list[BoxInPlay], Paytables]:
         raise InvalidInput("bad_shape", "boxes must be a list")
     if not boxes_raw:
         raise InvalidInput("no_boxes", "a round needs at least one box")
-    boxes = [parse_box(b, i) for i, b in enumerate(boxes_raw)]
-    check_boxes(boxes)
+    parsed = [parse_box(b, i) for i, b in enumerate(boxes_raw)]
+    check_boxes([b for b, _ in parsed])
     seen: dict[Card, str] = {c: "the dealer" for c in dealer}
-    for b in boxes:
+    for b, _ in parsed:
         for card in b.cards:
             if card in seen:
                 raise InvalidInput(
@@ -145,6 +148,9 @@ def parse_round(raw: object) -> tuple[list[Card], list[BoxInPlay], Paytables]:
                     f"{card_code(card)} is dealt twice (box {b.box} and {seen[card]})",
                 )
             seen[card] = f"box {b.box}"
+    boxes = [
+        replace(b, setting=_setting(box, b.box, b.cards, b.wagers.played)) for b, box in parsed
+    ]
     return dealer, boxes, paytables
 
 
