@@ -85,7 +85,7 @@ def _bonus_units(letter: str) -> IntArray:
 
 
 @cache
-def _outcomes() -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]:
+def setting_outcomes() -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]:
     """(win, lose) weights per player class for the aces-high and the ace-low setting."""
     t = tables()
     dh, dl = t.high[None, :], t.low[None, :]
@@ -109,7 +109,7 @@ def ante_figures(letter: str) -> AnteFigures:
     t = tables()
     rows = t.weight * DEALER_HANDS
     bonus = _bonus_units(letter) * rows
-    (win_h, lose_h), (win_l, lose_l) = _outcomes()
+    (win_h, lose_h), (win_l, lose_l) = setting_outcomes()
     play_high = 2 * (win_h - lose_h) + bonus
     has_alt = t.alt_high >= 0
     play_low = np.where(has_alt, 2 * (win_l - lose_l) + bonus, np.iinfo(np.int64).min)
@@ -145,7 +145,7 @@ def decisions(letter: str = "A") -> dict[tuple[int, ...], ClassDecision]:
     t = tables()
     rows = t.weight * DEALER_HANDS
     bonus = _bonus_units(letter) * rows
-    (win_h, lose_h), (win_l, lose_l) = _outcomes()
+    (win_h, lose_h), (win_l, lose_l) = setting_outcomes()
     out: dict[tuple[int, ...], ClassDecision] = {}
     for i, counts in enumerate(t.classes):
         high_ev = 2 * int(win_h[i] - lose_h[i]) + int(bonus[i])
@@ -316,7 +316,7 @@ def strategy_expected(letter: str, choose: Callable[[tuple[int, ...]], str]) -> 
     t = tables()
     rows = t.weight * DEALER_HANDS
     bonus = _bonus_units(letter) * rows
-    (win_h, lose_h), (win_l, lose_l) = _outcomes()
+    (win_h, lose_h), (win_l, lose_l) = setting_outcomes()
     total = 0
     for i, counts in enumerate(t.classes):
         choice = choose(counts)
