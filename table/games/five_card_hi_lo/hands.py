@@ -112,6 +112,20 @@ def possible_settings(cards: Sequence[Card]) -> tuple[Setting, ...]:
     return first, second
 
 
+def choose_setting(cards: Sequence[Card], ace_low: bool) -> Setting:
+    """The setting the player picked on the felt: aces high, or one ace low (§663a.11(d)).
+    Asking for an ace low when the hand offers no such choice is :class:`RuleViolation`."""
+    offered = possible_settings(cards)
+    if not ace_low:
+        return offered[0]
+    if len(offered) < 2:
+        raise RuleViolation(
+            "no_ace_low_setting",
+            "this hand has no other setting: an ace low needs one to three aces",
+        )
+    return offered[1]
+
+
 def default_setting(cards: Sequence[Card]) -> Setting:
     """The setting of a player whose time runs out: aces high. The product never moves an ace
     low on a player's behalf (house rule; the regulation leaves time-outs open)."""

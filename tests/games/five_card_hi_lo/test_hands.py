@@ -8,6 +8,7 @@ from table.engine.cards import parse_card
 from table.engine.errors import InvalidInput, RuleViolation
 from table.games.five_card_hi_lo.hands import (
     Setting,
+    choose_setting,
     default_setting,
     high_points,
     house_way,
@@ -97,6 +98,20 @@ def test_four_aces_have_no_choice(text: str, expected: tuple[int, int]) -> None:
     offered = possible_settings(cards(text))
     assert [totals(s) for s in offered] == [expected]
     assert offered[0].ace_low
+
+
+def test_choose_setting_on_the_felt() -> None:
+    hand = cards("AS JD TH 9C 2S")
+    assert choose_setting(hand, ace_low=False).totals == (31, 11)
+    assert choose_setting(hand, ace_low=True).totals == (29, 3)
+    for no_choice in ("KS 9D 7H 4C 3S", "AS AD AH AC 2S"):
+        assert (
+            choose_setting(cards(no_choice), ace_low=False)
+            == possible_settings(cards(no_choice))[0]
+        )
+        with pytest.raises(RuleViolation) as exc:
+            choose_setting(cards(no_choice), ace_low=True)
+        assert exc.value.code == "no_ace_low_setting"
 
 
 def test_default_setting_is_aces_high() -> None:
