@@ -51,6 +51,7 @@ def test_offered_settings_are_legal_and_distinct(cards: list[int]) -> None:
     assert not offered[0].ace_low or sum(1 for c in cards if c >> 2 == ACE) == 4
 
 
+@settings(deadline=None)
 @given(hands)
 def test_every_split_judged_by_the_rule_and_offered_totals_cover_the_legal_ones(
     cards: list[int],
@@ -78,7 +79,7 @@ def test_house_way_is_legal_and_keeps_aces_high_unless_four(cards: list[int]) ->
 stake = st.integers(1, 10_000)
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(
     st.permutations(list(range(52))),
     st.lists(
