@@ -1,0 +1,11 @@
+"""Five Card Hi-Lo (58 Pa. Code ch. 663a): the pure engine.
+
+- :mod:`.hands` point values, the player's settings and their legality, the house way
+- :mod:`.poker` five-card poker ranks for the Poker Bonus
+- :mod:`.paytables` §663a.12 as data (Ante Bonus A-D, Tie, Poker Bonus A/B)
+- :mod:`.settlement` Ante/Play, Ante Bonus, Tie, Poker Bonus; folds; orders of play
+- :mod:`.rules` the Rules Submission's choices
+- :mod:`.irregularities` §663a.13 and the virtual shoe's deal
+- :mod:`.contract` the ``settle_round`` JSON contract
+- :mod:`.enumeration`, :mod:`.analysis` exact figures by value classes
+"""
