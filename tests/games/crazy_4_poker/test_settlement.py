@@ -410,3 +410,28 @@ def test_settlement_order_is_box_six_to_one() -> None:
     result = play_round(rules(), KING_HIGH, boxes)
     assert [b.box for b in result.boxes] == [6, 4, 2]
     assert all(r.outcome in Outcome for b in result.boxes for r in b.results)
+
+
+def test_the_platform_path_equals_the_whole_round() -> None:
+    # The live table increments at "no more bets" and settles later: the same result.
+    from table.games.crazy_4_poker.settlement import Draws, settle
+
+    from .helpers import card, cards, seeded_meters
+
+    r = rules("B", ("five_card", "C", 100), hand_bonus=100, six_card_bonus="E")
+    boxes = [
+        box(2, "AH AD 7S 7C 4H", play=3000, queens_up=500, progressive=100,
+            hand_bonus_player=100, hand_bonus_dealer=100, six_card_bonus=500),
+        box(5, "9H TH JH QH KH", play=3000, queens_up=500, progressive=100),
+    ]  # fmt: skip
+    before = seeded_meters(r)
+    whole = play_round(
+        r, "KS QD 8C 5H 2D", boxes, before, six_card="AC", magic="7S", lucky="dealer"
+    )
+    locked, _ = no_more_bets(r, boxes, before)
+    settled, after, paid, _ = settle(
+        r, cards("KS QD 8C 5H 2D"), boxes, locked, card("AC"), Draws(card("7S"), "dealer")
+    )
+    assert tuple(settled) == whole.boxes
+    assert {m.name: m.after for m in whole.meters} == after
+    assert {m.name: m.paid for m in whole.meters} == paid
