@@ -320,12 +320,13 @@ def strategy_words(c: PlayerClasses, game: MainGame) -> list[str]:
     three_from = lowest_always(PLAY_3X)
     play_from = lowest_always(PLAY_1X)
     words = [f"Play 3x with {hand_words(three_from)} or better."]
-    words.append(f"Play 1x from {hand_words(play_from)} up to the hands below that.")
+    words.append(f"Play 1x with {hand_words(play_from)} or better, below that.")
     mixed = [v for v in values if v < play_from and sum(by_value[v][PLAY_1X:]) > 0]
     for v in mixed:
         yes, total = sum(by_value[v][PLAY_1X:]), sum(by_value[v])
         words.append(
-            f"{hand_words(v)}: play in {yes:,} of {total:,} hands (it depends on the fifth card)."
+            f"{hand_words(v)}: play in {yes:,} of {total:,} hands (it depends on the fifth card"
+            " and the suits)."
         )
     below = [v for v in values if v < play_from and v not in mixed]
     if below:
@@ -333,6 +334,24 @@ def strategy_words(c: PlayerClasses, game: MainGame) -> list[str]:
             f"Fold {hand_words(max(below))} and lower" + (" (except as above)." if mixed else ".")
         )
     return words
+
+
+def threshold_strategy(c: PlayerClasses, play_from: int) -> I64:
+    """Play 3x with a pair of aces or better, 1x from ``play_from`` up, fold below."""
+    return np.where(
+        c.value >= PAIR_OF_ACES, PLAY_3X, np.where(c.value >= play_from, PLAY_1X, FOLD)
+    ).astype(np.int64)
+
+
+def best_simple_strategy(c: PlayerClasses, game: MainGame) -> tuple[int, MainGame]:
+    """The best single 1x threshold among the best-four values where the optimal strategy
+    starts or stops playing, and its figures."""
+    played = sorted({int(v) for v, ch in zip(c.value.tolist(), game.choice.tolist(), strict=True)
+                     if ch > FOLD and v < PAIR_OF_ACES})  # fmt: skip
+    candidates = played[:40]
+    results = {t: main_game(c, threshold_strategy(c, t)) for t in candidates}
+    best = max(results, key=lambda t: results[t].expected_value)
+    return best, results[best]
 
 
 # --- side wagers ---------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from table.engine.analysis import ContainmentIndex, five_card_hands
+from table.engine.analysis import ContainmentIndex, five_card_hands, hand_words
 from table.engine.hands import combinations_array
 from table.games.crazy_4_poker import analysis as a
 from table.games.crazy_4_poker.hands import best_four, dealer_qualifies
@@ -117,6 +117,10 @@ def test_main_game_under_optimal_strategy(index: ContainmentIndex) -> None:
     words = " ".join(a.strategy_words(classes, game))
     assert "Play 3x with a pair of aces or better" in words
     assert "K-Q-8-4" in words
+    # The simple version, 1x from K-Q-8-4 (the one usually published), costs almost nothing.
+    threshold, simple = a.best_simple_strategy(classes, game)
+    assert hand_words(threshold) == "K-Q-8-4 high"
+    assert Fraction(0) < simple.house_edge - game.house_edge < Fraction(1, 100_000)
     # Any other strategy does worse: always 1x, never 3x, never fold.
     for other in (
         np.where(game.choice == a.PLAY_3X, a.PLAY_1X, game.choice),
