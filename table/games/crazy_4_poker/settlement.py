@@ -634,9 +634,10 @@ def settle_round(
     settled, after, paid, reseeds = settle(
         rules, dealer_cards, boxes, locked, six_card_bonus_card, draws
     )
+    dealer = best_four(list(dealer_cards))
     return RoundSettlement(
-        best_four(list(dealer_cards)),
-        dealer_qualifies(best_four(list(dealer_cards)).value),
+        dealer,
+        dealer_qualifies(dealer.value),
         five_card_category_trusted(dealer_cards),
         tuple(settled),
         tuple(
