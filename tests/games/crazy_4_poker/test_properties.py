@@ -15,6 +15,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from table.games.crazy_4_poker.contract import settlement_json
 from table.games.crazy_4_poker.hands import best_four
 from table.games.crazy_4_poker.meters import Meter
 from table.games.crazy_4_poker.rules import Rules, play_range
@@ -142,6 +143,15 @@ def test_money_is_neither_lost_nor_created(rnd: Round) -> None:
     assert (
         sum(m.increment.primary + m.increment.reserve for m in result.meters) <= locked * 30 // 100
     )
+    # The contract's JSON adds up the same way.
+    out = settlement_json(result, list(boxes))
+    for b_json in out["boxes"]:
+        assert b_json["net"] == (
+            sum(x["net"] for x in b_json["wagers"].values())
+            + sum(b_json["bonuses"].values())
+            + sum(e["amount"] for e in b_json["envy"])
+        )
+    assert {p: v["net"] for p, v in out["players"].items()} == result.player_nets()
     nets = result.player_nets()
     assert sum(nets.values()) == sum(b.net for b in result.boxes)
     assert set(nets) == {b.player for b in boxes}
