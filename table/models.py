@@ -18,7 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from table.engine.paytables import PAYTABLES, PaytableKind
-from table.engine.rules import TableRules
+from table.engine.rules import JURISDICTION_NAMES, Jurisdiction, TableRules
 
 
 def _choices(kind: PaytableKind) -> list[tuple[str, str]]:
@@ -37,6 +37,18 @@ class RulesSubmission(models.Model):
     """What ch. 684a leaves to the casino (§601a.2): paytables, wagers offered, limits."""
 
     name = models.CharField(max_length=100, unique=True)
+    jurisdiction = models.CharField(
+        "jurisdiction",
+        max_length=16,
+        choices=[(j.value, JURISDICTION_NAMES[j]) for j in Jurisdiction],
+        default=Jurisdiction.PENNSYLVANIA.value,
+        help_text=(
+            "Whose paytables the Submission selects from. Pennsylvania: only the tables "
+            "§684a.12(c)-(f) list (bad beat A-D, Prime A-B, Four Card Bonus A-H, All-Six "
+            "A-E). Manufacturer's rules: only BB-1 to BB-6, Prime-1 and Prime-2, FC-1 to "
+            "FC-12, and no All-Six Bonus."
+        ),
+    )
     bad_beat_paytable = models.CharField(
         "bad beat paytable (§684a.12(c))",
         max_length=8,
@@ -127,6 +139,7 @@ class RulesSubmission(models.Model):
             two_decks=self.two_decks,
             decision_seconds=self.decision_seconds,
             betting_seconds=self.betting_seconds,
+            jurisdiction=self.jurisdiction,
         )
 
     def clean(self) -> None:

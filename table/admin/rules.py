@@ -6,15 +6,23 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
 from table.engine.errors import InvalidInput
 from table.engine.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
-from table.engine.rules import TableRules
+from table.engine.rules import (
+    JURISDICTION_NAMES,
+    PAYTABLE_FIELDS,
+    Jurisdiction,
+    TableRules,
+    jurisdiction_paytables,
+    parse_jurisdiction,
+)
 
 from ..models import (
     RulesSubmission,
@@ -45,16 +53,16 @@ MAX_LIMIT_CENTS = 10_000_000_00
 # --- Rules Submission ------------------------------------------------------------------------
 
 
-def posted_sign_html(rules: TableRules) -> SafeString:
-    """Each paytable the submission selects, in full, as the posted sign shows it
-    (§684a.2(b)(4),(5)), with the wagers offered, their limits and the payout limit."""
-    signs: list[tuple[str, str, str, list[tuple[str, str]]]] = [
-        (
-            "Odds Wager (player's hand equal to or better than the dealer's)",
-            "Odds",
-            ODDS_PAYTABLE.source,
-            ODDS_PAYTABLE.as_posted(),
-        ),
+def posted_sign_context(rules: TableRules) -> dict[str, Any]:
+    """What the posted signs show (§684a.2(b)(4),(5)): each paytable the submission selects,
+    the wagers offered and their limits, the payout limit."""
+    signs = [
+        {
+            "title": "Odds Wager (player's hand equal to or better than the dealer's)",
+            "name": "Odds",
+            "source": ODDS_PAYTABLE.source,
+            "rows": ODDS_PAYTABLE.as_posted(),
+        }
     ]
     selected = [
         (
@@ -82,20 +90,14 @@ def posted_sign_html(rules: TableRules) -> SafeString:
         except InvalidInput as exc:
             notes.append(f"{title}: {exc.message}")
             continue
-        signs.append((title, f"paytable {table.name}", table.source, table.as_posted()))
-    parts = [
-        format_html(
-            '<table class="posted-sign" style="margin: 0 1.5em 1em 0; display: inline-table; '
-            'vertical-align: top"><caption style="text-align: left; font-weight: bold">{}'
-            '<br><small>{} — {}</small></caption><thead><tr><th scope="col">Hand</th>'
-            '<th scope="col">Pays</th></tr></thead><tbody>{}</tbody></table>',
-            title,
-            name,
-            source,
-            format_html_join("", "<tr><td>{}</td><td>{}</td></tr>", rows),
+        signs.append(
+            {
+                "title": title,
+                "name": f"paytable {table.name}",
+                "source": table.source,
+                "rows": table.as_posted(),
+            }
         )
-        for title, name, source, rows in signs
-    ]
     limits = [("Ante and Odds (each)", rules.ante_min, rules.ante_max)]
     for wager, label in (
         ("prime", "Prime"),
@@ -105,74 +107,58 @@ def posted_sign_html(rules: TableRules) -> SafeString:
         if rules.offers(wager):
             low, high = rules.limits(wager)
             limits.append((label, low, high))
-    limit_rows = format_html_join(
-        "",
-        "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-        ((label, dollars(low), dollars(high)) for label, low, high in limits),
-    )
     try:
         floor = dollars(rules.payout_limit_floor())
     except InvalidInput:
         floor = "(choose valid paytables first)"
-    if rules.payout_limit is None:
-        payout = format_html(
-            "No payout limit. If one is set it may not be under {}: the greater of $50,000 "
-            "and the most one player can win in one round at the table minimum (§684a.12(g)).",
-            floor,
-        )
-    else:
-        payout = format_html(
-            "A player's aggregate winnings on Ante, Raise and Odds (bad beats included) in one "
-            "round, over all the boxes they play, are limited to <strong>{}</strong> "
-            "(§684a.12(g)). Prime, Four Card Bonus and All-Six payouts are not limited. "
-            "Lowest limit allowed here: {}.",
-            dollars(rules.payout_limit),
-            floor,
-        )
-    return format_html(
-        '<div class="posted-signs">{}</div>'
-        '<table style="margin-bottom: 1em"><caption style="text-align: left; '
-        'font-weight: bold">Wager limits</caption><thead><tr><th scope="col">Wager</th>'
-        '<th scope="col">Minimum</th><th scope="col">Maximum</th></tr></thead>'
-        "<tbody>{}</tbody></table>"
-        "<p><strong>Payout limit:</strong> {}</p>"
-        "<p>A player may play up to {} adjacent box(es) (§684a.7(e)). {}</p>{}",
-        format_html_join("", "{}", ((p,) for p in parts)),
-        limit_rows,
-        payout,
-        rules.adjacent_boxes,
-        "Two decks of different back colours alternate in the automated shuffler (§684a.3(b))."
-        if rules.two_decks
-        else "One deck, reshuffled after every round.",
-        format_html_join("", '<p class="help">{}</p>', ((n,) for n in notes)),
-    )
+    try:
+        jurisdiction = JURISDICTION_NAMES[parse_jurisdiction(rules.jurisdiction)]
+    except InvalidInput:
+        jurisdiction = ""
+    return {
+        "signs": signs,
+        "limits": limits,
+        "floor": floor,
+        "payout_limit": rules.payout_limit,
+        "adjacent_boxes": rules.adjacent_boxes,
+        "two_decks": rules.two_decks,
+        "jurisdiction": jurisdiction,
+        "notes": notes,
+    }
+
+
+def posted_sign_html(rules: TableRules) -> SafeString:
+    return render_to_string("admin/table/posted_signs.html", posted_sign_context(rules))
+
+
+_KIND_TITLES = (
+    (PaytableKind.BAD_BEAT, "Bad beat (Odds Wager)"),
+    (PaytableKind.PRIME, "Prime"),
+    (PaytableKind.FOUR_CARD_BONUS, "Four Card Bonus"),
+    (PaytableKind.ALL_SIX, "All-Six Bonus"),
+)
 
 
 def paytable_catalogue_html() -> SafeString:
-    """Every paytable there is to choose from, to compare before selecting."""
-    sections = []
-    for kind, title in (
-        (PaytableKind.BAD_BEAT, "Bad beat (Odds Wager)"),
-        (PaytableKind.PRIME, "Prime"),
-        (PaytableKind.FOUR_CARD_BONUS, "Four Card Bonus"),
-        (PaytableKind.ALL_SIX, "All-Six Bonus"),
-    ):
-        tables = format_html_join(
-            "",
-            '<table style="display: inline-table; vertical-align: top; margin: 0 1em 1em 0">'
-            '<caption style="text-align: left"><strong>{}</strong> <small>{}</small></caption>'
-            "<tbody>{}</tbody></table>",
-            (
-                (
-                    t.name,
-                    t.source,
-                    format_html_join("", "<tr><td>{}</td><td>{}</td></tr>", t.as_posted()),
-                )
-                for t in PAYTABLES[kind].values()
-            ),
-        )
-        sections.append(format_html("<details><summary>{}</summary>{}</details>", title, tables))
-    return format_html_join("", "{}", ((s,) for s in sections))
+    """Every paytable there is to choose from, by wager and jurisdiction."""
+    sections = [
+        {
+            "title": title,
+            "groups": [
+                {
+                    "jurisdiction": JURISDICTION_NAMES[where],
+                    "tables": [
+                        {"name": n, "source": t.source, "rows": t.as_posted()}
+                        for n, t in PAYTABLES[kind].items()
+                        if n in jurisdiction_paytables(where, kind)
+                    ],
+                }
+                for where in Jurisdiction
+            ],
+        }
+        for kind, title in _KIND_TITLES
+    ]
+    return render_to_string("admin/table/paytable_catalogue.html", {"sections": sections})
 
 
 # --- paytable mathematics (issue #7), read from table/data/paytable_report.json ----------------
@@ -189,9 +175,39 @@ def _pct(x: float, places: int = 4) -> str:
     return f"{x * 100:.{places}f}%"
 
 
+def math_figures(report: dict[str, Any]) -> dict[str, Any]:
+    """Every selectable paytable's precomputed figures, for the live preview of the choices
+    being edited (static/table/admin_rules.js): no recomputation, only look-ups."""
+    flagged = {(f["kind"], f["name"]): f["reason"] for f in paytable_flags(report)}
+    figures: dict[str, Any] = {"wagers": [], "jurisdictions": {}}
+    for kind, field, offered, title in _MATH_KINDS:
+        tables = {}
+        for name, entry in report["wagers"][kind]["paytables"].items():
+            tables[name] = {
+                "house_edge": entry["house_edge"],
+                "hit_frequency": entry.get("hit_frequency"),
+                "element_of_risk": entry.get("element_of_risk"),
+                "house_edge_per_initial_wager": entry.get("house_edge_per_initial_wager"),
+                "flag": flagged.get((kind, name), ""),
+            }
+        figures["wagers"].append(
+            {"kind": kind, "field": field, "offered": offered, "title": title, "tables": tables}
+        )
+    for where in Jurisdiction:
+        figures["jurisdictions"][where.value] = {
+            "name": JURISDICTION_NAMES[where],
+            "tables": {
+                field: list(jurisdiction_paytables(where, kind))
+                for field, _wager, kind in PAYTABLE_FIELDS
+            },
+        }
+    return figures
+
+
 def mathematics_html(rules: RulesSubmission) -> SafeString:
     """House edge, hit frequency and row probabilities of the selected paytables, with a
-    warning for any table outside the usual range (computed by exhaustive enumeration)."""
+    warning for any table outside the usual range (computed by exhaustive enumeration), and
+    the place of the live preview of unsaved choices."""
     report = load_report()
     flagged = {(f["kind"], f["name"]): f["reason"] for f in paytable_flags(report)}
     parts = []
@@ -202,60 +218,32 @@ def mathematics_html(rules: RulesSubmission) -> SafeString:
         entry = report["wagers"][kind]["paytables"].get(name)
         if entry is None:
             continue
-        if kind == "bad_beat":
-            head = format_html(
-                "house edge {} of the Ante ({} of Ante + Odds), element of risk {}",
-                _pct(entry["house_edge"]),
-                _pct(entry["house_edge_per_initial_wager"]),
-                _pct(entry["element_of_risk"]),
-            )
-            detail = format_html(
-                "<p>Optimal strategy:</p><ul>{}</ul>",
-                format_html_join("", "<li>{}</li>", ((w,) for w in entry["strategy"]["words"])),
-            )
-        else:
-            head = format_html(
-                "hit frequency {}, house edge {}",
-                _pct(entry["hit_frequency"]),
-                _pct(entry["house_edge"]),
-            )
-            detail = format_html(
-                "<table><thead><tr><th>hand</th><th>pays</th><th>probability</th>"
-                "<th>one in</th><th>return</th></tr></thead><tbody>{}</tbody></table>",
-                format_html_join(
-                    "",
-                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                    (
-                        (
-                            r["label"],
-                            r["payout"],
-                            f"{r['probability']:.8f}",
-                            f"{r.get('one_in', 0):,.1f}",
-                            f"{r['return']:.6f}",
-                        )
-                        for r in entry["rows"]
-                    ),
-                ),
-            )
-        warning = flagged.get((kind, name))
+        rows = [
+            {
+                "label": r["label"],
+                "payout": r["payout"],
+                "probability": f"{r['probability']:.8f}",
+                "one_in": f"{r.get('one_in', 0):,.1f}",
+                "return": f"{r['return']:.6f}",
+            }
+            for r in entry.get("rows", [])
+        ]
         parts.append(
-            format_html(
-                '<div style="margin-bottom:1em"><strong>{} — table {}</strong>: {}{}{}</div>',
-                title,
-                name,
-                head,
-                format_html('<p class="errornote" role="alert">⚠ {}</p>', warning)
-                if warning
-                else "",
-                detail,
-            )
+            {
+                "kind": kind,
+                "title": title,
+                "name": name,
+                "entry": entry,
+                "rows": rows,
+                "warning": flagged.get((kind, name)),
+            }
         )
-    return format_html(
-        '{}<p><a href="{}">Every selectable paytable compared</a> (exhaustive enumeration, '
-        "not simulation).</p>",
-        format_html_join("", "{}", ((p,) for p in parts)),
-        reverse("admin:table_rulessubmission_paytable_report"),
-    )
+    context = {
+        "parts": parts,
+        "figures_url": reverse("admin:table_rulessubmission_paytable_figures"),
+        "report_url": reverse("admin:table_rulessubmission_paytable_report"),
+    }
+    return render_to_string("admin/table/mathematics.html", context)
 
 
 class RulesSubmissionForm(forms.ModelForm):
@@ -287,6 +275,7 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
     form = RulesSubmissionForm
     list_display = (
         "name",
+        "jurisdiction",
         "bad_beat_paytable",
         "prime_offered",
         "four_card_bonus_offered",
@@ -296,6 +285,7 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
         "adjacent_boxes",
         "in_force_at",
     )
+    list_filter = ("jurisdiction",)
     search_fields = ("name",)
     readonly_fields = (
         "posted_signs",
@@ -306,7 +296,7 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
         "updated",
     )
     fieldsets = (
-        (None, {"fields": ("name",)}),
+        (None, {"fields": ("name", "jurisdiction")}),
         (
             "Paytables (§684a.12) and optional wagers offered (§684a.7(d))",
             {
@@ -317,6 +307,10 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
                     ("offers_all_six", "all_six_paytable"),
                 )
             },
+        ),
+        (
+            "House edge of the paytables: the choices on this form, and the saved values",
+            {"fields": ("mathematics",)},
         ),
         (
             "Limits, in dollars",
@@ -336,9 +330,12 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
             "As posted at the table (§684a.2(b)(4),(5)) — saved values",
             {"fields": ("posted_signs", "paytable_catalogue")},
         ),
-        ("House edge of the selected paytables — saved values", {"fields": ("mathematics",)}),
         ("Use", {"fields": ("in_force_at", "created", "updated")}),
     )
+
+    class Media:
+        css = {"all": ("table/admin.css",)}
+        js = ("table/admin_rules.js",)
 
     @admin.display(description="posted signs")
     def posted_signs(self, obj: RulesSubmission) -> SafeString:
@@ -354,7 +351,17 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
             self.admin_site.admin_view(self.paytable_report_view),
             name="table_rulessubmission_paytable_report",
         )
-        return [report, *super().get_urls()]
+        figures = path(
+            "paytable-figures.json",
+            self.admin_site.admin_view(self.paytable_figures_view),
+            name="table_rulessubmission_paytable_figures",
+        )
+        return [report, figures, *super().get_urls()]
+
+    def paytable_figures_view(self, request: HttpRequest) -> JsonResponse:
+        """Every option's exact figures and each jurisdiction's tables, for the live preview
+        of the choices being edited (static/table/admin_rules.js)."""
+        return JsonResponse(math_figures(load_report()))
 
     def paytable_report_view(self, request: HttpRequest) -> HttpResponse:
         """Every selectable paytable: hit frequency, house edge, flags, computation times."""

@@ -40,7 +40,7 @@ class Jurisdiction(StrEnum):
 
 JURISDICTION_NAMES: Final = {
     Jurisdiction.PENNSYLVANIA: "Pennsylvania (58 Pa. Code ch. 684a)",
-    Jurisdiction.MANUFACTURER: f"manufacturer's rules ({MANUFACTURER})",
+    Jurisdiction.MANUFACTURER: f"Manufacturer's rules ({MANUFACTURER})",
 }
 
 #: The Rules Submission's paytable fields: the wager each belongs to and its kind.
