@@ -19,6 +19,7 @@ from django.db import models
 
 from table.engine.paytables import PAYTABLES, PaytableKind
 from table.engine.rules import JURISDICTION_NAMES, Jurisdiction, TableRules
+from table.money import dollars
 
 
 def _choices(kind: PaytableKind) -> list[tuple[str, str]]:
@@ -388,7 +389,7 @@ class Account(models.Model):
         ordering = ["kind", "name"]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.balance / 100:,.2f})"
+        return f"{self.name} ({dollars(self.balance)})"
 
 
 class LedgerTransaction(models.Model):
@@ -406,6 +407,14 @@ class LedgerTransaction(models.Model):
     class Meta:
         ordering = ["-id"]
 
+    def __str__(self) -> str:
+        what = self.memo
+        if self.box is not None:
+            what += f", box {self.box}"
+        if self.wager:
+            what += f" {self.wager.replace('_', ' ')}"
+        return f"transaction {self.pk}: {what}"
+
 
 class Entry(models.Model):
     """One side of a transaction: ``amount`` added to the account's balance (may be < 0)."""
@@ -418,3 +427,8 @@ class Entry(models.Model):
 
     class Meta:
         ordering = ["id"]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        amount = dollars(self.amount, signed=True)
+        return f"entry {self.pk} of transaction {self.transaction_id}: {amount}"

@@ -9,10 +9,11 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
-from django.db.models import QuerySet, Sum
+from django.db.models import Model, Prefetch, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.utils.html import format_html, format_html_join
+from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import SafeString
 
 from .. import ledger
@@ -23,8 +24,8 @@ from ..models import (
 )
 from ..money import DollarField, dollars
 from .common import (
+    WAGER_LABELS,
     ReadOnlyAdmin,
-    ReadOnlyInline,
     _admin_link,
 )
 
@@ -86,18 +87,35 @@ def credit_players(
     return TemplateResponse(request, "admin/table/credit.html", context)
 
 
-class EntryInline(ReadOnlyInline):
-    model = Entry
-    fields = ("account_link", "amount_dollars")
-    readonly_fields = fields
+def _admin_url(obj: Model) -> str:
+    meta = obj._meta
+    try:
+        return reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+    except NoReverseMatch:
+        return ""
 
-    @admin.display(description="account")
-    def account_link(self, obj: Entry) -> SafeString | str:
-        return _admin_link(obj.account, obj.account.name)
 
-    @admin.display(description="amount")
-    def amount_dollars(self, obj: Entry) -> str:
-        return dollars(obj.amount, signed=True)
+def account_label(account: Account) -> str:
+    """An account in people's words: "bob (player)", "Frenzy 1 bankroll", "the cage"."""
+    if account.kind == Account.PLAYER and account.user_id:
+        return f"{account.user.get_username()} (player)"
+    if account.kind == Account.TABLE and account.table_id:
+        return f"{account.table.name} bankroll"
+    if account.kind == Account.CAGE:
+        return "the cage"
+    return account.name
+
+
+def entry_rows(entries: list[Entry]) -> list[dict[str, Any]]:
+    return [
+        {
+            "account": account_label(e.account),
+            "url": _admin_url(e.account),
+            "debit": dollars(-e.amount) if e.amount < 0 else "",
+            "credit": dollars(e.amount) if e.amount > 0 else "",
+        }
+        for e in entries
+    ]
 
 
 @admin.register(Account)
@@ -127,21 +145,17 @@ class AccountAdmin(ReadOnlyAdmin):
         entries = obj.entries.select_related("transaction").order_by("-id")[:20]
         if not entries:
             return "none"
-        return format_html(
-            "<table><tbody>{}</tbody></table>",
-            format_html_join(
-                "",
-                "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-                (
-                    (
-                        _admin_link(e.transaction, f"#{e.transaction_id}"),
-                        e.transaction.memo,
-                        dollars(e.amount, signed=True),
-                    )
-                    for e in entries
-                ),
-            ),
-        )
+        rows = [
+            {
+                "url": _admin_url(e.transaction),
+                "number": e.transaction_id,
+                "created": e.transaction.created,
+                "memo": e.transaction.memo,
+                "amount": e.amount,
+            }
+            for e in entries
+        ]
+        return render_to_string("admin/table/account_entries.html", {"rows": rows})
 
     @admin.action(description="Credit play money to the selected players", permissions=["credit"])
     def credit(self, request: HttpRequest, queryset: QuerySet[Account]) -> HttpResponse | None:
@@ -157,26 +171,81 @@ class AccountAdmin(ReadOnlyAdmin):
         )
 
 
+class WagerFilter(admin.SimpleListFilter):
+    """The wagers by their names ("Four Card Bonus"), not their keys."""
+
+    title = "wager"
+    parameter_name = "wager"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return list(WAGER_LABELS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(wager=self.value()) if self.value() else queryset
+
+
 @admin.register(LedgerTransaction)
 class LedgerTransactionAdmin(ReadOnlyAdmin):
-    list_display = ("id", "created", "memo", "table", "round_link", "box", "wager", "amount")
-    list_filter = ("memo", "wager", "table")
-    search_fields = ("memo",)
+    list_display = (
+        "id",
+        "created",
+        "memo",
+        "movement",
+        "amount",
+        "round_link",
+        "box",
+        "wager_words",
+    )
+    list_filter = ("memo", WagerFilter, "table")
+    search_fields = ("memo", "entries__account__name", "entries__account__user__username")
     list_select_related = ("table", "round", "round__table")
-    fields = ("created", "memo", "table", "round_link", "box", "wager", "amount")
-    readonly_fields = ("round_link", "amount")
-    inlines = (EntryInline,)
+    fields = (
+        "created",
+        "memo",
+        "table",
+        "round_link",
+        "box",
+        "wager_words",
+        "amount",
+        "entries_table",
+    )
+    readonly_fields = ("round_link", "wager_words", "amount", "entries_table")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[LedgerTransaction]:
-        return super().get_queryset(request).prefetch_related("entries")
+        entries = Entry.objects.select_related("account__user", "account__table").order_by("id")
+        return super().get_queryset(request).prefetch_related(Prefetch("entries", entries))
 
     @admin.display(description="round")
     def round_link(self, obj: LedgerTransaction) -> SafeString | str:
         return _admin_link(obj.round) if obj.round_id else "—"
 
+    @admin.display(description="wager", ordering="wager")
+    def wager_words(self, obj: LedgerTransaction) -> str:
+        return WAGER_LABELS.get(obj.wager, obj.wager.replace("_", " ")) if obj.wager else "—"
+
+    @admin.display(description="from → to")
+    def movement(self, obj: LedgerTransaction) -> str:
+        entries = list(obj.entries.all())
+        paid = ", ".join(account_label(e.account) for e in entries if e.amount < 0)
+        got = ", ".join(account_label(e.account) for e in entries if e.amount > 0)
+        return f"{paid or '—'} → {got or '—'}"
+
     @admin.display(description="amount moved")
     def amount(self, obj: LedgerTransaction) -> str:
         return dollars(sum(e.amount for e in obj.entries.all() if e.amount > 0))
+
+    @admin.display(description="entries (double entry: debits equal credits)")
+    def entries_table(self, obj: LedgerTransaction) -> SafeString:
+        entries = list(obj.entries.all())
+        return render_to_string(
+            "admin/table/ledger_entries.html",
+            {
+                "rows": entry_rows(entries),
+                "debits": dollars(-sum(e.amount for e in entries if e.amount < 0)),
+                "credits": dollars(sum(e.amount for e in entries if e.amount > 0)),
+                "balanced": sum(e.amount for e in entries) == 0,
+            },
+        )
 
 
 # --- Users: balances and credits next to the logins --------------------------------------------

@@ -69,4 +69,9 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(name_jurisdictions, migrations.RunPython.noop),
+        # The admin said "Entrys".
+        migrations.AlterModelOptions(
+            name="entry",
+            options={"ordering": ["id"], "verbose_name_plural": "entries"},
+        ),
     ]
