@@ -54,8 +54,8 @@
           if (allowed && !allowed.includes(name)) {
             notes.push(
               allowed.length
-                ? "⚠ not one of " + where.name + "'s tables: " + allowed.join(", ")
-                : "⚠ " + where.name + " have no " + wager.title + " wager"
+                ? "⚠ not one of the tables of " + where.name + ": " + allowed.join(", ")
+                : "⚠ " + where.name + ": no " + wager.title + " wager"
             );
           }
         }
