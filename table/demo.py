@@ -49,6 +49,7 @@ def ensure_demo(table_name: str = "Frenzy 1") -> Demo:
     rules, _ = RulesSubmission.objects.get_or_create(
         name="Pennsylvania demo",
         defaults=dict(
+            jurisdiction="pennsylvania",
             bad_beat_paytable="B",
             prime_paytable="A",
             four_card_bonus_paytable="C",

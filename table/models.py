@@ -18,7 +18,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from table.engine.paytables import PAYTABLES, PaytableKind
-from table.engine.rules import TableRules
+from table.engine.rules import JURISDICTION_NAMES, Jurisdiction, TableRules
+from table.money import dollars
 
 
 def _choices(kind: PaytableKind) -> list[tuple[str, str]]:
@@ -37,6 +38,18 @@ class RulesSubmission(models.Model):
     """What ch. 684a leaves to the casino (§601a.2): paytables, wagers offered, limits."""
 
     name = models.CharField(max_length=100, unique=True)
+    jurisdiction = models.CharField(
+        "jurisdiction",
+        max_length=16,
+        choices=[(j.value, JURISDICTION_NAMES[j]) for j in Jurisdiction],
+        default=Jurisdiction.PENNSYLVANIA.value,
+        help_text=(
+            "Whose paytables the Submission selects from. Pennsylvania: only the tables "
+            "§684a.12(c)-(f) list (bad beat A-D, Prime A-B, Four Card Bonus A-H, All-Six "
+            "A-E). Manufacturer's rules: only BB-1 to BB-6, Prime-1 and Prime-2, FC-1 to "
+            "FC-12, and no All-Six Bonus."
+        ),
+    )
     bad_beat_paytable = models.CharField(
         "bad beat paytable (§684a.12(c))",
         max_length=8,
@@ -127,6 +140,7 @@ class RulesSubmission(models.Model):
             two_decks=self.two_decks,
             decision_seconds=self.decision_seconds,
             betting_seconds=self.betting_seconds,
+            jurisdiction=self.jurisdiction,
         )
 
     def clean(self) -> None:
@@ -375,7 +389,7 @@ class Account(models.Model):
         ordering = ["kind", "name"]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.balance / 100:,.2f})"
+        return f"{self.name} ({dollars(self.balance)})"
 
 
 class LedgerTransaction(models.Model):
@@ -393,6 +407,14 @@ class LedgerTransaction(models.Model):
     class Meta:
         ordering = ["-id"]
 
+    def __str__(self) -> str:
+        what = self.memo
+        if self.box is not None:
+            what += f", box {self.box}"
+        if self.wager:
+            what += f" {self.wager.replace('_', ' ')}"
+        return f"transaction {self.pk}: {what}"
+
 
 class Entry(models.Model):
     """One side of a transaction: ``amount`` added to the account's balance (may be < 0)."""
@@ -405,3 +427,8 @@ class Entry(models.Model):
 
     class Meta:
         ordering = ["id"]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        amount = dollars(self.amount, signed=True)
+        return f"entry {self.pk} of transaction {self.transaction_id}: {amount}"

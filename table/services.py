@@ -712,6 +712,11 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
             table.pending_rules = None
             table.rules = RulesSubmission.objects.get(pk=table.rules_id)
         rules = ctx.rules
+        # A Submission in force that breaks the rules (say one from before jurisdictions
+        # were checked) deals no round; the refusal is the one change_rules gives.
+        problems = rules.problems()
+        if problems:
+            raise ServiceError("bad_rules", "; ".join(m for _, m in problems))
         shuffler = _shuffler(table, rules)
         try:
             back, order = shuffler.shuffle_next(RANDOM, time.time())

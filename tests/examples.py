@@ -42,11 +42,12 @@ def rules_md_round() -> dict[str, Any]:
 #: A valid Rules Submission as the admin's add form posts it (dollars as typed).
 RULES_SUBMISSION_FORM: dict[str, str] = {
     "name": "Casino rules",
+    "jurisdiction": "pennsylvania",
     "bad_beat_paytable": "D",
     "offers_prime": "on",
     "prime_paytable": "B",
     "offers_four_card_bonus": "on",
-    "four_card_bonus_paytable": "FC-7",
+    "four_card_bonus_paytable": "E",
     "offers_all_six": "on",
     "all_six_paytable": "E",
     "payout_limit": "100,000",

@@ -11,6 +11,7 @@ from typing import Any, Final
 from .cards import Card, codes, parse_card, parse_cards, trusted_codes
 from .errors import InvalidInput
 from .hands import CATEGORY_KEYS, CATEGORY_SHIFT
+from .rules import PAYTABLE_FIELDS, jurisdiction_problems
 from .settlement import (
     ALL_SIX,
     ANTE,
@@ -37,6 +38,7 @@ _RULE_KEYS = {
     "four_card_bonus_paytable",
     "all_six_paytable",
     "payout_limit",
+    "jurisdiction",
 }
 
 
@@ -115,7 +117,32 @@ def parse_round(raw: object) -> tuple[list[Card], list[BoxInPlay], Rules, Card |
     if not isinstance(boxes_raw, list):
         raise InvalidInput("bad_shape", "boxes must be a list")
     boxes = [parse_box(b, i) for i, b in enumerate(boxes_raw)]
+    raw_rules = data.get("rules", {})
+    if "jurisdiction" in raw_rules:
+        check_jurisdiction(raw_rules, rules, boxes)
     return dealer, boxes, rules, all_six
+
+
+def check_jurisdiction(raw_rules: dict[str, Any], rules: Rules, boxes: list[BoxInPlay]) -> None:
+    """A round that names its jurisdiction may use only that jurisdiction's paytables: the
+    bad beat's, every table the rules name, and the table of every optional wager placed
+    (the same refusal as a Rules Submission's). Without the key any table may be named."""
+    names = {
+        "bad_beat_paytable": rules.bad_beat.name,
+        "prime_paytable": rules.prime.name,
+        "four_card_bonus_paytable": rules.four_card_bonus.name,
+        "all_six_paytable": rules.all_six.name,
+    }
+    placed = {wager for box in boxes for wager in box.wagers}
+    in_use = {
+        field_name: names[field_name]
+        for field_name, wager, _kind in PAYTABLE_FIELDS
+        if wager == ANTE or field_name in raw_rules or wager in placed
+    }
+    problems = jurisdiction_problems(raw_rules["jurisdiction"], in_use)
+    if problems:
+        code = "unknown_jurisdiction" if problems[0][0] == "jurisdiction" else "wrong_jurisdiction"
+        raise InvalidInput(code, problems[0][1])
 
 
 def settlement_json(result: RoundSettlement, boxes_in_order: list[BoxInPlay]) -> dict[str, Any]:

@@ -6,19 +6,135 @@ so history never changes meaning when the casino edits its Rules Submission.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
 from .errors import InvalidInput
 from .hands import Category
-from .paytables import FOUR_ACES, ODDS_PAYTABLE, Paytable, PaytableKind, paytable
+from .paytables import (
+    FOUR_ACES,
+    MANUFACTURER,
+    ODDS_PAYTABLE,
+    PAYTABLES,
+    Paytable,
+    PaytableKind,
+    paytable,
+)
 from .settlement import ALL_SIX, ANTE, FOUR_CARD_BONUS, PRIME, Rules
 
 #: §684a.12(g): a payout limit may not be under $50,000 ...
 PAYOUT_LIMIT_FLOOR: Final = 50_000_00
 OPTIONAL = (PRIME, FOUR_CARD_BONUS, ALL_SIX)
 _WAGERS: Final = frozenset({ANTE, *OPTIONAL})
+
+
+class Jurisdiction(StrEnum):
+    """Whose rules a Rules Submission is filed under: each allows exactly its own paytables."""
+
+    PENNSYLVANIA = "pennsylvania"  # 58 Pa. Code ch. 684a, §684a.12(c)-(f)
+    MANUFACTURER = "manufacturer"  # the Four Card Frenzy Rules of Play, Appendices B-D
+
+
+JURISDICTION_NAMES: Final = {
+    Jurisdiction.PENNSYLVANIA: "Pennsylvania (58 Pa. Code ch. 684a)",
+    Jurisdiction.MANUFACTURER: f"Manufacturer's rules ({MANUFACTURER})",
+}
+
+#: The Rules Submission's paytable fields: the wager each belongs to and its kind.
+PAYTABLE_FIELDS: Final = (
+    ("bad_beat_paytable", ANTE, PaytableKind.BAD_BEAT),
+    ("prime_paytable", PRIME, PaytableKind.PRIME),
+    ("four_card_bonus_paytable", FOUR_CARD_BONUS, PaytableKind.FOUR_CARD_BONUS),
+    ("all_six_paytable", ALL_SIX, PaytableKind.ALL_SIX),
+)
+_KIND_WORDS: Final = {
+    PaytableKind.BAD_BEAT: ("bad beat", "§684a.12(c)", "Appendix B"),
+    PaytableKind.PRIME: ("Prime", "§684a.12(d)", "Appendix D"),
+    PaytableKind.FOUR_CARD_BONUS: ("Four Card Bonus", "§684a.12(e)", "Appendix C"),
+    PaytableKind.ALL_SIX: ("All-Six Bonus", "§684a.12(f)", "none"),
+}
+
+
+def _belongs(jurisdiction: Jurisdiction, table: Paytable) -> bool:
+    if jurisdiction is Jurisdiction.PENNSYLVANIA:
+        return table.source.startswith("§684a.12")
+    return table.source.startswith(MANUFACTURER)
+
+
+def jurisdiction_paytables(jurisdiction: Jurisdiction, kind: PaytableKind) -> tuple[str, ...]:
+    """The paytables of ``kind`` that ``jurisdiction`` lists, in their order (may be none:
+    the manufacturer's rules have no All-Six Bonus)."""
+    return tuple(n for n, t in PAYTABLES[kind].items() if _belongs(jurisdiction, t))
+
+
+def parse_jurisdiction(value: object) -> Jurisdiction:
+    for jurisdiction in Jurisdiction:
+        if value == jurisdiction.value and isinstance(value, str):
+            return jurisdiction
+    choices = ", ".join(j.value for j in Jurisdiction)
+    raise InvalidInput(
+        "unknown_jurisdiction", f"unknown jurisdiction {value!r} (choose from {choices})"
+    )
+
+
+def jurisdiction_problems(
+    jurisdiction: object, tables: Mapping[str, object]
+) -> list[tuple[str, str]]:
+    """Every paytable in use that ``jurisdiction`` does not allow, as (field, plain words).
+
+    ``tables`` maps paytable fields (``bad_beat_paytable`` ...) to the names in use: the
+    tables of the wagers offered. Unknown names are left to :func:`paytable` to refuse.
+    """
+    try:
+        where = parse_jurisdiction(jurisdiction)
+    except InvalidInput as exc:
+        return [("jurisdiction", exc.message)]
+    out: list[tuple[str, str]] = []
+    for field_name, _wager, kind in PAYTABLE_FIELDS:
+        if field_name not in tables:
+            continue
+        name = tables[field_name]
+        tables_of_kind = PAYTABLES[kind]
+        if not isinstance(name, str) or name not in tables_of_kind:
+            continue
+        table = tables_of_kind[name]
+        if _belongs(where, table):
+            continue
+        words, section, appendix = _KIND_WORDS[kind]
+        allowed = jurisdiction_paytables(where, kind)
+        if where is Jurisdiction.PENNSYLVANIA:
+            # §684a.12(c)-(f): the certificate holder selects one of the tables listed there.
+            message = (
+                f"{words} paytable {name} is the manufacturer's ({table.source}), not one "
+                f"of those {section} lists: a Pennsylvania Rules Submission chooses from "
+                f"{', '.join(allowed)}"
+            )
+        elif not allowed:
+            message = (
+                f"the manufacturer's rules of play have no {words} Wager: it cannot be "
+                "offered under them"
+            )
+        else:
+            message = (
+                f"{words} paytable {name} is Pennsylvania's ({table.source}), not one of "
+                f"the manufacturer's rules of play ({appendix}): choose from "
+                f"{', '.join(allowed)}"
+            )
+        out.append((field_name, message))
+    return out
+
+
+def infer_jurisdiction(tables: Mapping[str, object]) -> Jurisdiction:
+    """Pennsylvania when every table in use is Pennsylvania's, else the manufacturer's rules
+    (for copies of rules made before a Rules Submission named its jurisdiction)."""
+    for field_name, _wager, kind in PAYTABLE_FIELDS:
+        table = PAYTABLES[kind].get(str(tables.get(field_name)))
+        if table is not None and _belongs(Jurisdiction.MANUFACTURER, table):
+            return Jurisdiction.MANUFACTURER
+    return Jurisdiction.PENNSYLVANIA
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +159,7 @@ class TableRules:
     two_decks: bool = True  # automated shuffler with two alternating decks, §684a.3(b)
     decision_seconds: int = 20
     betting_seconds: int = 15  # the automatic dealer's betting countdown
+    jurisdiction: str = Jurisdiction.PENNSYLVANIA.value  # whose paytables it may select
 
     def settlement_rules(self) -> Rules:
         return Rules.from_names(
@@ -72,6 +189,14 @@ class TableRules:
         problems = self._type_problems()
         if problems:
             raise InvalidInput("bad_rules", problems[0][1])
+
+    def tables_in_use(self) -> dict[str, str]:
+        """The paytable fields of the wagers offered (the bad beat always), with their names."""
+        return {
+            field_name: getattr(self, field_name)
+            for field_name, wager, _kind in PAYTABLE_FIELDS
+            if self.offers(wager)
+        }
 
     def offers(self, wager: str) -> bool:
         if not isinstance(wager, str) or wager not in _WAGERS:
@@ -134,6 +259,7 @@ class TableRules:
                 paytable(kind, getattr(self, field_name))
             except InvalidInput as exc:
                 out.append((field_name, exc.message))
+        out += jurisdiction_problems(self.jurisdiction, self.tables_in_use())
         if not 1 <= self.adjacent_boxes <= 6:
             out.append(("adjacent_boxes", "a player may play 1 to 6 adjacent boxes"))
         for wager in (ANTE, *OPTIONAL):
@@ -168,4 +294,11 @@ class TableRules:
         if not isinstance(data, dict):
             raise InvalidInput("bad_rules", "table rules must be a mapping of fields")
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        rules = cls(**{k: v for k, v in data.items() if k in known})
+        if "jurisdiction" not in data:
+            # A copy frozen before Rules Submissions named their jurisdiction.
+            inferred = infer_jurisdiction(
+                rules.tables_in_use() if not rules._type_problems() else {}
+            )
+            rules = replace(rules, jurisdiction=inferred.value)
+        return rules

@@ -72,6 +72,14 @@ def net(cents: int | None) -> str:
 
 
 @register.filter
+def percent(fraction: float | None, places: int = 4) -> str:
+    """``0.033512`` -> ``"3.3512%"`` (house edges, hit frequencies)."""
+    if fraction is None:
+        return "—"
+    return f"{float(fraction) * 100:.{places}f}%"
+
+
+@register.filter
 def wager_name(key: str) -> str:
     return WAGER_NAMES.get(key, key.replace("_", " "))
 

@@ -132,7 +132,7 @@ def test_rules_submission_add_form_refuses_in_plain_words(boss: Client) -> None:
     saved = RulesSubmission.objects.get(name="Casino rules")
     assert saved.payout_limit == 100_000_00
     assert (saved.ante_min, saved.ante_max) == (10_00, 1_000_00)
-    assert saved.four_card_bonus_paytable == "FC-7"
+    assert saved.four_card_bonus_paytable == "E"
 
     nolimit = boss.post(
         url(RulesSubmission, "add"), {**VALID, "name": "No limit", "payout_limit": ""}

@@ -1,0 +1,38 @@
+"""The casino's side: Rules Submissions, tables, the round store, the ledger.
+
+Money is stored in integer cents and shown and typed here in dollars. History (rounds, their
+events, ledger transactions) is read-only. A table's Rules Submission and its open/closed state
+change through :mod:`table.services`, like every other table command, so that a change made
+while a round is in play waits for the round to end and every round keeps the rules it was
+played under.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from . import accounts, common, rounds, rules, tables
+from .accounts import CreditForm, credit_players
+from .common import ReadOnlyAdmin, ReadOnlyInline
+from .rules import mathematics_html, paytable_catalogue_html, posted_sign_html
+from .tables import deck_rows
+
+admin.site.site_header = "Four Card Frenzy — casino administration"
+admin.site.site_title = "Four Card Frenzy admin"
+admin.site.index_title = "Rules Submissions, tables, rounds and the ledger"
+
+__all__ = [
+    "CreditForm",
+    "ReadOnlyAdmin",
+    "ReadOnlyInline",
+    "accounts",
+    "common",
+    "credit_players",
+    "deck_rows",
+    "mathematics_html",
+    "paytable_catalogue_html",
+    "posted_sign_html",
+    "rounds",
+    "rules",
+    "tables",
+]

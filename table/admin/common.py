@@ -1,0 +1,79 @@
+"""Helpers every part of the admin uses: links, JSON, read-only history."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from ..money import dollars
+
+WAGER_LABELS = {
+    "ante": "Ante",
+    "odds": "Odds",
+    "raise": "Raise",
+    "prime": "Prime",
+    "four_card_bonus": "Four Card Bonus",
+    "all_six": "All-Six Bonus",
+}
+
+
+def _link(viewname: str, args: list[Any], text: object) -> SafeString | str:
+    try:
+        return format_html('<a href="{}">{}</a>', reverse(viewname, args=args), text)
+    except NoReverseMatch:
+        return str(text)
+
+
+def _admin_link(obj: Model | None, text: object | None = None) -> SafeString | str:
+    if obj is None:
+        return "—"
+    meta = obj._meta
+    return _link(f"admin:{meta.app_label}_{meta.model_name}_change", [obj.pk], text or obj)
+
+
+def _pretty_json(value: object) -> SafeString:
+    return format_html(
+        '<pre style="white-space: pre-wrap; max-height: 30em; overflow: auto">{}</pre>',
+        json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False),
+    )
+
+
+def _wagers_text(wagers: dict[str, int]) -> str:
+    return (
+        ", ".join(f"{WAGER_LABELS.get(k, k)} {dollars(v)}" for k, v in wagers.items() if v) or "—"
+    )
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """History: can be looked at, never added, changed or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,220 @@
+"""The admin as a compliance officer reads it: Rules Submissions refuse the tables their
+jurisdiction does not list and say why, the mathematics of unsaved choices, and rounds and
+the ledger in names, cards and dollars."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from table import services
+from table.demo import ensure_demo
+from table.engine.cards import card_label, parse_card
+from table.models import LedgerTransaction, Round, RulesSubmission, Table
+from table.paytable_report import load_report
+from table.templatetags.frenzy_tags import WAGER_NAMES
+from tests.examples import RULES_SUBMISSION_FORM
+
+from .conftest import Game, current_row
+
+pytestmark = pytest.mark.django_db
+
+VALID = RULES_SUBMISSION_FORM
+MANUFACTURER_FORM = {
+    **VALID,
+    "name": "Manufacturer's rules",
+    "jurisdiction": "manufacturer",
+    "bad_beat_paytable": "BB-6",
+    "prime_paytable": "Prime-1",
+    "four_card_bonus_paytable": "FC-5",
+    "offers_all_six": "",
+    "all_six_paytable": "A",
+}
+
+
+@pytest.fixture
+def boss(staff: Any) -> Client:
+    client = Client()
+    client.force_login(staff)
+    return client
+
+
+def add_url() -> str:
+    return reverse("admin:table_rulessubmission_add")
+
+
+# --- jurisdiction ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "name", "section"),
+    [
+        ("four_card_bonus_paytable", "FC-5", "§684a.12(e)"),
+        ("bad_beat_paytable", "BB-4", "§684a.12(c)"),
+        ("bad_beat_paytable", "BB-6", "§684a.12(c)"),
+    ],
+)
+def test_a_pennsylvania_submission_refuses_manufacturer_tables_and_says_why(
+    boss: Client, field: str, name: str, section: str
+) -> None:
+    page = boss.post(add_url(), {**VALID, field: name})
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert f"paytable {name} is the manufacturer" in text and section in text
+    assert "a Pennsylvania Rules Submission chooses from" in text
+    assert not RulesSubmission.objects.filter(name=VALID["name"]).exists()
+
+
+def test_a_manufacturer_submission_takes_only_the_manufacturers_tables(boss: Client) -> None:
+    mixed = boss.post(add_url(), {**MANUFACTURER_FORM, "four_card_bonus_paytable": "C"})
+    assert mixed.status_code == 200
+    assert "Four Card Bonus paytable C is Pennsylvania" in mixed.content.decode()
+    all_six = boss.post(add_url(), {**MANUFACTURER_FORM, "offers_all_six": "on"})
+    assert "have no All-Six Bonus Wager" in all_six.content.decode()
+    assert not RulesSubmission.objects.filter(name=MANUFACTURER_FORM["name"]).exists()
+    ok = boss.post(add_url(), MANUFACTURER_FORM)
+    assert ok.status_code == 302
+    saved = RulesSubmission.objects.get(name=MANUFACTURER_FORM["name"])
+    assert saved.jurisdiction == "manufacturer" and saved.four_card_bonus_paytable == "FC-5"
+    listing = boss.get(reverse("admin:table_rulessubmission_changelist")).content.decode()
+    assert "Manufacturer&#x27;s rules" in listing or "Manufacturer's rules" in listing
+
+
+def test_services_refuse_the_same_way(table: Table, staff: Any, game: Game, alice: Any) -> None:
+    pennsylvania_with_fc5 = RulesSubmission.objects.create(
+        name="PA with FC-5", four_card_bonus_paytable="FC-5"
+    )
+    with pytest.raises(services.ServiceError) as refused:
+        services.change_rules(table.pk, pennsylvania_with_fc5, staff)
+    assert refused.value.code == "bad_rules"
+    assert "FC-5" in refused.value.message and "§684a.12(e)" in refused.value.message
+    table.refresh_from_db()
+    assert table.rules_id != pennsylvania_with_fc5.pk
+    # A Submission already in force that breaks its jurisdiction (say, data from before the
+    # check) deals no round.
+    RulesSubmission.objects.filter(pk=table.rules_id).update(bad_beat_paytable="BB-4")
+    with pytest.raises(services.ServiceError) as closed:
+        game.open()
+    assert closed.value.code == "bad_rules" and "BB-4" in closed.value.message
+    assert table.current_round_id is None
+
+
+def test_the_demo_submission_is_pennsylvania() -> None:
+    demo = ensure_demo()
+    rules = demo.table.rules
+    assert rules.jurisdiction == "pennsylvania"
+    assert rules.to_table_rules().problems() == []
+
+
+# --- mathematics of the choices being edited --------------------------------------------------
+
+
+def test_the_change_form_serves_every_options_exact_figures(boss: Client) -> None:
+    page = boss.get(add_url()).content.decode()
+    figures_url = reverse("admin:table_rulessubmission_paytable_figures")
+    assert 'id="math-preview"' in page and f'data-figures="{figures_url}"' in page
+    assert "table/admin_rules.js" in page
+    assert "<script>" not in page.replace(" ", "")  # no inline script (CSP)
+    figures = boss.get(figures_url).json()
+    report = load_report()["wagers"]
+    by_kind = {w["kind"]: w for w in figures["wagers"]}
+    for kind, section in report.items():
+        for name, entry in section["paytables"].items():
+            assert by_kind[kind]["tables"][name]["house_edge"] == entry["house_edge"]
+    assert by_kind["four_card_bonus"]["tables"]["A"]["flag"]  # the 15% ceiling
+    pennsylvania = figures["jurisdictions"]["pennsylvania"]["tables"]
+    assert pennsylvania["four_card_bonus_paytable"] == list("ABCDEFGH")
+    assert figures["jurisdictions"]["manufacturer"]["tables"]["all_six_paytable"] == []
+
+
+def test_only_staff_get_the_figures(client: Client) -> None:
+    answer = client.get(reverse("admin:table_rulessubmission_paytable_figures"))
+    assert answer.status_code == 302
+
+
+# --- rounds and the ledger in words ---------------------------------------------------------
+
+
+def _faces(codes: str) -> list[str]:
+    return [card_label(parse_card(c)) for c in codes.split()]
+
+
+def test_the_rounds_list_shows_players_net_and_void_reason(
+    boss: Client, game: Game, alice: Any, bob: Any, table: Table
+) -> None:
+    game.sit(alice, 1)
+    game.sit(bob, 3)
+    result = game.play([(alice, 1, {"ante": 10_00}), (bob, 3, {"ante": 5_00})])
+    game.open()
+    game.bet(alice, 1, ante=10_00)
+    services.void_round(table.pk, "shoe_jam", game.dealer)
+    listing = boss.get(reverse("admin:table_round_changelist")).content.decode()
+    assert "alice (1), bob (3)" in listing
+    net = sum(p["net"] for p in result["players"].values())
+    sign = "+" if net > 0 else ("−" if net < 0 else "")
+    assert f"{sign}${abs(net) // 100:,}.{abs(net) % 100:02d}" in listing
+    assert "the dealing shoe jammed" in listing
+
+
+def test_a_round_shows_cards_as_cards_and_money_in_dollars(
+    boss: Client, game: Game, alice: Any, table: Table
+) -> None:
+    game.sit(alice, 1)
+    game.play([(alice, 1, {"ante": 10_00, "prime": 5_00})])
+    row = current_row(table)
+    page = boss.get(reverse("admin:table_round_change", args=[row.pk])).content.decode()
+    record = row.box_records.get()
+    for face in _faces(record.cards):
+        assert face in page
+    for face in _faces(" ".join(row.state["results"]["dealer"]["cards"])):
+        assert face in page
+    assert "Ante $10.00" in page and "Prime $5.00" in page
+    # The stored engine state shows its cards as codes, not as the integers it keeps.
+    stored = row.state["boxes"][0]["cards"]
+    assert isinstance(stored[0], int)
+    integers = ",\\s*".join(str(c) for c in stored)
+    assert not re.search(r"\[\s*" + integers + r"\s*\]", page)
+    assert f"&quot;{record.cards.split()[0]}&quot;" in page
+
+
+def test_a_round_in_play_shows_no_hole_cards(
+    boss: Client, game: Game, alice: Any, table: Table
+) -> None:
+    game.sit(alice, 1)
+    game.open()
+    game.bet(alice, 1, ante=10_00)
+    game.deal()
+    row = current_row(table)
+    page = boss.get(reverse("admin:table_round_change", args=[row.pk])).content.decode()
+    assert "still in play" in page
+    for code in (c for b in row.state["boxes"] for c in b["cards"]):
+        label = card_label(code)
+        assert f">{label}<" not in page
+
+
+def test_ledger_pages_read_in_words(boss: Client, game: Game, alice: Any, table: Table) -> None:
+    game.sit(alice, 1)
+    game.play([(alice, 1, {"ante": 10_00, "four_card_bonus": 5_00})])
+    transaction = LedgerTransaction.objects.exclude(wager="").first()
+    assert transaction is not None
+    page = boss.get(
+        reverse("admin:table_ledgertransaction_change", args=[transaction.pk])
+    ).content.decode()
+    for unreadable in ("LedgerTransaction object", "Entry object", "Entrys", "ENTRYS"):
+        assert unreadable not in page
+    assert f"transaction {transaction.pk}" in page
+    assert "alice (player)" in page and f"{table.name} bankroll" in page
+    assert WAGER_NAMES[transaction.wager] in page and "Balanced" in page
+    amount = sum(e.amount for e in transaction.entries.all() if e.amount > 0)
+    assert f"${amount // 100:,}.{amount % 100:02d}" in page
+    listing = boss.get(reverse("admin:table_ledgertransaction_changelist")).content.decode()
+    assert "alice (player) → " in listing or "→ alice (player)" in listing
+    assert ">four_card_bonus<" not in listing  # the wager filter names wagers in words
+    account = transaction.entries.first().account  # type: ignore[union-attr]
+    assert "$" in str(account)
+    rounds = Round.objects.filter(table=table)
+    assert rounds.exists()
