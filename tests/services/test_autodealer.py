@@ -105,3 +105,41 @@ def test_a_dropped_player_with_cards_folds_on_their_turn(demo: Table) -> None:
     assert clock.tick() == "reveal"
     assert clock.tick() == "settle"
     assert ledger.verify() == []
+
+
+@pytest.mark.parametrize("irregularity", ["void", "dealer_card_exposed", "jam", "face_up"])
+def test_an_irregular_outcome_stays_on_the_felt_as_long_as_a_settlement(
+    demo: Table, monkeypatch: pytest.MonkeyPatch, irregularity: str
+) -> None:
+    """A void or an exposed dealer card ends the round as a settlement does: the next round
+    opens no sooner, whoever (console or clock) ended it."""
+    monkeypatch.setattr(autodealer, "RESULT_PAUSE", 6.0)
+    alice, bob = make_user("alice"), make_user("bob")
+    services.sit(demo.pk, alice, 1)
+    services.sit(demo.pk, bob, 2)
+    clock = AutoDealer(demo.pk)
+    assert clock.tick() == "open_betting"
+    services.place_bets(demo.pk, alice, 1, {"ante": 1000})
+    services.place_bets(demo.pk, bob, 2, {"ante": 1000})
+    if irregularity in ("jam", "face_up"):
+        fault = "jam" if irregularity == "jam" else "two_face_up_cards"
+        services.arm_fault(demo.pk, fault)
+        past(demo, "betting_deadline")
+        assert clock.tick() == "no_more_bets"
+        assert clock.tick() == "deal"  # the shoe fails: the round is void
+    else:
+        past(demo, "betting_deadline")
+        assert clock.tick() == "no_more_bets"
+        assert clock.tick() == "deal"
+        if irregularity == "void":
+            services.void_round(demo.pk, "wrong_card_count")
+        else:
+            services.dealer_card_exposed(demo.pk)
+    row = Round.objects.get(pk=Table.objects.get(pk=demo.pk).current_round_id)
+    assert row.phase in ("void", "settled") and row.finished_at is not None
+    for _ in range(3):
+        assert clock.tick() is None  # the outcome is still shown
+    Round.objects.filter(pk=row.pk).update(
+        finished_at=timezone.now() - dt.timedelta(seconds=autodealer.RESULT_PAUSE + 0.1)
+    )
+    assert clock.tick() == "open_betting"
