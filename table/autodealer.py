@@ -102,7 +102,14 @@ class AutoDealer:
             if finished_at and (now - finished_at).total_seconds() < RESULT_PAUSE:
                 return None
             if Seat.objects.filter(table=table).exists():
-                services.open_betting(self.table_id)
+                try:
+                    services.open_betting(self.table_id)
+                except services.ServiceError as exc:
+                    if exc.code not in ("no_deck", "deck_short"):
+                        raise
+                    # §684a.5(b): a deck left after a miscount; bring new ones, as a dealer would.
+                    services.change_decks(self.table_id)
+                    return "change_decks"
                 return "open_betting"
             return None
         if rnd.phase is Phase.BETTING:

@@ -714,6 +714,16 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
         rules = ctx.rules
         shuffler = _shuffler(table, rules)
         try:
+            # §684a.3(b): one deck, or two alternating, as the submission in force says.
+            if shuffler.match_rules(rules.two_decks, time.time()):
+                ctx.note(
+                    "decks_changed",
+                    {
+                        "decks": [d.back for d in shuffler.decks],
+                        "reason": f"the Rules Submission “{table.rules.name}” plays "
+                        + ("two decks" if rules.two_decks else "one deck"),
+                    },
+                )
             back, order = shuffler.shuffle_next(RANDOM, time.time())
         except EngineError as exc:
             if exc.code != "deck_miscount":
@@ -941,10 +951,16 @@ def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
         rnd = ctx.load_round()
         if rnd is None:
             raise ServiceError("no_round", "no round has been dealt yet")
+        if not rnd.dealer_cards:
+            # Nothing dealt, no stub: a "count" now would reset the counter unseen.
+            raise ServiceError(
+                "no_stub",
+                f"round {rnd.number} has not been dealt: the stub is counted after a deal",
+            )
         dealt = len(rnd.stub) + len(rnd.discards) + len(rnd.dealer_cards)
         dealt += sum(len(b.cards) for b in rnd.boxes.values())
         dealt += 1 if rnd.all_six_card is not None else 0
-        counted = dealt if rnd.dealer_cards else len(rnd.order)
+        counted = dealt
         ok = counted == 52
         if ok:
             ctx.table.rounds_since_stub_count = 0

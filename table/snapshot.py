@@ -46,9 +46,19 @@ def posted_paytables(rules: TableRules) -> list[dict[str, Any]]:
     return signs
 
 
+#: Why the console prompts for no stub count (§684a.10(d) applies only without a counting
+#: shuffler); a count can still be made after a deal.
+STUB_COUNT_NOTE = (
+    "No stub count is due: §684a.10(d) asks for one every 5 rounds only when the shuffler does "
+    "not count the deck. This shuffler counts 52 cards after every shuffle and a deck that "
+    "counts wrong leaves the table (§684a.5(b))."
+)
+
+
 def shoe_state(table: Table, rnd: EngineRound | None) -> dict[str, Any]:
     now = time.time()
     decks = []
+    count: dict[str, Any] | None = None
     if table.shoe:
         shuffler = Shuffler.from_dict(table.shoe)
         for i, deck in enumerate(shuffler.decks):
@@ -63,6 +73,8 @@ def shoe_state(table: Table, rnd: EngineRound | None) -> dict[str, Any]:
                 }
             )
         armed = [f.value for f in shuffler.armed]
+        if shuffler.last_count is not None:
+            count = {"count": shuffler.last_count, "deck": shuffler.last_counted_back}
     else:
         armed = []
     cards_dealt = 0
@@ -74,6 +86,10 @@ def shoe_state(table: Table, rnd: EngineRound | None) -> dict[str, Any]:
         "cards_dealt": cards_dealt,
         "rounds_since_stub_count": table.rounds_since_stub_count,
         "armed_faults": armed,
+        # The virtual shuffler counts every deck after every shuffle (§684a.5(b)).
+        "shuffler_count": count,
+        "stub_count_required": False,
+        "stub_count_note": STUB_COUNT_NOTE,
     }
 
 

@@ -143,3 +143,18 @@ def test_an_irregular_outcome_stays_on_the_felt_as_long_as_a_settlement(
         finished_at=timezone.now() - dt.timedelta(seconds=autodealer.RESULT_PAUSE + 0.1)
     )
     assert clock.tick() == "open_betting"
+
+
+def test_the_autodealer_brings_new_decks_after_a_miscount(demo: Table) -> None:
+    """With two decks in the submission, a deck removed after a miscount (§684a.5(b)) is
+    replaced before the next round, not dealt around."""
+    alice = make_user("alice")
+    services.sit(demo.pk, alice, 1)
+    services.arm_fault(demo.pk, "miscount")
+    clock = AutoDealer(demo.pk)
+    assert clock.tick() == "open_betting"  # no round: the deck is removed
+    assert Table.objects.get(pk=demo.pk).current_round_id is None
+    assert clock.tick() == "change_decks"
+    assert clock.tick() == "open_betting"
+    demo.refresh_from_db()
+    assert len(demo.shoe["decks"]) == 2 and demo.current_round_id is not None
