@@ -20,7 +20,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
-from django.db.models import Model, QuerySet, Sum
+from django.db.models import Model, Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, path, reverse
@@ -433,6 +433,32 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
         ("House edge of the selected paytables — saved values", {"fields": ("mathematics",)}),
         ("Use", {"fields": ("in_force_at", "created", "updated")}),
     )
+
+    def save_model(
+        self, request: HttpRequest, obj: RulesSubmission, form: Any, change: bool
+    ) -> None:
+        """Saving the submission a table's next round plays under tells that table's players
+        now (bugs14: a paytable change used to apply silently); a round in play keeps the
+        rules it opened with."""
+        super().save_model(request, obj, form, change)
+        if not change:
+            return
+        tables = Table.objects.filter(
+            Q(pending_rules=obj) | Q(pending_rules__isnull=True, rules=obj)
+        ).values_list("pk", "name")
+        for table_id, name in tables:
+            try:
+                notice = services.rules_edited(table_id, staff=request.user).response
+            except services.ServiceError as exc:
+                messages.error(request, f"{name}: players were not told: {exc.message}")
+                continue
+            if notice["changes"]:
+                messages.info(
+                    request,
+                    f"{name}: players are told now — from round {notice['from_round']}: "
+                    + "; ".join(notice["changes"])
+                    + ".",
+                )
 
     @admin.display(description="posted signs")
     def posted_signs(self, obj: RulesSubmission) -> SafeString:

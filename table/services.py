@@ -37,7 +37,7 @@ from table.engine.round import (
     to_player,
 )
 from table.engine.round import Round as EngineRound
-from table.engine.rules import TableRules
+from table.engine.rules import TableRules, rule_changes
 from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
 from . import fastsql, ledger
@@ -1010,14 +1010,43 @@ def change_rules(
         rnd = ctx.load_round()
         if rnd is not None and not rnd.finished:
             ctx.table.pending_rules = rules
-            ctx.note("rules_pending", {"rules": rules.name})
+            ctx.note("rules_pending", _rules_notice(rnd, rules))
             return {"pending": True}
         ctx.table.rules = rules
         ctx.table.pending_rules = None
-        ctx.note("rules_changed", {"rules": rules.name})
+        ctx.note("rules_changed", _rules_notice(rnd, rules))
         return {"pending": False}
 
     return execute(table_id, dealer_name(staff), "change_rules", body, **kw)
+
+
+def _rules_notice(rnd: EngineRound | None, rules: RulesSubmission) -> dict[str, Any]:
+    """What players are told before the next betting window: the submission, and each thing
+    that changes from the rules of the round in play (or the last one), in words."""
+    changes = rule_changes(rnd.rules, rules.to_table_rules()) if rnd is not None else []
+    return {
+        "rules": rules.name,
+        "changes": changes,
+        "from_round": rnd.number + 1 if rnd is not None else None,
+    }
+
+
+def rules_edited(table_id: int, staff: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """The Rules Submission the table's next round will play under was saved with new
+    values (the admin): announce it now, before the next betting window. A round in play
+    keeps the rules it opened with (they are frozen in the round)."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.load_round()
+        rules = RulesSubmission.objects.get(pk=ctx.table.pending_rules_id or ctx.table.rules_id)
+        notice = _rules_notice(rnd, rules)
+        if rnd is not None and not rnd.finished:
+            ctx.note("rules_pending", notice)
+        else:
+            ctx.note("rules_changed", notice)
+        return notice
+
+    return execute(table_id, dealer_name(staff), "rules_edited", body, **kw)
 
 
 def fail_unfinished_round(table_id: int) -> Result | None:

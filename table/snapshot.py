@@ -11,7 +11,7 @@ from django.db.models import Prefetch
 from table.engine.cards import card_code, codes
 from table.engine.paytables import ODDS_PAYTABLE, PaytableKind, paytable
 from table.engine.round import Round as EngineRound
-from table.engine.rules import TableRules
+from table.engine.rules import TableRules, rule_changes
 from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler, commitment
 
 from .models import Account, BoxRecord, Round, Seat, SettlementLine, Table
@@ -93,17 +93,41 @@ def shoe_state(table: Table, rnd: EngineRound | None) -> dict[str, Any]:
     }
 
 
+def rules_notice(table: Table, rnd: EngineRound | None) -> dict[str, Any] | None:
+    """What changes with the next round's rules ("from the next round: ..."), or, while the
+    first round under new rules is in play, what changed with it ("from this round: ...")."""
+    if rnd is None:
+        return None
+    following = table.pending_rules or table.rules
+    changes = rule_changes(rnd.rules, following.to_table_rules())
+    if changes:
+        return {"rules": following.name, "changes": changes, "from_round": rnd.number + 1}
+    if rnd.finished or rnd.number <= 1:
+        return None
+    before = (
+        Round.objects.filter(table=table, number=rnd.number - 1).values_list("rules", flat=True)
+    ).first()
+    if not before:
+        return None
+    changes = rule_changes(TableRules.from_dict(before), rnd.rules)
+    if not changes:
+        return None
+    return {"rules": table.rules.name, "changes": changes, "from_round": rnd.number}
+
+
 def _ms(moment: Any) -> int | None:
     return int(moment.timestamp() * 1000) if moment else None
 
 
 def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
     table = Table.objects.select_related("rules", "pending_rules").get(pk=table_id)
-    rules = table.rules.to_table_rules()
     rnd = None
     if table.current_round_id:
         row = Round.objects.only("state").get(pk=table.current_round_id)
         rnd = EngineRound.from_dict(row.state)
+    # A round in play keeps the rules it opened with: its signs stay posted until it ends.
+    live = rnd is not None and not rnd.finished
+    rules = rnd.rules if rnd is not None and live else table.rules.to_table_rules()
     authenticated = bool(user and user.is_authenticated)
     viewer = user.get_username() if authenticated and user is not None else None
     dealer = is_dealer(user)
@@ -134,6 +158,7 @@ def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> di
             "rules": rules.to_dict(),
             "paytables": posted_paytables(rules),
             "payout_limit": rules.payout_limit,
+            "rules_notice": rules_notice(table, rnd),
         },
         "seats": seats,
         "round": rnd.view(viewer) if rnd else None,

@@ -89,3 +89,70 @@ def test_the_console_says_why_the_counting_shuffler_makes_the_stub_count_moot(
     assert shoe["shuffler_count"] == {"count": 52, "deck": current_row(table).deck_back}
     assert shoe["stub_count_required"] is False
     assert "§684a.5(b)" in shoe["stub_count_note"] and "§684a.10(d)" in shoe["stub_count_note"]
+
+
+def admin_form(rules: Any, **changes: str) -> dict[str, str]:
+    """The Rules Submission's change form as the admin posts it, with ``changes``."""
+    from tests.examples import RULES_SUBMISSION_FORM
+
+    form = dict(RULES_SUBMISSION_FORM, name=rules.name, four_card_bonus_paytable="C")
+    form.update(
+        bad_beat_paytable=rules.bad_beat_paytable,
+        prime_paytable=rules.prime_paytable,
+        all_six_paytable=rules.all_six_paytable,
+        payout_limit="",
+        ante_min="5",
+        ante_max="500",
+    )
+    form.update(changes)
+    return form
+
+
+def test_saving_the_submission_in_force_tells_players_before_the_next_round(
+    game: Game, alice: Any, table: Table, staff: Any
+) -> None:
+    """A paytable change to the Rules Submission in force during a round: an event now
+    ("from the next round: ..."), the round in play keeps its paytable and its posted signs,
+    the next round plays and posts the new one."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from table.models import RulesSubmission
+
+    boss = Client()
+    boss.force_login(staff)
+    change = reverse("admin:table_rulessubmission_change", args=[table.rules_id])
+    saved = boss.post(change, admin_form(table.rules))  # the same values: settle the form
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    game.sit(alice, 1)
+    game.play([(alice, 1, {"ante": 5_00, "four_card_bonus": 5_00})])
+    game.open()
+    game.bet(alice, 1, ante=5_00, four_card_bonus=5_00)
+    game.deal()
+    before = RoundEvent.objects.filter(table=table).count()
+    page = boss.post(change, admin_form(table.rules, four_card_bonus_paytable="FC-5"), follow=True)
+    assert "from round 3: Four Card Bonus pays by paytable FC-5 (was C)" in page.content.decode()
+    assert RulesSubmission.objects.get(pk=table.rules_id).four_card_bonus_paytable == "FC-5"
+    told = RoundEvent.objects.filter(table=table)[before:]
+    notice = next(e for e in told if e.kind == "rules_pending")
+    assert notice.data["changes"] == ["Four Card Bonus pays by paytable FC-5 (was C)"]
+    assert notice.data["from_round"] == 3
+    # The round in play keeps its rules and its signs; the notice is in every snapshot.
+    snap = snapshot(table.pk, None)
+    bonus = next(s for s in snap["table"]["paytables"] if s["wager"] == "Four Card Bonus")
+    assert bonus["name"] == "C"
+    assert snap["table"]["rules_notice"]["changes"] == notice.data["changes"]
+    game.decide_all()
+    game.finish()
+    assert current_row(table).state["rules"]["four_card_bonus_paytable"] == "C"
+    # The next round: the new paytable, posted, and said so while bets are taken.
+    game.open()
+    assert current_row(table).state["rules"]["four_card_bonus_paytable"] == "FC-5"
+    snap = snapshot(table.pk, None)
+    bonus = next(s for s in snap["table"]["paytables"] if s["wager"] == "Four Card Bonus")
+    assert bonus["name"] == "FC-5"
+    assert snap["table"]["rules_notice"] == {
+        "rules": table.rules.name,
+        "changes": ["Four Card Bonus pays by paytable FC-5 (was C)"],
+        "from_round": 3,
+    }
