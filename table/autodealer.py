@@ -59,6 +59,10 @@ def heartbeat(table_id: int, owner: str) -> bool:
 
 
 def release(table_id: int, owner: str) -> None:
+    try:
+        services.release_dealing(table_id, owner)  # the console sees nobody deals now
+    except services.ServiceError as exc:
+        log.warning("autodealer: %s", exc.message)
     Table.objects.filter(pk=table_id, clock_owner=owner).update(
         clock_owner="", clock_heartbeat=None
     )
@@ -94,8 +98,10 @@ class AutoDealer:
             if table.turn_deadline and table.turn_deadline <= now:
                 services.time_out(self.table_id)
                 return "time_out"
-        if not self.full or not table.is_open:
-            return None
+        if not self.full or not table.is_open or table.dealt_by.startswith("dealer:"):
+            return None  # a dealer took the table over at the console: the clock only
+        if table.dealt_by != self.owner:
+            services.claim_dealing(self.table_id, self.owner)  # the console shows who deals
         if rnd is None or rnd.finished:
             # Timed from when the round ended, not from this clock's own settle: a void or an
             # exposed dealer card (console or shoe) shows as long as a settlement does.

@@ -115,6 +115,27 @@ def rules_notice(table: Table, rnd: EngineRound | None) -> dict[str, Any] | None
     return {"rules": table.rules.name, "changes": changes, "from_round": rnd.number}
 
 
+def dealing_state(table: Table) -> dict[str, Any]:
+    """Who moves the rounds on, for the console: an automatic dealer (and whether it is
+    alive), a dealer who took over, or nobody in particular."""
+    from django.utils import timezone
+
+    from .services import DEALER_STALE
+
+    by = table.dealt_by
+    age = None
+    if table.clock_heartbeat is not None:
+        age = max(0, int((timezone.now() - table.clock_heartbeat).total_seconds()))
+    return {
+        "by": by,
+        "kind": "dealer" if by.startswith("dealer:") else "autodealer" if by else None,
+        "name": by.removeprefix("dealer:"),
+        "clock_owner": table.clock_owner,
+        "heartbeat_age": age,
+        "alive": bool(table.clock_owner and age is not None and age < DEALER_STALE.total_seconds()),
+    }
+
+
 def _ms(moment: Any) -> int | None:
     return int(moment.timestamp() * 1000) if moment else None
 
@@ -165,6 +186,7 @@ def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> di
         "betting_deadline": _ms(table.betting_deadline),
         "turn_deadline": _ms(table.turn_deadline),
         "shoe": shoe_state(table, rnd) if dealer else None,
+        "dealing": dealing_state(table) if dealer else None,
         "me": me,
     }
 

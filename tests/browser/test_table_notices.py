@@ -62,6 +62,11 @@ def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, si
     number = int(dealer.page.locator("#round-no").inner_text().split()[-1])
     bet_both(erin, frank)
     dealer.page.click('.fault[data-fault="jam"]')
+    expect(dealer.page.locator("#armed")).to_have_text("shoe jam")
+    # A second fault that would void the same deal is refused in words, not dropped.
+    dealer.page.click('.fault[data-fault="misdeal"]')
+    expect(dealer.page.locator("#notice")).to_contain_text("a misdeal could not happen")
+    expect(dealer.page.locator("#armed")).to_have_text("shoe jam")
     dealer_does(dealer, "No more bets", "closed")
     dealer_does(dealer, "Deal", "void")
     for client in (erin, frank, spectator):
@@ -94,8 +99,10 @@ def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, si
         expect(client.page.locator("#dealer-cards .card.face")).to_have_count(5)
     shot(erin, "exposed-desktop-1440x900")
     shot(frank, "exposed-phone-390x844")
-    for client in (erin, frank, spectator, dealer):
+    for client in (erin, frank, spectator):
         assert not client.errors, (client.name, client.errors)
+    # The refused fault logged one failed command reply, nothing else.
+    assert all("misdeal" in e or "could not happen" in e for e in dealer.errors), dealer.errors
 
 
 def admin_set_bonus_paytable(browser: Any, site: Site, name: str) -> str:
@@ -147,3 +154,40 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
     finally:
         dealer.page.reload()
         admin_set_bonus_paytable(browser, site, was)
+
+
+def test_the_console_shows_who_deals_and_takes_over(browser: Any, site: Site) -> None:
+    """With an automatic dealer running, the console says so, its dealing buttons are off
+    (no more "No more bets" 2 s into the players' countdown), and a dealer takes over."""
+    import time
+
+    clock = site.stack.spawn("autodealer", "--table", str(site.table_id))
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            rows = site.query("SELECT dealt_by FROM table_table WHERE id = ?", (site.table_id,))
+            if rows and rows[0][0].startswith("autodealer"):
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("the automatic dealer never started dealing")
+        dealer = login(browser, site, "dealer", viewport=WIDE)
+        open_console(dealer, site)
+        line = dealer.page.locator("#dealing")
+        expect(line).to_have_attribute("data-kind", "autodealer")
+        expect(line).to_contain_text("The automatic dealer (autodealer-")
+        expect(dealer.page.locator("#next-action")).to_be_disabled()
+        expect(dealer.page.locator("#phase-detail")).to_contain_text("take over")
+        shot(dealer, "console-autodealer-deals-1440x900")
+        dealer.page.click("#take-over")
+        dealer.page.locator("#confirm").get_by_role("button", name="Take over").click()
+        expect(line).to_have_attribute("data-kind", "me")
+        expect(line).to_contain_text("You deal this table")
+        expect(dealer.page.locator("#hand-back")).to_be_visible()
+        shot(dealer, "console-taken-over-1440x900")
+        dealer.page.click("#hand-back")
+        expect(dealer.page.locator("#hand-back")).to_be_hidden()
+        assert not dealer.errors, dealer.errors
+    finally:
+        clock.terminate()
+        clock.wait(timeout=10)
