@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('table', '0001_initial'),
+        ("table", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='dealt_by',
-            field=models.CharField(blank=True, default='', max_length=64),
+            model_name="table",
+            name="dealt_by",
+            field=models.CharField(blank=True, default="", max_length=64),
         ),
     ]
