@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 3.0
 STALE_AFTER = dt.timedelta(seconds=15)
-#: Pause after the reveal before paying, and after settlement before the next round.
+#: Pause after the reveal before paying, and after a round ends (settled, or void for an
+#: irregularity of §684a.13) before the next round: the outcome stays on the felt that long.
 REVEAL_PAUSE = 1.5
 RESULT_PAUSE = 6.0
 
@@ -58,6 +59,10 @@ def heartbeat(table_id: int, owner: str) -> bool:
 
 
 def release(table_id: int, owner: str) -> None:
+    try:
+        services.release_dealing(table_id, owner)  # the console sees nobody deals now
+    except services.ServiceError as exc:
+        log.warning("autodealer: %s", exc.message)
     Table.objects.filter(pk=table_id, clock_owner=owner).update(
         clock_owner="", clock_heartbeat=None
     )
@@ -68,7 +73,6 @@ class AutoDealer:
     table_id: int
     owner: str = ""
     full: bool = True  # False: only time-outs and abandoned seats (a human deals)
-    settled_at: float = 0.0
     revealed_at: float = 0.0
 
     def __post_init__(self) -> None:
@@ -82,24 +86,36 @@ class AutoDealer:
         if did:
             return did
         rnd = None
+        finished_at = None
         if table.current_round_id:
-            state = (
+            state, finished_at = (
                 Round.objects.filter(pk=table.current_round_id)
-                .values_list("state", flat=True)
+                .values_list("state", "finished_at")
                 .first()
-            )
+            ) or (None, None)
             rnd = EngineRound.from_dict(state) if state else None
         if rnd is not None and rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
             if table.turn_deadline and table.turn_deadline <= now:
                 services.time_out(self.table_id)
                 return "time_out"
-        if not self.full or not table.is_open:
-            return None
+        if not self.full or not table.is_open or table.dealt_by.startswith("dealer:"):
+            return None  # a dealer took the table over at the console: the clock only
+        if table.dealt_by != self.owner:
+            services.claim_dealing(self.table_id, self.owner)  # the console shows who deals
         if rnd is None or rnd.finished:
-            if time.monotonic() - self.settled_at < RESULT_PAUSE:
+            # Timed from when the round ended, not from this clock's own settle: a void or an
+            # exposed dealer card (console or shoe) shows as long as a settlement does.
+            if finished_at and (now - finished_at).total_seconds() < RESULT_PAUSE:
                 return None
             if Seat.objects.filter(table=table).exists():
-                services.open_betting(self.table_id)
+                try:
+                    services.open_betting(self.table_id)
+                except services.ServiceError as exc:
+                    if exc.code not in ("no_deck", "deck_short"):
+                        raise
+                    # §684a.5(b): a deck left after a miscount; bring new ones, as a dealer would.
+                    services.change_decks(self.table_id)
+                    return "change_decks"
                 return "open_betting"
             return None
         if rnd.phase is Phase.BETTING:
@@ -120,7 +136,6 @@ class AutoDealer:
         if rnd.phase is Phase.REVEALED:
             if time.monotonic() - self.revealed_at >= REVEAL_PAUSE:
                 services.settle(self.table_id)
-                self.settled_at = time.monotonic()
                 return "settle"
         return None
 

@@ -409,6 +409,8 @@ class DealerConsumer(TableConsumer):
             "count_stub": services.count_stub,
             "open_table": services.open_table,
             "close_table": services.close_table,
+            "take_over": services.take_over,
+            "hand_back": services.hand_back,
         }
         if command.cmd in simple:
             return simple[command.cmd](t, dealer, **kw)

@@ -182,6 +182,9 @@ class Table(models.Model):
     #: The one automatic dealer allowed to run this table's clock, and its last heartbeat.
     clock_owner = models.CharField(max_length=64, blank=True, default="")
     clock_heartbeat = models.DateTimeField(null=True, blank=True)
+    #: Who moves the rounds on: an automatic dealer's name while one deals, "dealer:<name>"
+    #: after a dealer took over at the console, empty for whoever presses first.
+    dealt_by = models.CharField(max_length=64, blank=True, default="")
     last_hash = models.CharField(max_length=64, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
 

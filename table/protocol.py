@@ -108,6 +108,8 @@ class DealerAction(Command):
         "open_table",
         "close_table",
         "time_out",
+        "take_over",
+        "hand_back",
     ]
 
 

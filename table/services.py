@@ -37,7 +37,7 @@ from table.engine.round import (
     to_player,
 )
 from table.engine.round import Round as EngineRound
-from table.engine.rules import TableRules
+from table.engine.rules import TableRules, rule_changes
 from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
 from . import fastsql, ledger
@@ -373,6 +373,9 @@ _TABLE_COLUMNS = (
     "betting_deadline",
     "turn_deadline",
     "last_hash",
+    "dealt_by",
+    "clock_owner",
+    "clock_heartbeat",
 )
 _RULES_FIELDS = [f for f in RulesSubmission._meta.concrete_fields]
 
@@ -444,6 +447,7 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
     values["is_open"] = bool(values["is_open"])
     values["betting_deadline"] = _moment(values["betting_deadline"])
     values["turn_deadline"] = _moment(values["turn_deadline"])
+    values["clock_heartbeat"] = _moment(values["clock_heartbeat"])
     table = Table(id=table_id, **values)
     rules_end = len(_TABLE_COLUMNS) + len(_RULES_FIELDS)
     rules_values = found[len(_TABLE_COLUMNS) : rules_end]
@@ -692,6 +696,101 @@ def set_connected(table_id: int, user: AbstractBaseUser, connected: bool) -> Res
     return execute(table_id, player_name(user), "connection", body)
 
 
+# --- who deals ------------------------------------------------------------------------------
+
+#: An automatic dealer whose heartbeat is older than this has stopped (autodealer.STALE_AFTER).
+DEALER_STALE = dt.timedelta(seconds=15)
+
+
+def _dealing_autodealer(table: Table, now: dt.datetime) -> str:
+    """The automatic dealer dealing this table now, or ""."""
+    by = table.dealt_by
+    if not by or by.startswith("dealer:"):
+        return ""
+    alive = table.clock_heartbeat is not None and now - table.clock_heartbeat < DEALER_STALE
+    return by if alive and table.clock_owner == by else ""
+
+
+def _check_driver(ctx: Context) -> None:
+    """One driver moves the rounds on: the automatic dealer, or a dealer who took over at
+    the console (the demo had both pressing, "No more bets" 2 s into a 15 s countdown)."""
+    by = ctx.table.dealt_by
+    if ctx.actor.startswith("dealer:") and _dealing_autodealer(ctx.table, ctx.now):
+        raise ServiceError(
+            "autodealer_deals",
+            f"the automatic dealer ({by}) deals this table: take over at the console first",
+        )
+    if ctx.actor == "clock" and by.startswith("dealer:"):
+        raise ServiceError(
+            "dealer_deals", f"{by.removeprefix('dealer:')} has taken this table over at the console"
+        )
+
+
+def _set_dealt_by(ctx: Context, by: str) -> None:
+    # Not among _write_events' columns: changed only here, under the table's lock.
+    Table.objects.filter(pk=ctx.table.pk).update(dealt_by=by)
+    ctx.table.dealt_by = by
+
+
+def take_over(table_id: int, dealer: AbstractBaseUser, **kw: Any) -> Result:
+    """A dealer at the console takes the table over: the automatic dealer (if one runs) keeps
+    only the decision clock and lets dropped players go; the round in play goes on."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        name = dealer_name(dealer)
+        was = ctx.table.dealt_by
+        if was == name:
+            raise ServiceError("already_dealing", "you already deal this table")
+        _set_dealt_by(ctx, name)
+        ctx.note("dealing", {"by": name, "was": was})
+        return {"by": name}
+
+    return execute(table_id, dealer_name(dealer), "take_over", body, **kw)
+
+
+def hand_back(table_id: int, dealer: AbstractBaseUser, **kw: Any) -> Result:
+    """The dealer who took over gives the table back to the automatic dealer (if one runs)."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        name = dealer_name(dealer)
+        if ctx.table.dealt_by != name:
+            raise ServiceError("not_dealing", "you do not deal this table: nothing to hand back")
+        _set_dealt_by(ctx, "")
+        ctx.note("dealing", {"by": "", "was": name})
+        return {"by": ""}
+
+    return execute(table_id, dealer_name(dealer), "hand_back", body, **kw)
+
+
+def claim_dealing(table_id: int, owner: str) -> Result:
+    """The automatic dealer that owns the table's clock starts dealing, unless a dealer has
+    taken the table over."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        was = ctx.table.dealt_by
+        if was.startswith("dealer:"):
+            raise ServiceError("dealer_deals", f"{was.removeprefix('dealer:')} deals this table")
+        _set_dealt_by(ctx, owner)
+        ctx.note("dealing", {"by": owner, "was": was})
+        return {"by": owner}
+
+    return execute(table_id, "clock", "claim_dealing", body)
+
+
+def release_dealing(table_id: int, owner: str) -> Result | None:
+    """The automatic dealer stops: the table is nobody's to deal until someone presses."""
+    if not Table.objects.filter(pk=table_id, dealt_by=owner).exists():
+        return None
+
+    def body(ctx: Context) -> dict[str, Any]:
+        if ctx.table.dealt_by == owner:
+            _set_dealt_by(ctx, "")
+            ctx.note("dealing", {"by": "", "was": owner})
+        return {}
+
+    return execute(table_id, "clock", "release_dealing", body)
+
+
 # --- betting --------------------------------------------------------------------------------
 
 
@@ -700,6 +799,7 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
 
     def body(ctx: Context) -> dict[str, Any]:
         table = ctx.table
+        _check_driver(ctx)
         if not table.is_open:
             raise ServiceError("table_closed", "the table is closed")
         current = ctx.load_round()
@@ -719,6 +819,16 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
             raise ServiceError("bad_rules", "; ".join(m for _, m in problems))
         shuffler = _shuffler(table, rules)
         try:
+            # §684a.3(b): one deck, or two alternating, as the submission in force says.
+            if shuffler.match_rules(rules.two_decks, time.time()):
+                ctx.note(
+                    "decks_changed",
+                    {
+                        "decks": [d.back for d in shuffler.decks],
+                        "reason": f"the Rules Submission “{table.rules.name}” plays "
+                        + ("two decks" if rules.two_decks else "one deck"),
+                    },
+                )
             back, order = shuffler.shuffle_next(RANDOM, time.time())
         except EngineError as exc:
             if exc.code != "deck_miscount":
@@ -802,6 +912,7 @@ def withdraw_bets(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) ->
 
 def no_more_bets(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> None:
+        _check_driver(ctx)
         ctx.apply(ctx.live_round().close_betting())
 
     return execute(table_id, dealer_name(dealer), "no_more_bets", body, **kw)
@@ -811,6 +922,7 @@ def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Re
     """Deal from the virtual automated shoe; any armed shoe fault happens now."""
 
     def body(ctx: Context) -> dict[str, Any]:
+        _check_driver(ctx)
         rnd = ctx.live_round()
         shuffler = _shuffler(ctx.table, rnd.rules)
         faults = shuffler.take_deal_faults() if rnd.phase is Phase.CLOSED else []
@@ -850,6 +962,7 @@ def time_out(table_id: int, **kw: Any) -> Result:
 
 def reveal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> None:
+        _check_driver(ctx)
         ctx.apply(ctx.live_round().reveal())
 
     return execute(table_id, dealer_name(dealer), "reveal", body, **kw)
@@ -866,6 +979,7 @@ def _test_settle_delay() -> None:
 
 def settle(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> dict[str, Any]:
+        _check_driver(ctx)
         rnd = ctx.live_round()
         ctx.apply(rnd.settle())
         _test_settle_delay()
@@ -946,10 +1060,16 @@ def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
         rnd = ctx.load_round()
         if rnd is None:
             raise ServiceError("no_round", "no round has been dealt yet")
+        if not rnd.dealer_cards:
+            # Nothing dealt, no stub: a "count" now would reset the counter unseen.
+            raise ServiceError(
+                "no_stub",
+                f"round {rnd.number} has not been dealt: the stub is counted after a deal",
+            )
         dealt = len(rnd.stub) + len(rnd.discards) + len(rnd.dealer_cards)
         dealt += sum(len(b.cards) for b in rnd.boxes.values())
         dealt += 1 if rnd.all_six_card is not None else 0
-        counted = dealt if rnd.dealer_cards else len(rnd.order)
+        counted = dealt
         ok = counted == 52
         if ok:
             ctx.table.rounds_since_stub_count = 0
@@ -999,14 +1119,43 @@ def change_rules(
         rnd = ctx.load_round()
         if rnd is not None and not rnd.finished:
             ctx.table.pending_rules = rules
-            ctx.note("rules_pending", {"rules": rules.name})
+            ctx.note("rules_pending", _rules_notice(rnd, rules))
             return {"pending": True}
         ctx.table.rules = rules
         ctx.table.pending_rules = None
-        ctx.note("rules_changed", {"rules": rules.name})
+        ctx.note("rules_changed", _rules_notice(rnd, rules))
         return {"pending": False}
 
     return execute(table_id, dealer_name(staff), "change_rules", body, **kw)
+
+
+def _rules_notice(rnd: EngineRound | None, rules: RulesSubmission) -> dict[str, Any]:
+    """What players are told before the next betting window: the submission, and each thing
+    that changes from the rules of the round in play (or the last one), in words."""
+    changes = rule_changes(rnd.rules, rules.to_table_rules()) if rnd is not None else []
+    return {
+        "rules": rules.name,
+        "changes": changes,
+        "from_round": rnd.number + 1 if rnd is not None else None,
+    }
+
+
+def rules_edited(table_id: int, staff: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """The Rules Submission the table's next round will play under was saved with new
+    values (the admin): announce it now, before the next betting window. A round in play
+    keeps the rules it opened with (they are frozen in the round)."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.load_round()
+        rules = RulesSubmission.objects.get(pk=ctx.table.pending_rules_id or ctx.table.rules_id)
+        notice = _rules_notice(rnd, rules)
+        if rnd is not None and not rnd.finished:
+            ctx.note("rules_pending", notice)
+        else:
+            ctx.note("rules_changed", notice)
+        return notice
+
+    return execute(table_id, dealer_name(staff), "rules_edited", body, **kw)
 
 
 def fail_unfinished_round(table_id: int) -> Result | None:

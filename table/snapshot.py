@@ -11,7 +11,7 @@ from django.db.models import Prefetch
 from table.engine.cards import card_code, codes
 from table.engine.paytables import ODDS_PAYTABLE, PaytableKind, paytable
 from table.engine.round import Round as EngineRound
-from table.engine.rules import TableRules
+from table.engine.rules import TableRules, rule_changes
 from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler, commitment
 
 from .models import Account, BoxRecord, Round, Seat, SettlementLine, Table
@@ -46,9 +46,19 @@ def posted_paytables(rules: TableRules) -> list[dict[str, Any]]:
     return signs
 
 
+#: Why the console prompts for no stub count (§684a.10(d) applies only without a counting
+#: shuffler); a count can still be made after a deal.
+STUB_COUNT_NOTE = (
+    "No stub count is due: §684a.10(d) asks for one every 5 rounds only when the shuffler does "
+    "not count the deck. This shuffler counts 52 cards after every shuffle and a deck that "
+    "counts wrong leaves the table (§684a.5(b))."
+)
+
+
 def shoe_state(table: Table, rnd: EngineRound | None) -> dict[str, Any]:
     now = time.time()
     decks = []
+    count: dict[str, Any] | None = None
     if table.shoe:
         shuffler = Shuffler.from_dict(table.shoe)
         for i, deck in enumerate(shuffler.decks):
@@ -63,6 +73,8 @@ def shoe_state(table: Table, rnd: EngineRound | None) -> dict[str, Any]:
                 }
             )
         armed = [f.value for f in shuffler.armed]
+        if shuffler.last_count is not None:
+            count = {"count": shuffler.last_count, "deck": shuffler.last_counted_back}
     else:
         armed = []
     cards_dealt = 0
@@ -74,6 +86,53 @@ def shoe_state(table: Table, rnd: EngineRound | None) -> dict[str, Any]:
         "cards_dealt": cards_dealt,
         "rounds_since_stub_count": table.rounds_since_stub_count,
         "armed_faults": armed,
+        # The virtual shuffler counts every deck after every shuffle (§684a.5(b)).
+        "shuffler_count": count,
+        "stub_count_required": False,
+        "stub_count_note": STUB_COUNT_NOTE,
+    }
+
+
+def rules_notice(table: Table, rnd: EngineRound | None) -> dict[str, Any] | None:
+    """What changes with the next round's rules ("from the next round: ..."), or, while the
+    first round under new rules is in play, what changed with it ("from this round: ...")."""
+    if rnd is None:
+        return None
+    following = table.pending_rules or table.rules
+    changes = rule_changes(rnd.rules, following.to_table_rules())
+    if changes:
+        return {"rules": following.name, "changes": changes, "from_round": rnd.number + 1}
+    if rnd.finished or rnd.number <= 1:
+        return None
+    before = (
+        Round.objects.filter(table=table, number=rnd.number - 1).values_list("rules", flat=True)
+    ).first()
+    if not before:
+        return None
+    changes = rule_changes(TableRules.from_dict(before), rnd.rules)
+    if not changes:
+        return None
+    return {"rules": table.rules.name, "changes": changes, "from_round": rnd.number}
+
+
+def dealing_state(table: Table) -> dict[str, Any]:
+    """Who moves the rounds on, for the console: an automatic dealer (and whether it is
+    alive), a dealer who took over, or nobody in particular."""
+    from django.utils import timezone
+
+    from .services import DEALER_STALE
+
+    by = table.dealt_by
+    age = None
+    if table.clock_heartbeat is not None:
+        age = max(0, int((timezone.now() - table.clock_heartbeat).total_seconds()))
+    return {
+        "by": by,
+        "kind": "dealer" if by.startswith("dealer:") else "autodealer" if by else None,
+        "name": by.removeprefix("dealer:"),
+        "clock_owner": table.clock_owner,
+        "heartbeat_age": age,
+        "alive": bool(table.clock_owner and age is not None and age < DEALER_STALE.total_seconds()),
     }
 
 
@@ -83,11 +142,13 @@ def _ms(moment: Any) -> int | None:
 
 def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
     table = Table.objects.select_related("rules", "pending_rules").get(pk=table_id)
-    rules = table.rules.to_table_rules()
     rnd = None
     if table.current_round_id:
         row = Round.objects.only("state").get(pk=table.current_round_id)
         rnd = EngineRound.from_dict(row.state)
+    # A round in play keeps the rules it opened with: its signs stay posted until it ends.
+    live = rnd is not None and not rnd.finished
+    rules = rnd.rules if rnd is not None and live else table.rules.to_table_rules()
     authenticated = bool(user and user.is_authenticated)
     viewer = user.get_username() if authenticated and user is not None else None
     dealer = is_dealer(user)
@@ -118,12 +179,14 @@ def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> di
             "rules": rules.to_dict(),
             "paytables": posted_paytables(rules),
             "payout_limit": rules.payout_limit,
+            "rules_notice": rules_notice(table, rnd),
         },
         "seats": seats,
         "round": rnd.view(viewer) if rnd else None,
         "betting_deadline": _ms(table.betting_deadline),
         "turn_deadline": _ms(table.turn_deadline),
         "shoe": shoe_state(table, rnd) if dealer else None,
+        "dealing": dealing_state(table) if dealer else None,
         "me": me,
     }
 

@@ -35,6 +35,7 @@ const SHOE_EVENTS = new Set([
   "stub_counted",
   "table_opened",
   "table_closed",
+  "dealing",
 ]);
 
 let S = null;
@@ -89,8 +90,50 @@ async function command(cmd, fields = {}, options = {}) {
   }
 }
 
+/** Whether an automatic dealer deals this table now (the console then only watches). */
+function autodealerDeals() {
+  const d = S.dealing;
+  return Boolean(d && d.kind === "autodealer" && d.alive && d.clock_owner === d.by);
+}
+
+/** Who deals: the line, and the take-over / hand-back buttons. */
+function renderDealing() {
+  const d = S.dealing;
+  const line = $("#dealing");
+  const me = S.me ? `dealer:${S.me.username}` : null;
+  let text = "Nobody in particular deals: the console's buttons move the round on.";
+  let kind = "";
+  if (d && d.kind === "autodealer" && autodealerDeals()) {
+    kind = "autodealer";
+    text = `The automatic dealer (${d.name}) deals this table: it opens betting, closes it when the countdown ends, deals, reveals and settles. Take over to deal from this console.`;
+  } else if (d && d.kind === "autodealer") {
+    text = `The automatic dealer (${d.name}) stopped${d.heartbeat_age !== null ? ` (last heard ${timeAgo(d.heartbeat_age)} ago)` : ""}: the console deals.`;
+  } else if (d && d.kind === "dealer") {
+    kind = d.by === me ? "me" : "dealer";
+    const clock = d.clock_owner && d.alive ? ` The automatic dealer (${d.clock_owner}) keeps only the decision clock.` : "";
+    text = d.by === me ? `You deal this table.${clock}` : `${d.name} deals this table (taken over at a console).${clock}`;
+  }
+  setText(line, text);
+  line.dataset.kind = kind;
+  const takeOver = $("#take-over");
+  takeOver.hidden = !(d && d.by !== me && (autodealerDeals() || d.kind === "dealer"));
+  setText(takeOver, d && d.kind === "dealer" ? `Take over from ${d.name}` : "Take over from the automatic dealer");
+  takeOver.disabled = busy;
+  const handBack = $("#hand-back");
+  handBack.hidden = !(d && d.by === me);
+  handBack.disabled = busy;
+}
+
 /** The one next action for the phase: [cmd, label, enabled, detail]. */
 function nextAction() {
+  const [cmd, label, enabled, detail] = phaseAction();
+  if (autodealerDeals() && ["open_betting", "no_more_bets", "deal", "reveal", "settle"].includes(cmd)) {
+    return [cmd, label, false, `${detail} The automatic dealer does this: take over to do it yourself.`];
+  }
+  return [cmd, label, enabled, detail];
+}
+
+function phaseAction() {
   const r = S.round;
   if (!S.table.is_open) return ["open_table", "Open the table", true, "The table is closed."];
   if (!r || r.phase === "settled" || r.phase === "void") {
@@ -141,6 +184,7 @@ function render() {
   renderBoxes();
   renderDealer();
   renderShoe();
+  renderDealing();
   tick();
   const exposed = $("#exposed");
   exposed.disabled = busy || !(r && r.phase === "decisions");
@@ -149,7 +193,7 @@ function render() {
   setText(oc, S.table.is_open ? "Close table" : "Open table");
   oc.disabled = busy;
   $("#change-decks").disabled = busy || Boolean(r && ["closed", "decisions", "revealed"].includes(r.phase));
-  $("#count-stub").disabled = busy || !r;
+  $("#count-stub").disabled = busy || !(r && r.dealt); // no stub before a deal
   for (const b of document.querySelectorAll(".fault")) b.disabled = busy;
 }
 
@@ -271,6 +315,9 @@ function renderShoe() {
   setText($("#deck-in-play"), shoe.deck_in_play || "—");
   setText($("#cards-dealt"), String(shoe.cards_dealt));
   setText($("#since-stub"), String(shoe.rounds_since_stub_count));
+  const count = shoe.shuffler_count;
+  setText($("#shuffler-count"), count ? `${count.count} cards (${count.deck} deck, last shuffle)${count.count === 52 ? "" : " — deck removed"}` : "no shuffle yet");
+  setText($("#stub-note"), shoe.stub_count_required ? "" : shoe.stub_count_note);
   setText($("#armed"), shoe.armed_faults.length ? shoe.armed_faults.map((f) => FAULT_NAMES[f] || f).join(", ") : "none");
   fill(
     $("#deck-rows"),
@@ -319,6 +366,13 @@ for (const btn of document.querySelectorAll(".fault")) {
   btn.addEventListener("click", () => command("arm_fault", { fault: btn.dataset.fault }));
 }
 $("#count-stub").addEventListener("click", () => command("count_stub"));
+$("#take-over").addEventListener("click", async () => {
+  const from = S?.dealing?.kind === "dealer" ? S.dealing.name : "the automatic dealer";
+  if (await confirmDialog($("#confirm"), `Take this table over from ${from}? From now on only this console moves the rounds on; the decision clock keeps running.`, "Take over")) {
+    command("take_over", {}, { withVersion: true });
+  }
+});
+$("#hand-back").addEventListener("click", () => command("hand_back"));
 $("#change-decks").addEventListener("click", async () => {
   if (await confirmDialog($("#confirm"), "Take both decks out of play and bring new ones in?", "Change decks")) {
     command("change_decks", {}, { withVersion: true });

@@ -21,6 +21,7 @@ import {
 } from "./state.js";
 import { $, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
 import { describeEvent, errorText } from "./words.js";
+import { renderNotices } from "./notices.js";
 
 const app = $("#app");
 const tableId = Number(app.dataset.tableId);
@@ -376,6 +377,7 @@ function render() {
   renderMyHands();
   renderControls();
   renderResult();
+  renderNotices(S); // an irregular outcome and a rules change (notices.js)
 }
 
 let paytablesFor = null;

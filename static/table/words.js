@@ -93,9 +93,17 @@ export function describeEvent(kind, d) {
     case "connection":
       return `${d.player} ${d.connected ? "reconnected" : "lost the connection"}.`;
     case "rules_changed":
-      return `The table now plays under the Rules Submission "${d.rules}".`;
+      return d.changes?.length
+        ? `From the next round: ${d.changes.join("; ")} (Rules Submission "${d.rules}").`
+        : `The table now plays under the Rules Submission "${d.rules}".`;
     case "rules_pending":
-      return `The Rules Submission "${d.rules}" takes effect after this round.`;
+      return d.changes?.length
+        ? `From the next round: ${d.changes.join("; ")} (Rules Submission "${d.rules}"); this round keeps its rules.`
+        : `The Rules Submission "${d.rules}" takes effect after this round.`;
+    case "dealing":
+      return d.by
+        ? `${d.by.startsWith("dealer:") ? `Dealer ${d.by.slice(7)}` : `The automatic dealer (${d.by})`} deals the table now.`
+        : "The table is dealt from the console now.";
     case "shoe_fault_armed":
       return `Shoe fault armed: ${FAULT_NAMES[d.fault] || d.fault} on the next ${d.fault === "miscount" ? "shuffle" : "deal"}.`;
     case "decks_changed":

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
@@ -24,6 +25,7 @@ from table.engine.rules import (
     parse_jurisdiction,
 )
 
+from .. import services
 from ..models import (
     RulesSubmission,
     Table,
@@ -336,6 +338,32 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
     class Media:
         css = {"all": ("table/admin.css",)}
         js = ("table/admin_rules.js",)
+
+    def save_model(
+        self, request: HttpRequest, obj: RulesSubmission, form: Any, change: bool
+    ) -> None:
+        """Saving the submission a table's next round plays under tells that table's players
+        now (a paytable change used to apply silently); a round in play keeps the rules it
+        opened with."""
+        super().save_model(request, obj, form, change)
+        if not change:
+            return
+        tables = Table.objects.filter(
+            Q(pending_rules=obj) | Q(pending_rules__isnull=True, rules=obj)
+        ).values_list("pk", "name")
+        for table_id, name in tables:
+            try:
+                notice = services.rules_edited(table_id, staff=request.user).response
+            except services.ServiceError as exc:
+                messages.error(request, f"{name}: players were not told: {exc.message}")
+                continue
+            if notice["changes"]:
+                messages.info(
+                    request,
+                    f"{name}: players are told now — from round {notice['from_round']}: "
+                    + "; ".join(notice["changes"])
+                    + ".",
+                )
 
     @admin.display(description="posted signs")
     def posted_signs(self, obj: RulesSubmission) -> SafeString:

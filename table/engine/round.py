@@ -643,6 +643,12 @@ class Round:
     def dealer_visible(self) -> bool:
         return self.phase in (Phase.REVEALED, Phase.SETTLED) or self.main_game_void
 
+    def irregularity(self) -> str | None:
+        """Why the round did not end as a plain settlement (§684a.13), in words, or None."""
+        if self.void_reason:
+            return VOID_REASONS.get(self.void_reason, self.void_reason)
+        return MAIN_GAME_VOID_REASON if self.main_game_void else None
+
     def view(self, player: str | None) -> dict[str, Any]:
         """What ``player`` may see (None: the dealer console or a spectator).
 
@@ -690,6 +696,7 @@ class Round:
             "dealt": bool(self.dealer_cards),
             "void_reason": self.void_reason,
             "main_game_void": self.main_game_void,
+            "irregularity": self.irregularity(),
             "players": (self.results or {}).get("players"),
         }
         if self.finished:

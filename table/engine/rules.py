@@ -302,3 +302,73 @@ class TableRules:
             )
             rules = replace(rules, jurisdiction=inferred.value)
         return rules
+
+
+def _usd(cents: int | None) -> str:
+    if cents is None:
+        return "no limit"
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+_OPTIONAL_WORDS: Final = (
+    ("Prime", "offers_prime", "prime_paytable", "prime_min", "prime_max"),
+    (
+        "Four Card Bonus",
+        "offers_four_card_bonus",
+        "four_card_bonus_paytable",
+        "four_card_bonus_min",
+        "four_card_bonus_max",
+    ),
+    ("All-Six Bonus", "offers_all_six", "all_six_paytable", "all_six_min", "all_six_max"),
+)
+
+
+def rule_changes(old: TableRules, new: TableRules) -> list[str]:
+    """What a player notices between two sets of rules, one sentence part each, in the
+    words of the posted signs (§684a.2(b)(4),(5)); empty when nothing a player sees changed."""
+    out: list[str] = []
+    if old.bad_beat_paytable != new.bad_beat_paytable:
+        out.append(
+            f"the Odds bad beat pays by paytable {new.bad_beat_paytable} "
+            f"(was {old.bad_beat_paytable})"
+        )
+    if (old.ante_min, old.ante_max) != (new.ante_min, new.ante_max):
+        out.append(
+            f"Ante and Odds {_usd(new.ante_min)}–{_usd(new.ante_max)} each "
+            f"(was {_usd(old.ante_min)}–{_usd(old.ante_max)})"
+        )
+    for label, offered, table, low, high in _OPTIONAL_WORDS:
+        was, now = getattr(old, offered), getattr(new, offered)
+        if was and not now:
+            out.append(f"the {label} wager is no longer offered")
+            continue
+        if now and not was:
+            out.append(
+                f"the {label} wager is offered, paytable {getattr(new, table)}, "
+                f"{_usd(getattr(new, low))}–{_usd(getattr(new, high))}"
+            )
+            continue
+        if not now:
+            continue
+        if getattr(old, table) != getattr(new, table):
+            out.append(
+                f"{label} pays by paytable {getattr(new, table)} (was {getattr(old, table)})"
+            )
+        if (getattr(old, low), getattr(old, high)) != (getattr(new, low), getattr(new, high)):
+            out.append(
+                f"{label} {_usd(getattr(new, low))}–{_usd(getattr(new, high))} "
+                f"(was {_usd(getattr(old, low))}–{_usd(getattr(old, high))})"
+            )
+    if old.payout_limit != new.payout_limit:
+        out.append(
+            f"payout limit {_usd(new.payout_limit)} (was {_usd(old.payout_limit)}) (§684a.12(g))"
+        )
+    if old.adjacent_boxes != new.adjacent_boxes:
+        out.append(f"up to {new.adjacent_boxes} adjacent boxes (was {old.adjacent_boxes})")
+    if old.two_decks != new.two_decks:
+        out.append("two decks, alternating" if new.two_decks else "one deck")
+    if old.decision_seconds != new.decision_seconds:
+        out.append(f"{new.decision_seconds} s to decide (was {old.decision_seconds} s)")
+    if old.betting_seconds != new.betting_seconds:
+        out.append(f"{new.betting_seconds} s to bet (was {old.betting_seconds} s)")
+    return out

@@ -197,6 +197,22 @@ DECK_LIFETIME_SECONDS = 8 * 3600
 BACK_COLOURS = ("red", "blue")
 
 
+#: The deal faults that void the round, in words (§684a.13(a),(c),(f)).
+VOIDING_FAULT_WORDS = {
+    Fault.JAM: "a shoe jam",
+    Fault.TWO_FACE_UP_CARDS: "two cards face up",
+    Fault.MISDEAL: "a misdeal",
+}
+
+
+def voiding_faults(faults: Sequence[Fault]) -> list[str]:
+    """The irregularities these armed faults would void the next deal for, in words."""
+    found = [VOIDING_FAULT_WORDS[f] for f in VOIDING_FAULT_WORDS if f in faults]
+    if Fault.TWO_FACE_UP_CARDS not in faults and faults.count(Fault.FACE_UP_CARD) > 1:
+        found.insert(0, "two cards face up")  # §684a.13(a): more than one face up voids
+    return found
+
+
 @dataclass(slots=True)
 class Shuffler:
     """Shuffler + shoe state of one table: the decks and which one plays next."""
@@ -204,6 +220,11 @@ class Shuffler:
     decks: list[DeckInPlay]
     next_deck: int = 0
     armed: list[Fault] = field(default_factory=list)
+    #: Back colours of decks removed after a miscount (§684a.5(b)), until new decks come in.
+    removed: list[str] = field(default_factory=list)
+    #: What the shuffler counted after its last shuffle (§684a.5(b)), and in which deck.
+    last_count: int | None = None
+    last_counted_back: str | None = None
 
     @classmethod
     def fresh(cls, now: float, two_decks: bool = True) -> Shuffler:
@@ -211,7 +232,22 @@ class Shuffler:
         return cls([DeckInPlay(b, now) for b in backs])
 
     def arm(self, fault: Fault) -> None:
-        """Make the next shuffle or deal fail this way (the dealer console's test controls)."""
+        """Make the next shuffle or deal fail this way (the dealer console's test controls).
+
+        A deal is voided once, for its first irregularity: two faults that would each void
+        the same deal are refused together, since one would silently hide the other.
+        """
+        if fault in self.armed and fault is not Fault.FACE_UP_CARD:
+            raise RuleViolation(
+                "fault_armed", f"{fault.value.replace('_', ' ')} is already armed for the next deal"
+            )
+        voids = voiding_faults([*self.armed, fault])
+        if len(voids) > 1:
+            raise RuleViolation(
+                "faults_conflict",
+                f"{voids[0]} is already armed and voids the next deal (§684a.13): "
+                f"{voids[1]} could not happen on the same deal. Deal first, then arm it",
+            )
         self.armed.append(fault)
 
     def take_deal_faults(self) -> list[Fault]:
@@ -240,8 +276,10 @@ class Shuffler:
             self.armed.remove(Fault.MISCOUNT)
             cards = cards[:-1]  # a card went missing
         order = shuffle(cards, rng)
+        self.last_count, self.last_counted_back = len(order), deck.back
         if len(order) != 52 or set(order) != set(DECK):
             self.decks.remove(deck)
+            self.removed.append(deck.back)
             self.next_deck = 0
             raise RuleViolation(
                 "deck_miscount",
@@ -256,13 +294,34 @@ class Shuffler:
     def change_decks(self, now: float, two_decks: bool = True) -> None:
         """New decks of 52 into play (§684a.3(c), or after a deck was removed)."""
         fresh = Shuffler.fresh(now, two_decks)
-        self.decks, self.next_deck = fresh.decks, 0
+        self.decks, self.next_deck, self.removed = fresh.decks, 0, []
+
+    def match_rules(self, two_decks: bool, now: float) -> bool:
+        """Bring the decks in line with the Rules Submission in force before a shuffle:
+        one deck, or two of different backs alternating (§684a.3(b)). A change of
+        submission brings new decks (True); a deck short after a miscount is refused until
+        the dealer brings new decks, as with one deck (§684a.5(b))."""
+        wanted = 2 if two_decks else 1
+        if not self.decks or len(self.decks) == wanted:
+            return False  # no deck at all: shuffle_next says so
+        if self.removed and len(self.decks) < wanted:
+            raise RuleViolation(
+                "deck_short",
+                f"the Rules Submission plays two decks but only the {self.decks[0].back} deck "
+                f"is at the table (the {', '.join(self.removed)} deck was removed after a "
+                "miscount, §684a.5(b)): change the decks",
+            )
+        self.change_decks(now, two_decks)
+        return True
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "decks": [d.to_dict() for d in self.decks],
             "next_deck": self.next_deck,
             "armed": [f.value for f in self.armed],
+            "removed": list(self.removed),
+            "last_count": self.last_count,
+            "last_counted_back": self.last_counted_back,
         }
 
     @classmethod
@@ -272,6 +331,9 @@ class Shuffler:
                 [DeckInPlay.from_dict(d) for d in data["decks"]],
                 int(data["next_deck"]),
                 [Fault(f) for f in data.get("armed", [])],
+                [str(b) for b in data.get("removed", [])],
+                data.get("last_count"),
+                data.get("last_counted_back"),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InvalidInput("bad_state", f"not a saved shuffler: {exc!r}") from None

@@ -208,3 +208,66 @@ def test_shuffler_round_trips_through_a_dict(seeded: SeededSource) -> None:
     again = Shuffler.from_dict(shuffler.to_dict())
     assert again.to_dict() == shuffler.to_dict()
     assert again.next_deck == 1 and again.armed == [Fault.FACE_UP_CARD]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (Fault.MISDEAL, Fault.TWO_FACE_UP_CARDS),
+        (Fault.TWO_FACE_UP_CARDS, Fault.MISDEAL),
+        (Fault.JAM, Fault.MISDEAL),
+        (Fault.TWO_FACE_UP_CARDS, Fault.JAM),
+    ],
+)
+def test_two_faults_that_void_the_same_deal_are_refused_together(
+    first: Fault, second: Fault
+) -> None:
+    """A deal is voided once, for its first irregularity (§684a.13): arming a second voiding
+    fault would silently drop one, so it is refused and the first stays armed."""
+    shuffler = Shuffler.fresh(now=0.0)
+    shuffler.arm(first)
+    with pytest.raises(RuleViolation) as refused:
+        shuffler.arm(second)
+    assert refused.value.code == "faults_conflict"
+    assert shuffler.armed == [first]
+    shuffler.arm(Fault.MISCOUNT)  # a shuffle fault is another matter
+    shuffler.take_deal_faults()
+    shuffler.arm(second)  # after the deal it may be armed
+    assert shuffler.armed == [Fault.MISCOUNT, second]
+
+
+def test_one_face_up_card_goes_with_a_voiding_fault_but_not_twice() -> None:
+    shuffler = Shuffler.fresh(now=0.0)
+    shuffler.arm(Fault.FACE_UP_CARD)
+    shuffler.arm(Fault.MISDEAL)  # a discarded card, then the misdeal: both happen
+    with pytest.raises(RuleViolation):
+        shuffler.arm(Fault.FACE_UP_CARD)  # a second face-up card would void it first
+    with pytest.raises(RuleViolation):
+        shuffler.arm(Fault.MISDEAL)  # already armed
+
+
+def test_the_decks_follow_the_rules_submission(seeded: SeededSource) -> None:
+    """§684a.3(b): two decks alternate when the submission says so; a change of submission
+    brings the decks it asks for at the next shuffle, not at the next deck change."""
+    shuffler = Shuffler.fresh(now=0.0, two_decks=False)
+    assert shuffler.match_rules(two_decks=True, now=1.0) is True
+    assert [d.back for d in shuffler.decks] == ["red", "blue"]
+    assert shuffler.match_rules(two_decks=True, now=2.0) is False
+    assert shuffler.match_rules(two_decks=False, now=3.0) is True
+    assert [d.back for d in shuffler.decks] == ["red"]
+
+
+def test_a_deck_short_after_a_miscount_is_refused_until_new_decks(seeded: SeededSource) -> None:
+    shuffler = Shuffler.fresh(now=0.0)
+    shuffler.arm(Fault.MISCOUNT)
+    with pytest.raises(RuleViolation):
+        shuffler.shuffle_next(seeded, now=1.0)
+    assert shuffler.last_count == 51
+    with pytest.raises(RuleViolation) as short:
+        shuffler.match_rules(two_decks=True, now=2.0)
+    assert short.value.code == "deck_short" and "change the decks" in short.value.message
+    shuffler.change_decks(now=3.0)
+    assert shuffler.match_rules(two_decks=True, now=4.0) is False
+    shuffler.shuffle_next(seeded, now=5.0)
+    assert shuffler.last_count == 52
+    assert Shuffler.from_dict(shuffler.to_dict()).to_dict() == shuffler.to_dict()

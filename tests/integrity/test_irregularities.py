@@ -159,14 +159,17 @@ def test_a_miscounted_deck_is_removed_and_the_other_deck_plays(
     backs = [d["back"] for d in table.shoe["decks"]]
     assert len(backs) == 1 and first_back in backs  # the other (blue) deck was removed
     assert Round.objects.filter(table=table).count() == 1
-    # The next rounds use the deck that is left.
-    for _ in range(2):
-        game.play([(alice, 1, {"ante": 5_00})])
-        assert current_row(table).deck_back == first_back
-        verifies(current_row(table))
+    # The submission plays two decks: no round on the one left until new decks come in
+    # (bugs14: it used to deal the one deck every round).
+    with pytest.raises(services.ServiceError) as short:
+        services.open_betting(table.pk, game.dealer)
+    assert short.value.code == "deck_short"
     services.change_decks(table.pk, game.dealer)
     table.refresh_from_db()
     assert len(table.shoe["decks"]) == 2
+    for _ in range(2):
+        game.play([(alice, 1, {"ante": 5_00})])
+        verifies(current_row(table))
 
 
 def test_a_single_deck_table_needs_new_decks_after_a_miscount(

@@ -12,6 +12,7 @@ from table import autodealer, ledger, services
 from table.autodealer import AutoDealer, ClockTaken
 from table.demo import ensure_demo, make_user
 from table.models import Round, Seat, Table
+from table.models import RoundEvent as RoundEventModel
 from tests.conftest import SeededSource
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db]
@@ -105,3 +106,101 @@ def test_a_dropped_player_with_cards_folds_on_their_turn(demo: Table) -> None:
     assert clock.tick() == "reveal"
     assert clock.tick() == "settle"
     assert ledger.verify() == []
+
+
+@pytest.mark.parametrize("irregularity", ["void", "dealer_card_exposed", "jam", "face_up"])
+def test_an_irregular_outcome_stays_on_the_felt_as_long_as_a_settlement(
+    demo: Table, monkeypatch: pytest.MonkeyPatch, irregularity: str
+) -> None:
+    """A void or an exposed dealer card ends the round as a settlement does: the next round
+    opens no sooner, whoever (console or clock) ended it."""
+    monkeypatch.setattr(autodealer, "RESULT_PAUSE", 6.0)
+    alice, bob = make_user("alice"), make_user("bob")
+    services.sit(demo.pk, alice, 1)
+    services.sit(demo.pk, bob, 2)
+    clock = AutoDealer(demo.pk)
+    assert clock.tick() == "open_betting"
+    services.place_bets(demo.pk, alice, 1, {"ante": 1000})
+    services.place_bets(demo.pk, bob, 2, {"ante": 1000})
+    if irregularity in ("jam", "face_up"):
+        fault = "jam" if irregularity == "jam" else "two_face_up_cards"
+        services.arm_fault(demo.pk, fault)
+        past(demo, "betting_deadline")
+        assert clock.tick() == "no_more_bets"
+        assert clock.tick() == "deal"  # the shoe fails: the round is void
+    else:
+        past(demo, "betting_deadline")
+        assert clock.tick() == "no_more_bets"
+        assert clock.tick() == "deal"
+        if irregularity == "void":
+            services.void_round(demo.pk, "wrong_card_count")
+        else:
+            services.dealer_card_exposed(demo.pk)
+    row = Round.objects.get(pk=Table.objects.get(pk=demo.pk).current_round_id)
+    assert row.phase in ("void", "settled") and row.finished_at is not None
+    for _ in range(3):
+        assert clock.tick() is None  # the outcome is still shown
+    Round.objects.filter(pk=row.pk).update(
+        finished_at=timezone.now() - dt.timedelta(seconds=autodealer.RESULT_PAUSE + 0.1)
+    )
+    assert clock.tick() == "open_betting"
+
+
+def test_the_autodealer_brings_new_decks_after_a_miscount(demo: Table) -> None:
+    """With two decks in the submission, a deck removed after a miscount (§684a.5(b)) is
+    replaced before the next round, not dealt around."""
+    alice = make_user("alice")
+    services.sit(demo.pk, alice, 1)
+    services.arm_fault(demo.pk, "miscount")
+    clock = AutoDealer(demo.pk)
+    assert clock.tick() == "open_betting"  # no round: the deck is removed
+    assert Table.objects.get(pk=demo.pk).current_round_id is None
+    assert clock.tick() == "change_decks"
+    assert clock.tick() == "open_betting"
+    demo.refresh_from_db()
+    assert len(demo.shoe["decks"]) == 2 and demo.current_round_id is not None
+
+
+def test_the_console_sees_who_deals_and_a_dealer_can_take_over(demo: Table) -> None:
+    """In the demo the console and the automatic dealer both drove the table (a dealer
+    pressed "No more bets" 2 s into the players' 15 s countdown): now one deals at a time,
+    the console says which, and a dealer takes over (and hands back) explicitly."""
+    from django.contrib.auth import get_user_model
+
+    from table.snapshot import snapshot
+
+    dealer = get_user_model().objects.get(username="dealer")
+    alice = make_user("alice")
+    services.sit(demo.pk, alice, 1)
+    clock = AutoDealer(demo.pk)
+    autodealer.acquire(demo.pk, clock.owner)
+    assert clock.tick() == "open_betting"
+    dealing = snapshot(demo.pk, dealer)["dealing"]
+    assert dealing["kind"] == "autodealer" and dealing["name"] == clock.owner and dealing["alive"]
+    services.place_bets(demo.pk, alice, 1, {"ante": 1000})
+    with pytest.raises(services.ServiceError) as refused:
+        services.no_more_bets(demo.pk, dealer)
+    assert refused.value.code == "autodealer_deals" and "take over" in refused.value.message
+    assert Round.objects.get(pk=Table.objects.get(pk=demo.pk).current_round_id).phase == "betting"
+    # The dealer takes over: the clock stops dealing, the dealer deals.
+    services.take_over(demo.pk, dealer)
+    assert snapshot(demo.pk, dealer)["dealing"]["kind"] == "dealer"
+    past(demo, "betting_deadline")
+    assert clock.tick() is None  # not "no_more_bets": the dealer deals now
+    services.no_more_bets(demo.pk, dealer)
+    services.deal(demo.pk, dealer)
+    past(demo, "turn_deadline")
+    assert clock.tick() == "time_out"  # the decision clock still runs
+    with pytest.raises(services.ServiceError):
+        services.reveal(demo.pk)  # the clock may not deal while a dealer does
+    services.reveal(demo.pk, dealer)
+    # Handed back, the automatic dealer deals again.
+    services.hand_back(demo.pk, dealer)
+    assert clock.tick() == "settle"
+    assert snapshot(demo.pk, dealer)["dealing"]["name"] == clock.owner
+    kinds = list(
+        RoundEventModel.objects.filter(table=demo, kind="dealing").values_list("data", flat=True)
+    )
+    assert [k["by"] for k in kinds] == [clock.owner, "dealer:dealer", "", clock.owner]
+    autodealer.release(demo.pk, clock.owner)
+    assert snapshot(demo.pk, dealer)["dealing"]["kind"] is None

@@ -1,0 +1,193 @@
+"""On the player's felt: the outcome of an irregularity (§684a.13) with its reason in words,
+and a rules change announced before the betting window it applies to (bugs14).
+
+Screenshots of both, phone (390x844) and desktop (1440x900), go to /tmp/shots/bugs14/ too."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PHONE, Client, Site, login, screenshot
+from .helpers import add_chips, dealer_does, decide, open_console, open_table, place_bets, sit
+
+pytestmark = pytest.mark.browser
+
+WIDE = {"width": 1440, "height": 900}
+SHOTS = Path("/tmp/shots/bugs14")
+
+
+def shot(client: Client, name: str) -> None:
+    client.page.evaluate("window.scrollTo(0, 0)")
+    path = screenshot(client.page, name)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, SHOTS / path.name)
+
+
+def seated(client: Client, box: int) -> None:
+    if "mine" not in (client.page.get_attribute(f"#box-{box}", "class") or ""):
+        sit(client, box)
+
+
+def players(browser: Any, site: Site) -> tuple[Client, Client, Client, Client]:
+    erin = login(browser, site, "erin", viewport=WIDE)
+    open_table(erin, site)
+    seated(erin, 4)
+    frank = login(browser, site, "frank", viewport=PHONE, phone=True)
+    open_table(frank, site)
+    seated(frank, 6)
+    spectator = login(browser, site, None, viewport=WIDE)
+    open_table(spectator, site)
+    dealer = login(browser, site, "dealer")
+    open_console(dealer, site)
+    return erin, frank, spectator, dealer
+
+
+def bet_both(erin: Client, frank: Client) -> None:
+    add_chips(erin, 4, [(500, "ante"), (100, "four_card_bonus")])
+    place_bets(erin)
+    add_chips(frank, 6, [(500, "ante"), (100, "four_card_bonus")])
+    place_bets(frank)
+
+
+def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, site: Site) -> None:
+    erin, frank, spectator, dealer = players(browser, site)
+
+    # A shoe jam voids the round on the deal (§684a.13(f)): everyone sees why.
+    dealer_does(dealer, "Open betting", "betting")
+    number = int(dealer.page.locator("#round-no").inner_text().split()[-1])
+    bet_both(erin, frank)
+    dealer.page.click('.fault[data-fault="jam"]')
+    expect(dealer.page.locator("#armed")).to_have_text("shoe jam")
+    # A second fault that would void the same deal is refused in words, not dropped.
+    dealer.page.click('.fault[data-fault="misdeal"]')
+    expect(dealer.page.locator("#notice")).to_contain_text("a misdeal could not happen")
+    expect(dealer.page.locator("#armed")).to_have_text("shoe jam")
+    dealer_does(dealer, "No more bets", "closed")
+    dealer_does(dealer, "Deal", "void")
+    for client in (erin, frank, spectator):
+        notice = client.page.locator("#irregularity")
+        expect(notice).to_be_visible()
+        expect(notice).to_contain_text(f"Round {number} is void")
+        expect(notice).to_contain_text("jammed or failed to deal all cards (§684a.13(f))")
+        expect(notice).to_contain_text("Every stake is returned")
+    shot(erin, "void-desktop-1440x900")
+    shot(frank, "void-phone-390x844")
+    # It stays until the next round opens, and a reload shows it too.
+    frank.page.reload()
+    expect(frank.page.locator("#app")).to_have_attribute("data-ready", "1")
+    expect(frank.page.locator("#irregularity")).to_contain_text("jammed")
+
+    # A dealer card exposed before every Raise (§684a.13(d)): the exposed hand and why.
+    dealer_does(dealer, "Open betting", "betting")
+    for client in (erin, frank, spectator):
+        expect(client.page.locator("#irregularity")).to_be_hidden()
+    bet_both(erin, frank)
+    dealer_does(dealer, "No more bets", "closed")
+    dealer_does(dealer, "Deal", "decisions")
+    dealer.page.click("#exposed")
+    dealer.page.locator("#confirm").get_by_role("button", name="Declare it").click()
+    expect(dealer.page.locator("#console")).to_have_attribute("data-phase", "settled")
+    for client in (erin, frank, spectator):
+        notice = client.page.locator("#irregularity")
+        expect(notice).to_contain_text("a dealer card was exposed before every decision")
+        expect(notice).to_contain_text("Ante, Odds and Raise are returned")
+        expect(client.page.locator("#dealer-cards .card.face")).to_have_count(5)
+    shot(erin, "exposed-desktop-1440x900")
+    shot(frank, "exposed-phone-390x844")
+    for client in (erin, frank, spectator):
+        assert not client.errors, (client.name, client.errors)
+    # The refused fault logged one failed command reply, nothing else.
+    assert all("misdeal" in e or "could not happen" in e for e in dealer.errors), dealer.errors
+
+
+def admin_set_bonus_paytable(browser: Any, site: Site, name: str) -> str:
+    """As the casino's staff: change the Four Card Bonus paytable of the submission in force
+    in the admin; returns the one it had."""
+    staff = login(browser, site, "admin", viewport=WIDE)
+    (rules_id,) = site.query("SELECT rules_id FROM table_table WHERE id = ?", (site.table_id,))[0]
+    staff.page.goto(site.url(f"/admin/table/rulessubmission/{rules_id}/change/"))
+    select = staff.page.locator("#id_four_card_bonus_paytable")
+    was = select.input_value()
+    select.select_option(name)
+    staff.page.click("input[name=_save]")
+    expect(staff.page.locator(".messagelist")).to_be_visible()
+    staff.page.context.close()
+    return was
+
+
+def test_a_rules_change_is_announced_before_the_next_betting_window(
+    browser: Any, site: Site
+) -> None:
+    erin, frank, spectator, dealer = players(browser, site)
+    dealer_does(dealer, "Open betting", "betting")
+    bet_both(erin, frank)
+    dealer_does(dealer, "No more bets", "closed")
+    dealer_does(dealer, "Deal", "decisions")
+    was = admin_set_bonus_paytable(browser, site, "FC-5")
+    try:
+        change = f"Four Card Bonus pays by paytable FC-5 (was {was})"
+        for client in (erin, frank, spectator):
+            notice = client.page.locator("#rules-notice")
+            expect(notice).to_be_visible()
+            expect(notice).to_have_text(f"From the next round: {change}.")
+            # The round in play keeps its paytable, and its sign stays posted.
+            expect(client.page.locator("#paytables")).to_contain_text(f"Four Card Bonus {was}")
+        shot(erin, "rules-notice-desktop-1440x900")
+        shot(frank, "rules-notice-phone-390x844")
+        decide(erin, 4, 0)
+        decide(frank, 6, 0)
+        dealer_does(dealer, "Reveal", "revealed")
+        dealer_does(dealer, "Settle", "settled")
+        # The next betting window: the new sign, and the notice says it applies now.
+        dealer_does(dealer, "Open betting", "betting")
+        for client in (erin, frank, spectator):
+            expect(client.page.locator("#rules-notice")).to_have_text(f"From this round: {change}.")
+            expect(client.page.locator("#paytables")).to_contain_text("Four Card Bonus FC-5")
+        shot(frank, "rules-this-round-phone-390x844")
+        for client in (erin, frank, spectator, dealer):
+            assert not client.errors, (client.name, client.errors)
+    finally:
+        dealer.page.reload()
+        admin_set_bonus_paytable(browser, site, was)
+
+
+def test_the_console_shows_who_deals_and_takes_over(browser: Any, site: Site) -> None:
+    """With an automatic dealer running, the console says so, its dealing buttons are off
+    (no more "No more bets" 2 s into the players' countdown), and a dealer takes over."""
+    import time
+
+    clock = site.stack.spawn("autodealer", "--table", str(site.table_id))
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            rows = site.query("SELECT dealt_by FROM table_table WHERE id = ?", (site.table_id,))
+            if rows and rows[0][0].startswith("autodealer"):
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("the automatic dealer never started dealing")
+        dealer = login(browser, site, "dealer", viewport=WIDE)
+        open_console(dealer, site)
+        line = dealer.page.locator("#dealing")
+        expect(line).to_have_attribute("data-kind", "autodealer")
+        expect(line).to_contain_text("The automatic dealer (autodealer-")
+        expect(dealer.page.locator("#next-action")).to_be_disabled()
+        expect(dealer.page.locator("#phase-detail")).to_contain_text("take over")
+        shot(dealer, "console-autodealer-deals-1440x900")
+        dealer.page.click("#take-over")
+        dealer.page.locator("#confirm").get_by_role("button", name="Take over").click()
+        expect(line).to_have_attribute("data-kind", "me")
+        expect(line).to_contain_text("You deal this table")
+        expect(dealer.page.locator("#hand-back")).to_be_visible()
+        shot(dealer, "console-taken-over-1440x900")
+        dealer.page.click("#hand-back")
+        expect(dealer.page.locator("#hand-back")).to_be_hidden()
+        assert not dealer.errors, dealer.errors
+    finally:
+        clock.terminate()
+        clock.wait(timeout=10)
