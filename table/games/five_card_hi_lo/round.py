@@ -941,6 +941,8 @@ class Round:
     def from_dict(cls, d: dict[str, Any]) -> Round:
         try:
             return cls._from_dict(d)
+        except InvalidInput as exc:
+            raise InvalidInput("bad_state", f"not a saved round: {exc.message}") from None
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InvalidInput("bad_state", f"not a saved round: {exc!r}") from None
 
