@@ -4,9 +4,10 @@ Viewers: a player who owns boxes in the round, any other player, a spectator (no
 in) and the dealer console. The rules of who sees what:
 
 - A box's five cards go to its owner only (§663a.11(a)) until settlement shows them; nobody
-  else, the dealer console included, sees them before then. During the setting step the
-  owner is offered the legal settings with their totals (§663a.11(d)); once set, the setting
-  is the owner's until settlement turns both hands over (§663a.11(f)).
+  else, the dealer console included, sees them before then. While deciding whether to Play
+  and during the setting step the owner is offered the legal settings with their totals
+  (§663a.11(d)); once set, the setting is the owner's until settlement turns both hands over
+  (§663a.11(f)).
 - A box that folded without a Poker Bonus goes to the discard rack unseen (§663a.11(c)):
   its cards are never shown to anyone but its owner.
 - The dealer's cards are seen by nobody until the reveal (§663a.11(e)).
@@ -55,7 +56,8 @@ def _box_view(
         setting = play.setting()
         if setting is not None:
             item["setting"] = setting_json(setting)
-        elif play.playing and rnd.phase is Phase.SETTING:
+        elif rnd.phase in (Phase.DECISIONS, Phase.SETTING) and not play.folded:
+            # The settings the hand allows, with their totals: to decide, then to set.
             item["settings"] = offered_settings(play.cards)
             item["may_set"] = rnd.next_to_set(play.player) == play.box
     if settled is not None:

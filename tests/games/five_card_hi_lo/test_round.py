@@ -516,6 +516,8 @@ def test_setting_time_out_sets_aces_high_never_an_ace_low() -> None:
         assert setting is not None and setting == possible_settings(rnd.boxes[box].cards)[0]
         assert not setting.ace_low and rnd.boxes[box].set_by == "timeout"
     assert rnd.boxes[1].setting().totals == (31, 11)  # type: ignore[union-attr]
+    # ann's boxes in the order of §663a.7(f): box 2, then box 1.
+    assert [e.data["box"] for e in step.events if e.kind == "hands_set"] == [2, 1]
     assert step.events[-1].kind == "settings_complete"
     with pytest.raises(RuleViolation) as exc:
         rnd.time_out()
@@ -807,3 +809,23 @@ def test_money_is_conserved_over_random_whole_rounds(seed: int, choices: list[in
         check_money(rnd, ledger)
     check_money(rnd, ledger)
     check_round_trip(rnd)
+
+
+def test_choosing_for_another_players_box_is_refused_before_anything_about_its_cards() -> None:
+    rnd, _ = example_round()
+    rnd.close_betting()
+    rnd.deal()
+    for box in (1, 2, 4):
+        rnd.decide(box, rnd.boxes[box].player, True)
+    before = rnd.to_dict()
+    # bob's queens have no ace, but ann learns only that the box is not hers.
+    for ace_low in (True, False):
+        with pytest.raises(RuleViolation) as exc:
+            rnd.choose_setting(4, "ann", ace_low)
+        assert exc.value.code == "not_your_box"
+    with pytest.raises(RuleViolation) as exc:
+        rnd.set_hands(4, "ann", ["QH", "QD", "6D"], ["5S", "2C"])
+    assert exc.value.code == "not_your_box"
+    assert rnd.to_dict() == before
+    rnd.set_hands(4, "bob", ["QD", "QH", "6D"], ["2C", "5S"])  # any order within a hand
+    assert rnd.boxes[4].setting().totals == (26, 7)  # type: ignore[union-attr]

@@ -114,6 +114,9 @@ def test_hole_cards_only_to_their_owner_until_settlement() -> None:
     assert bob[1]["cards"] is None and bob[2]["cards"] is None
     assert all(b["cards"] is None for b in (*dealer.values(), *spectator.values()))
     assert all(b["dealt"] for b in spectator.values())
+    # Deciding whether to Play, the owner already sees what each setting would total.
+    assert [(s["high_total"], s["low_total"]) for s in ann[1]["settings"]] == [(31, 11), (29, 3)]
+    assert ann[1]["may_set"] is False and "settings" not in bob[1]
     assert rnd.view(None)["dealer"] is None and rnd.view("ann")["dealer"] is None
 
 
