@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from table.engine.cards import DECK, card_code
 from table.engine.errors import EngineError, InvalidInput, RuleViolation
@@ -829,3 +830,117 @@ def test_choosing_for_another_players_box_is_refused_before_anything_about_its_c
     assert rnd.to_dict() == before
     rnd.set_hands(4, "bob", ["QD", "QH", "6D"], ["2C", "5S"])  # any order within a hand
     assert rnd.boxes[4].setting().totals == (26, 7)  # type: ignore[union-attr]
+
+
+# --- any command at any moment: a refusal changes nothing ----------------------------------------
+
+
+class AnyCommandAnyTime(RuleBasedStateMachine):
+    """Random commands, legal or not, from random players: every refusal is a domain error
+    that leaves the round exactly as it was, and the money always balances."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rnd, _ = Round.shuffled(1, HiLoRules(), SeededSource(11), salt="s")
+        self.ledger = Ledger()
+
+    def attempt(self, command: Callable[[], Any]) -> None:
+        before = self.rnd.to_dict()
+        try:
+            step = command()
+        except EngineError as exc:
+            assert exc.code and exc.message
+            assert self.rnd.to_dict() == before
+            return
+        self.ledger.add(step)
+
+    def settable(self, box: int, player: str, own: bool) -> tuple[int, str]:
+        """Mostly a box its owner may set now, else the drawn box and player."""
+        pending = self.rnd.pending_settings() if self.rnd.phase is Phase.SETTING else []
+        if own and pending:
+            owner = self.rnd.boxes[pending[-1]].player
+            return self.rnd.next_to_set(owner) or box, owner
+        return box, player
+
+    players = st.sampled_from(["ann", "bob", "cy"])
+    boxes = st.integers(0, 7)
+
+    @rule(
+        box=boxes,
+        player=players,
+        ante=st.sampled_from([0, 400, 500, 2000]),
+        tie=st.sampled_from([0, 100]),
+        bonus=st.sampled_from([0, 100, 20000]),
+    )
+    def bet(self, box: int, player: str, ante: int, tie: int, bonus: int) -> None:
+        self.attempt(
+            lambda: self.rnd.bet(box, player, {"ante": ante, "tie": tie, "poker_bonus": bonus})
+        )
+
+    @rule()
+    def close_betting(self) -> None:
+        self.attempt(self.rnd.close_betting)
+
+    @rule(fault=st.sampled_from([None, None, None, Fault.FACE_UP_CARD, Fault.JAM]))
+    def deal(self, fault: Fault | None) -> None:
+        self.attempt(lambda: self.rnd.deal([fault] if fault else []))
+
+    @rule(box=boxes, player=players, play=st.sampled_from([True, False, 1]), own=st.booleans())
+    def decide(self, box: int, player: str, play: Any, own: bool) -> None:
+        if own and self.rnd.to_act is not None:  # mostly the box whose turn it is
+            box, player = self.rnd.to_act, self.rnd.boxes[self.rnd.to_act].player
+        self.attempt(lambda: self.rnd.decide(box, player, play))
+
+    @rule(
+        box=boxes,
+        player=players,
+        picks=st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True),
+        split=st.integers(1, 4),
+        own=st.booleans(),
+    )
+    def set_hands(self, box: int, player: str, picks: list[int], split: int, own: bool) -> None:
+        box, player = self.settable(box, player, own)
+        # Mostly the box's own cards in a random order (3 high, 2 low), else any five cards.
+        play = self.rnd.boxes.get(box)
+        hand = picks
+        if play is not None and play.cards and split != 4:
+            hand = [card for _, card in sorted(zip(picks, play.cards, strict=True))]
+        self.attempt(lambda: self.rnd.set_hands(box, player, hand[:3], hand[3:]))
+
+    @rule(box=boxes, player=players, ace_low=st.booleans(), own=st.booleans())
+    def choose_setting(self, box: int, player: str, ace_low: bool, own: bool) -> None:
+        box, player = self.settable(box, player, own)
+        self.attempt(lambda: self.rnd.choose_setting(box, player, ace_low))
+
+    @rule(box=st.one_of(st.none(), boxes))
+    def time_out(self, box: int | None) -> None:
+        self.attempt(lambda: self.rnd.time_out(box))
+
+    @rule()
+    def reveal(self) -> None:
+        self.attempt(self.rnd.reveal)
+
+    @rule()
+    def settle(self) -> None:
+        self.attempt(self.rnd.settle)
+
+    @rule(reason=st.sampled_from(sorted(VOID_REASONS)), draw=st.integers(0, 15))
+    def void(self, reason: str, draw: int) -> None:
+        if draw:  # seldom: a void ends the round
+            return
+        self.attempt(lambda: self.rnd.void(reason))
+
+    @rule(player=players)
+    def abandon(self, player: str) -> None:
+        self.attempt(lambda: self.rnd.abandon(player))
+
+    @invariant()
+    def money_balances_and_the_round_reloads(self) -> None:
+        check_money(self.rnd, self.ledger)
+        check_round_trip(self.rnd)
+
+
+AnyCommandAnyTime.TestCase.settings = settings(
+    max_examples=80, stateful_step_count=80, deadline=None
+)
+test_any_command_any_time = AnyCommandAnyTime.TestCase
