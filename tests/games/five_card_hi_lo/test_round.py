@@ -23,8 +23,10 @@ from table.games.five_card_hi_lo.round import (
     DEALER,
     PUBLIC,
     VOID_REASONS,
+    Event,
     Phase,
     Round,
+    Step,
     Transfer,
 )
 from table.games.five_card_hi_lo.rules import HiLoRules
@@ -944,3 +946,34 @@ AnyCommandAnyTime.TestCase.settings = settings(
     max_examples=80, stateful_step_count=80, deadline=None
 )
 test_any_command_any_time = AnyCommandAnyTime.TestCase
+
+
+def test_the_round_has_four_card_frenzys_shape() -> None:
+    """One interface will wrap both games: the same step, event and transfer types, the same
+    commands and phase names where the games share them."""
+    from table.engine import round as frenzy
+
+    assert Step is frenzy.Step and Event is frenzy.Event and Transfer is frenzy.Transfer
+    assert PUBLIC == frenzy.PUBLIC
+    for name in (
+        "open",
+        "bet",
+        "withdraw",
+        "close_betting",
+        "deal",
+        "decide",
+        "time_out",
+        "reveal",
+        "settle",
+        "void",
+        "abandon",
+        "view",
+        "to_dict",
+        "from_dict",
+        "boxes_in_play",
+        "boxes_of",
+    ):
+        assert callable(getattr(Round, name)) and callable(getattr(frenzy.Round, name)), name
+    shared = {p.value for p in frenzy.Phase}
+    assert shared <= {p.value for p in Phase}
+    assert {p.value for p in Phase} - shared == {"setting"}
