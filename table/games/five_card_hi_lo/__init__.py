@@ -7,5 +7,7 @@
 - :mod:`.rules` the Rules Submission's choices
 - :mod:`.irregularities` §663a.13 and the virtual shoe's deal
 - :mod:`.contract` the ``settle_round`` JSON contract
+- :mod:`.round` one round as a state machine (betting to settlement, void), shaped like
+  Four Card Frenzy's; :mod:`.view` what each viewer may see of it and may do
 - :mod:`.enumeration`, :mod:`.analysis` exact figures by value classes
 """

@@ -1,0 +1,969 @@
+"""One round of Five Card Hi-Lo as an explicit state machine, shaped like Four Card Frenzy's.
+
+    betting ─no more bets─► closed ─deal─► decisions ─► setting ─reveal─► revealed ─settle─► settled
+       └───────────────────────┴─────────────┴───────────┴───────────────┴──void──► void
+
+Every command checks first and raises :class:`RuleViolation` or :class:`InvalidInput` (with a
+code) when it is not allowed now, changing nothing; then it changes the round and returns a
+:class:`Step` (the same type as Four Card Frenzy's): the events it caused, in order, each with
+its audience (everyone, one box's owner, or the dealer), and the money it moves between
+players and the table.
+
+The steps of §663a.10 and §663a.11: wagers until "no more bets"; one stack of five per box
+with an Ante from the dealer's left, then the dealer's stack; each box folds or makes a Play
+Wager equal to its Ante, box by box from the dealer's left; then every playing box sets its
+high and low hands (the players set at the same time; a player on two boxes sets them in the
+order of §663a.7(f), each locked before the next); then the dealer turns over and sets the
+house way, and every box is settled from the dealer's right.
+
+The round holds the shuffled order of its one deck (the shoe) from the moment betting opens,
+so that its SHA-256 commitment can be published before any card is dealt; the order and the
+salt are published when the round is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final
+
+from table.engine.cards import DECK, Card, card_code, check_distinct, codes, parse_card
+from table.engine.errors import InvalidInput, RuleViolation
+from table.engine.round import PUBLIC, Event, Step, Transfer, to_player
+from table.engine.shoe import DealPlan, Fault, RandomSource, commitment, new_salt, shuffle
+
+from .hands import Setting, default_setting, house_way, possible_settings, set_hands
+from .irregularities import Irregularity, consequence, deal_round
+from .poker import poker_rank_trusted
+from .rules import OPTIONAL, HiLoRules
+from .settlement import (
+    ANTE,
+    ANTE_BONUS,
+    PLAY,
+    POKER_BONUS,
+    TIE,
+    BoxInPlay,
+    Outcome,
+    RoundSettlement,
+    Wagers,
+    deal_order,
+    setting_order,
+    settle_round,
+)
+
+GAME: Final = "five_card_hi_lo"
+BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left (§663a.10(b))
+#: The dealer console's audience (Four Card Frenzy has only ``public`` and ``player:<name>``).
+DEALER: Final = "dealer"
+
+__all__ = [
+    "BOXES",
+    "DEALER",
+    "GAME",
+    "PUBLIC",
+    "VOID_REASONS",
+    "BoxPlay",
+    "Event",
+    "Phase",
+    "Round",
+    "Step",
+    "Transfer",
+    "offered_settings",
+    "setting_json",
+    "to_player",
+]
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    CLOSED = "closed"  # "no more bets" announced, cards not yet dealt
+    DECISIONS = "decisions"  # cards dealt; boxes fold or Play from the dealer's left
+    SETTING = "setting"  # every playing box sets its high and low hands
+    REVEALED = "revealed"  # the dealer's cards turned over and set the house way
+    SETTLED = "settled"
+    VOID = "void"
+
+
+UNFINISHED: Final = (
+    Phase.BETTING,
+    Phase.CLOSED,
+    Phase.DECISIONS,
+    Phase.SETTING,
+    Phase.REVEALED,
+)
+AFTER_THE_DEAL: Final = (Phase.DECISIONS, Phase.SETTING, Phase.REVEALED)
+
+
+@dataclass(frozen=True, slots=True)
+class VoidReason:
+    explanation: str
+    #: The phases in which the dealer may void the round for it. Empty: it happens only while
+    #: the virtual shoe deals, so only :meth:`Round.deal` finds it.
+    phases: tuple[Phase, ...]
+    irregularity: Irregularity | None = None
+
+
+#: Why a round is void, every stake returned, and when each can happen.
+VOID_REASONS: Final = {
+    Irregularity.CARDS_FACE_UP.value: VoidReason(
+        "more than one card was found face up while dealing (§663a.13(a))",
+        (),
+        Irregularity.CARDS_FACE_UP,
+    ),
+    Irregularity.WRONG_CARD_COUNT.value: VoidReason(
+        "a box or the dealer was dealt a wrong number of cards (§663a.13(c))",
+        (),
+        Irregularity.WRONG_CARD_COUNT,
+    ),
+    Irregularity.SHOE_JAM.value: VoidReason(
+        "the dealing shoe jammed or failed to deal all cards (§663a.13(e))",
+        (),
+        Irregularity.SHOE_JAM,
+    ),
+    # §663a.10(c)-(f): the stub is counted once the stacks are dispensed, before settlement.
+    Irregularity.STUB_MISCOUNT_MISDEALT.value: VoidReason(
+        "the stub count is wrong because the cards were misdealt (§663a.10(f))",
+        AFTER_THE_DEAL,
+        Irregularity.STUB_MISCOUNT_MISDEALT,
+    ),
+    Irregularity.STUB_MISCOUNT.value: VoidReason(
+        "the stub count shows the deck is not 52 cards; the deck is removed (§663a.10(f))",
+        AFTER_THE_DEAL,
+        Irregularity.STUB_MISCOUNT,
+    ),
+    "table_closed": VoidReason(
+        "the table closed before the round was dealt", (Phase.BETTING, Phase.CLOSED)
+    ),
+    "server_restart": VoidReason("the round could not resume after an interruption", UNFINISHED),
+}
+
+PLAY_DECISION: Final = "play"
+FOLD_DECISION: Final = "fold"
+
+
+@dataclass(slots=True)
+class BoxPlay:
+    box: int
+    player: str
+    wagers: dict[str, int] = field(default_factory=dict)  # ante, tie, poker_bonus, play
+    cards: list[Card] = field(default_factory=list)
+    decision: str | None = None  # "play", "fold" or None = not yet
+    abandoned: bool = False
+    high: list[Card] | None = None  # the setting, once made and locked (§663a.7(f))
+    low: list[Card] | None = None
+    set_by: str | None = None  # "player", "timeout" (aces high) or "abandoned"
+
+    @property
+    def in_play(self) -> bool:
+        return self.wagers.get(ANTE, 0) > 0
+
+    @property
+    def playing(self) -> bool:
+        return self.decision == PLAY_DECISION
+
+    @property
+    def folded(self) -> bool:
+        return self.decision == FOLD_DECISION
+
+    @property
+    def is_set(self) -> bool:
+        return self.high is not None and self.low is not None
+
+    def setting(self) -> Setting | None:
+        if self.high is None or self.low is None:
+            return None
+        return Setting.of(self.high, self.low)
+
+    def staked(self) -> int:
+        return sum(self.wagers.values())
+
+    def settlement_wagers(self) -> Wagers:
+        w = self.wagers
+        return Wagers(w.get(ANTE, 0), w.get(PLAY, 0), w.get(TIE, 0), w.get(POKER_BONUS, 0))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "box": self.box,
+            "player": self.player,
+            "wagers": dict(self.wagers),
+            "cards": list(self.cards),
+            "decision": self.decision,
+            "abandoned": self.abandoned,
+            "high": None if self.high is None else list(self.high),
+            "low": None if self.low is None else list(self.low),
+            "set_by": self.set_by,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BoxPlay:
+        decision = d["decision"]
+        if decision not in (None, PLAY_DECISION, FOLD_DECISION):
+            raise ValueError(f"decision {decision!r}")
+        return cls(
+            int(d["box"]),
+            str(d["player"]),
+            {str(k): int(v) for k, v in d["wagers"].items()},
+            [int(c) for c in d["cards"]],
+            decision,
+            bool(d["abandoned"]),
+            None if d["high"] is None else [int(c) for c in d["high"]],
+            None if d["low"] is None else [int(c) for c in d["low"]],
+            None if d["set_by"] is None else str(d["set_by"]),
+        )
+
+
+def _player(player: object) -> str:
+    if not isinstance(player, str) or not player:
+        raise InvalidInput("bad_player", f"a player is a non-empty name, not {player!r}")
+    return player
+
+
+def _amount(value: object, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
+    return value
+
+
+def _cards_given(value: object, what: str) -> list[Card]:
+    """A hand as the player sends it: card codes ("AS") or cards 0..51."""
+    if not isinstance(value, list | tuple):
+        raise InvalidInput("bad_setting", f"{what} must be a list of cards")
+    out: list[Card] = []
+    for item in value:
+        if isinstance(item, str):
+            out.append(parse_card(item))
+        elif type(item) is int and 0 <= item < 52:
+            out.append(item)
+        else:
+            raise InvalidInput("bad_card", f"no such card {item!r} in {what}")
+    return out
+
+
+def setting_json(setting: Setting) -> dict[str, Any]:
+    return {
+        "high": codes(setting.high),
+        "low": codes(setting.low),
+        "high_total": setting.high_total,
+        "low_total": setting.low_total,
+        "ace_low": setting.ace_low,
+    }
+
+
+def offered_settings(cards: Sequence[Card]) -> list[dict[str, Any]]:
+    """The settings the felt offers (§663a.11(d)): aces high, and one ace low when the hand
+    has that choice, each with its totals."""
+    return [setting_json(s) for s in possible_settings(cards)]
+
+
+@dataclass(slots=True)
+class Round:
+    number: int
+    rules: HiLoRules
+    deck_back: str
+    order: list[Card]  # the shoe: the shuffled deck, secret until the round is over
+    salt: str
+    phase: Phase = Phase.BETTING
+    boxes: dict[int, BoxPlay] = field(default_factory=dict)
+    dealer_cards: list[Card] = field(default_factory=list)
+    discards: list[Card] = field(default_factory=list)  # cards found face up (§663a.13(a))
+    stub: list[Card] = field(default_factory=list)
+    to_act: int | None = None  # the box whose fold-or-Play decision is awaited
+    void_reason: str | None = None
+    results: dict[str, Any] | None = None  # the settlement, JSON-ready
+
+    # --- construction ------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, number: int, rules: HiLoRules, deck_back: str, order: Sequence[Card], salt: str
+    ) -> tuple[Round, Step]:
+        if not isinstance(rules, HiLoRules):
+            raise InvalidInput("bad_rules", "a round is played under the table's rules")
+        rules.validated()
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise InvalidInput("bad_round", "a round has a number")
+        if not isinstance(deck_back, str):
+            raise InvalidInput("bad_round", "a round has a deck back colour")
+        if not isinstance(salt, str):
+            raise InvalidInput("bad_salt", "the salt must be text")
+        check_distinct(order)  # the shoe: distinct cards of one deck
+        if len(order) != len(DECK):
+            # §663a.3, §663a.5: one full deck of 52 per round.
+            raise InvalidInput("bad_shoe", f"the shoe holds {len(order)} cards, not 52")
+        rnd = cls(number, rules, deck_back, list(order), salt)
+        event = Event(
+            "round_opened",
+            {
+                "game": GAME,
+                "round": number,
+                "deck_back": deck_back,
+                "commitment": rnd.commitment,
+                "rules": rules.to_dict(),
+            },
+        )
+        return rnd, Step((event,))
+
+    @classmethod
+    def shuffled(
+        cls,
+        number: int,
+        rules: HiLoRules,
+        rng: RandomSource,
+        deck_back: str = "red",
+        salt: str | None = None,
+    ) -> tuple[Round, Step]:
+        """A round with a freshly shuffled deck (§663a.5: one deck, reshuffled every round);
+        ``rng`` is the shuffler's randomness (``SecretsSource`` in production)."""
+        return cls.open(number, rules, deck_back, shuffle(DECK, rng), salt or new_salt())
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.order, self.salt)
+
+    # --- checks --------------------------------------------------------------------------
+
+    def _require(self, *phases: Phase) -> None:
+        if self.phase not in phases:
+            wanted = " or ".join(p.value for p in phases)
+            raise RuleViolation(
+                "wrong_phase", f"not allowed now: the round is {self.phase.value}, not {wanted}"
+            )
+
+    def _box(self, box: object) -> int:
+        if not isinstance(box, int) or isinstance(box, bool) or box not in BOXES:
+            raise InvalidInput("bad_box", f"there is no box {box!r}; boxes are 1 to 6")
+        return box
+
+    def boxes_in_play(self) -> list[BoxPlay]:
+        """Boxes with an Ante, from the dealer's left (§663a.10(b))."""
+        return [self.boxes[b] for b in deal_order(self.boxes) if self.boxes[b].in_play]
+
+    def boxes_of(self, player: str) -> list[int]:
+        return sorted(b for b, p in self.boxes.items() if p.player == player and p.in_play)
+
+    # --- betting -------------------------------------------------------------------------
+
+    def check_bet(self, box: int, player: str, wagers: dict[str, object]) -> dict[str, int]:
+        """Validate a box's complete set of wagers (Ante, and Tie and Poker Bonus if offered)."""
+        self._require(Phase.BETTING)
+        box = self._box(box)
+        _player(player)
+        if not isinstance(wagers, dict):
+            raise InvalidInput("bad_shape", "wagers must be a mapping of wager to cents")
+        current = self.boxes.get(box)
+        if current is not None and current.player != player:
+            raise RuleViolation("box_taken", f"box {box} is played by someone else")
+        unknown = set(wagers) - {ANTE, *OPTIONAL}
+        if unknown:
+            raise InvalidInput("unknown_wager", f"no such wager {sorted(map(str, unknown))[0]!r}")
+        ante = _amount(wagers.get(ANTE, 0), "Ante")
+        placed: dict[str, int] = {}
+        if ante:
+            low, high = self.rules.limits(ANTE)
+            if not low <= ante <= high:
+                raise RuleViolation(
+                    "out_of_limits", f"Ante must be between {low / 100:.2f} and {high / 100:.2f}"
+                )
+            placed[ANTE] = ante
+        for wager in OPTIONAL:
+            amount = _amount(wagers.get(wager, 0), wager)
+            if not amount:
+                continue
+            label = wager.replace("_", " ")
+            if not self.rules.offers(wager):
+                # §663a.7(e): only if the Rules Submission offers it.
+                raise RuleViolation("not_offered", f"this table does not offer the {label} wager")
+            if not ante:
+                # §663a.7(e): offered "to each player who placed an Ante Wager".
+                raise RuleViolation("ante_required", f"the {label} wager needs an Ante on the box")
+            low, high = self.rules.limits(wager)
+            if not low <= amount <= high:
+                raise RuleViolation(
+                    "out_of_limits",
+                    f"the {label} wager must be between {low / 100:.2f} and {high / 100:.2f}",
+                )
+            placed[wager] = amount
+        if ante:
+            mine = sorted({*self.boxes_of(player), box})
+            if len(mine) > self.rules.boxes_per_player():
+                # §663a.7(f): two adjacent boxes only if the Rules Submission permits.
+                raise RuleViolation(
+                    "too_many_boxes",
+                    "a player may play at most two adjacent boxes (§663a.7(f))"
+                    if self.rules.adjacent_boxes
+                    else "this table allows one box per player (§663a.7(f))",
+                )
+            if mine[-1] - mine[0] != len(mine) - 1:
+                raise RuleViolation(
+                    "not_adjacent", "a player's two boxes must be next to each other (§663a.7(f))"
+                )
+        return placed
+
+    def bet(self, box: int, player: str, wagers: dict[str, object]) -> Step:
+        """Place, change or (with nothing) withdraw a box's wagers before "no more bets"."""
+        placed = self.check_bet(box, player, wagers)
+        before = self.boxes[box].staked() if box in self.boxes else 0
+        if placed:
+            self.boxes[box] = BoxPlay(box, player, placed)
+        else:
+            self.boxes.pop(box, None)
+        difference = sum(placed.values()) - before
+        transfers = (
+            (Transfer(player, difference, "wager" if difference > 0 else "wager returned", box),)
+            if difference
+            else ()
+        )
+        kind = "wagers_placed" if placed else "wagers_withdrawn"
+        return Step((Event(kind, {"box": box, "player": player, "wagers": placed}),), transfers)
+
+    def withdraw(self, box: int, player: str) -> Step:
+        return self.bet(box, player, {})
+
+    def close_betting(self) -> Step:
+        """The dealer announces "no more bets" (§663a.7(c), §663a.10(a)(2))."""
+        self._require(Phase.BETTING)
+        if not self.boxes_in_play():
+            raise RuleViolation("no_wagers", "no box has an Ante yet")
+        self.phase = Phase.CLOSED
+        return Step((Event("betting_closed", {"boxes": [b.box for b in self.boxes_in_play()]}),))
+
+    # --- dealing -------------------------------------------------------------------------
+
+    def deal(self, faults: Sequence[Fault] = ()) -> Step:
+        """Dispense the stacks from the shoe (§663a.10(b)); void on a shoe irregularity
+        (§663a.13(a), (c), (e)). ``faults`` are what the shoe was told to do wrong."""
+        self._require(Phase.CLOSED)
+        if not isinstance(faults, list | tuple) or not all(isinstance(f, Fault) for f in faults):
+            raise InvalidInput("bad_fault", f"faults must be a list of shoe faults, not {faults!r}")
+        if Fault.MISCOUNT in faults:
+            raise InvalidInput("bad_fault", "a miscount is the shuffler's, found before a round")
+        in_play = self.boxes_in_play()
+        plan = DealPlan.from_faults(faults, len(in_play) + 1)
+        dealt = deal_round(self.order, len(in_play), plan)
+        events: list[Event] = []
+        for card in dealt.face_up_discards:
+            # §663a.13(a): a card found face up is not used and goes to the discard rack.
+            events.append(Event("face_up_card", {"card": card_code(card)}))
+        for box, stack in zip(in_play, dealt.box_stacks, strict=False):
+            box.cards = list(stack)
+        self.dealer_cards = list(dealt.dealer_stack)
+        self.discards = list(dealt.face_up_discards)
+        self.stub = list(dealt.stub)
+        if dealt.void:
+            assert dealt.irregularity is not None
+            step = self._void(dealt.irregularity.value)
+            return Step((*events, *step.events), step.transfers)
+        self.phase = Phase.DECISIONS
+        events.append(Event("cards_dealt", {"boxes": [b.box for b in in_play]}))
+        # §663a.10(c), (d): the dealer removes the stub (and counts it when due).
+        events.append(Event("stub", {"cards": len(self.stub)}, DEALER))
+        for box in in_play:
+            events.append(
+                Event(
+                    "hole_cards",
+                    {
+                        "box": box.box,
+                        "cards": codes(box.cards),
+                        "poker_hand": poker_rank_trusted(box.cards).hand.value,
+                        "settings": offered_settings(box.cards),
+                    },
+                    to_player(box.player),
+                )
+            )
+        events.extend(self._advance_turn())
+        return Step(tuple(events))
+
+    # --- decisions: fold or Play (§663a.11(b)) -------------------------------------------------
+
+    def _advance_turn(self) -> list[Event]:
+        """Next box to decide, from the dealer's left clockwise (§663a.11(b)); when every box
+        has decided, the setting step begins (§663a.11(d))."""
+        events: list[Event] = []
+        for box in self.boxes_in_play():
+            if box.decision is None:
+                if box.abandoned:
+                    events.extend(self._record_decision(box, False, "abandoned"))
+                    continue
+                self.to_act = box.box
+                events.append(Event("turn", {"box": box.box, "player": box.player}))
+                return events
+        self.to_act = None
+        events.append(Event("decisions_complete", {}))
+        events.extend(self._start_setting())
+        return events
+
+    def _record_decision(self, box: BoxPlay, play: bool, why: str) -> list[Event]:
+        box.decision = PLAY_DECISION if play else FOLD_DECISION
+        if play:
+            # §663a.11(b): a Play Wager "in an amount equal to the player's Ante Wager".
+            box.wagers[PLAY] = box.wagers[ANTE]
+        data: dict[str, Any] = {
+            "box": box.box,
+            "player": box.player,
+            "decision": box.decision,
+            "play": box.wagers.get(PLAY, 0),
+            "why": why,
+        }
+        if not play:
+            # §663a.11(b)(1), (2), (c): the Ante and Tie are forfeited; the cards go to the
+            # discard rack unless a Poker Bonus keeps them on the table.
+            data["forfeited"] = box.wagers[ANTE] + box.wagers.get(TIE, 0)
+            data["cards_kept"] = box.wagers.get(POKER_BONUS, 0) > 0
+        return [Event("decision", data)]
+
+    def check_decide(self, box: int, player: str | None, play: object) -> BoxPlay:
+        self._require(Phase.DECISIONS)
+        box = self._box(box)
+        if player is not None:
+            _player(player)
+        if box not in self.boxes or not self.boxes[box].in_play:
+            raise RuleViolation("not_in_play", f"box {box} has no cards in this round")
+        if player is not None and self.boxes[box].player != player:
+            raise RuleViolation("not_your_box", f"box {box} is not yours")
+        if self.to_act != box:
+            raise RuleViolation(
+                "not_your_turn",
+                f"box {box} cannot act now"
+                + (f"; box {self.to_act} is deciding" if self.to_act else ""),
+            )
+        if not isinstance(play, bool):
+            raise InvalidInput("bad_decision", "the decision is Play (true) or fold (false)")
+        return self.boxes[box]
+
+    def decide(self, box: int, player: str | None, play: bool, why: str = "player") -> Step:
+        """Play (a Play Wager equal to the Ante) or fold (§663a.11(b)). ``player`` None = the
+        house acting for the box (its decision time ran out)."""
+        box_play = self.check_decide(box, player, play)
+        events = self._record_decision(box_play, play, why)
+        transfers: tuple[Transfer, ...] = ()
+        if play:
+            transfers = (Transfer(box_play.player, box_play.wagers[PLAY], "play", box, PLAY),)
+        events.extend(self._advance_turn())
+        return Step(tuple(events), transfers)
+
+    # --- setting the hands (§663a.11(d), §663a.7(f)) -------------------------------------------
+
+    def setting_order_of(self, player: str) -> list[int]:
+        """A player's playing boxes in the order they are set: one box, or two adjacent boxes
+        with the larger Ante first, equal Antes the higher box first (§663a.7(f))."""
+        antes = {
+            b.box: b.wagers[ANTE] for b in self.boxes_in_play() if b.player == player and b.playing
+        }
+        return setting_order(antes)
+
+    def next_to_set(self, player: str) -> int | None:
+        """The box ``player`` may set now, or None."""
+        if self.phase is not Phase.SETTING:
+            return None
+        for number in self.setting_order_of(player):
+            if not self.boxes[number].is_set:
+                return number
+        return None
+
+    def pending_settings(self) -> list[int]:
+        """Playing boxes not yet set, in the order the house would set them on a time-out."""
+        out: list[int] = []
+        for player in dict.fromkeys(b.player for b in self.boxes_in_play()):
+            out += [n for n in self.setting_order_of(player) if not self.boxes[n].is_set]
+        return out
+
+    def _start_setting(self) -> list[Event]:
+        self.phase = Phase.SETTING
+        playing = [b for b in self.boxes_in_play() if b.playing]
+        players = list(dict.fromkeys(b.player for b in playing))
+        events = [
+            Event(
+                "setting_started",
+                {
+                    "boxes": [b.box for b in playing],
+                    "order": {p: self.setting_order_of(p) for p in players},
+                },
+            )
+        ]
+        for player in players:
+            for number in self.setting_order_of(player):
+                play = self.boxes[number]
+                if play.abandoned:
+                    # §663a.7(b): the player left; the house sets aces high (never an ace low).
+                    events += self._record_setting(play, default_setting(play.cards), "abandoned")
+            events += self._setting_turn(player)
+        events += self._settings_complete()
+        return events
+
+    def _setting_turn(self, player: str) -> list[Event]:
+        number = self.next_to_set(player)
+        if number is None:
+            return []
+        return [Event("setting_turn", {"box": number, "player": player})]
+
+    def _settings_complete(self) -> list[Event]:
+        if self.pending_settings():
+            return []
+        return [Event("settings_complete", {})]
+
+    def _record_setting(self, box: BoxPlay, setting: Setting, why: str) -> list[Event]:
+        box.high, box.low, box.set_by = list(setting.high), list(setting.low), why
+        return [
+            # Set face down: everyone sees that the box is set, only its owner how.
+            Event("hands_set", {"box": box.box, "player": box.player, "why": why}),
+            Event(
+                "setting",
+                {"box": box.box, **setting_json(setting), "why": why},
+                to_player(box.player),
+            ),
+        ]
+
+    def _settable(self, box: int, player: str | None) -> BoxPlay:
+        """The box, if ``player`` (None: the house) may set it now."""
+        self._require(Phase.SETTING)
+        box = self._box(box)
+        if player is not None:
+            _player(player)
+        play = self.boxes.get(box)
+        if play is None or not play.in_play:
+            raise RuleViolation("not_in_play", f"box {box} has no cards in this round")
+        if player is not None and play.player != player:
+            # §663a.11(a)(1): each player sets his own hands; nobody else touches them.
+            raise RuleViolation("not_your_box", f"box {box} is not yours")
+        if not play.playing:
+            raise RuleViolation("folded", f"box {box} folded: only a box that played is set")
+        if play.is_set:
+            # §663a.7(f), §663a.11(a)(3): a set hand is placed face down and cannot change.
+            raise RuleViolation("already_set", f"box {box} is set and locked")
+        first = self.next_to_set(play.player)
+        if first != box:
+            raise RuleViolation(
+                "set_other_box_first",
+                f"set box {first} first: the larger Ante first, equal Antes the box farther "
+                "to the dealer's right first, each locked before the next (§663a.7(f))",
+            )
+        return play
+
+    def check_set_hands(
+        self, box: int, player: str | None, high: object, low: object
+    ) -> tuple[BoxPlay, Setting]:
+        play = self._settable(box, player)
+        setting = set_hands(
+            play.cards, _cards_given(high, "the high hand"), _cards_given(low, "the low hand")
+        )
+        return play, setting
+
+    def set_hands(self, box: int, player: str, high: object, low: object) -> Step:
+        """The player sets ``box``: three cards high, two low (§663a.11(d)); refused when the
+        setting is not legal or it is not this box's turn; locked once set."""
+        play, setting = self.check_set_hands(box, _player(player), high, low)
+        events = self._record_setting(play, setting, "player")
+        events += self._setting_turn(play.player)
+        events += self._settings_complete()
+        return Step(tuple(events))
+
+    def choose_setting(self, box: int, player: str, ace_low: object) -> Step:
+        """The felt's two buttons: aces high, or one ace low when the hand offers it."""
+        play = self._settable(box, _player(player))
+        if not isinstance(ace_low, bool):
+            raise InvalidInput("bad_setting", "choose aces high (false) or one ace low (true)")
+        offered = possible_settings(play.cards)
+        if ace_low and len(offered) < 2:
+            raise RuleViolation(
+                "no_ace_low_setting",
+                "this hand has no other setting: an ace low needs one to three aces",
+            )
+        chosen = offered[1 if ace_low else 0]
+        return self.set_hands(play.box, player, list(chosen.high), list(chosen.low))
+
+    # --- time-outs and players leaving -------------------------------------------------------
+
+    def time_out(self, box: int | None = None) -> Step:
+        """Time ran out. Deciding: the box to act folds (no Play Wager was made). Setting: the
+        house sets aces high (house rule; it never moves an ace low for a player) every box
+        still unset, or only ``box`` when given (it must be settable now)."""
+        self._require(Phase.DECISIONS, Phase.SETTING)
+        if self.phase is Phase.DECISIONS:
+            if self.to_act is None:
+                raise RuleViolation("nobody_to_act", "every box has decided")
+            if box is not None and self._box(box) != self.to_act:
+                raise RuleViolation("not_your_turn", f"box {box} is not deciding now")
+            return self.decide(self.to_act, None, False, "timeout")
+        pending = self.pending_settings()
+        if not pending:
+            raise RuleViolation("nobody_to_act", "every playing box is set")
+        if box is not None:
+            number = self._box(box)
+            owner = self.boxes[number].player if number in self.boxes else None
+            if owner is None or number not in pending or self.next_to_set(owner) != number:
+                raise RuleViolation("not_your_turn", f"box {box} is not waiting to be set")
+            pending = [number]
+        events: list[Event] = []
+        for number in pending:
+            play = self.boxes[number]
+            events += self._record_setting(play, default_setting(play.cards), "timeout")
+        if box is not None:
+            events += self._setting_turn(self.boxes[box].player)
+        events += self._settings_complete()
+        return Step(tuple(events))
+
+    def abandon(self, player: str) -> Step:
+        """A player left the table (§663a.7(b)).
+
+        Before "no more bets" their wagers simply come back (no cards were received). After
+        it, their undecided boxes fold when their turn comes (the Poker Bonus stays in
+        action), and boxes that played are set aces high by the house.
+        """
+        _player(player)
+        events: list[Event] = []
+        transfers: list[Transfer] = []
+        if self.phase is Phase.BETTING:
+            for box in self.boxes_of(player):
+                step = self.bet(box, player, {})
+                events += step.events
+                transfers += step.transfers
+            return Step(tuple(events), tuple(transfers))
+        if self.phase in (Phase.CLOSED, Phase.DECISIONS, Phase.SETTING):
+            for number in self.boxes_of(player):
+                play = self.boxes[number]
+                if play.decision is None or (play.playing and not play.is_set):
+                    play.abandoned = True
+                    events.append(Event("box_abandoned", {"box": number, "player": player}))
+            if self.phase is Phase.DECISIONS and self.to_act is not None:
+                current = self.boxes[self.to_act]
+                if current.abandoned and current.decision is None:
+                    events += self._record_decision(current, False, "abandoned")
+                    events += self._advance_turn()
+            elif self.phase is Phase.SETTING:
+                for number in self.setting_order_of(player):
+                    play = self.boxes[number]
+                    if not play.is_set:
+                        events += self._record_setting(
+                            play, default_setting(play.cards), "abandoned"
+                        )
+                if events:
+                    events += self._settings_complete()
+        return Step(tuple(events), tuple(transfers))
+
+    # --- reveal and settlement ----------------------------------------------------------------
+
+    def reveal(self) -> Step:
+        """Turn the dealer's cards over and set them the house way once every playing box is
+        set (§663a.11(e))."""
+        self._require(Phase.SETTING)
+        pending = self.pending_settings()
+        if pending:
+            raise RuleViolation("settings_pending", f"box {pending[0]} has not set its hands")
+        self.phase = Phase.REVEALED
+        return Step((Event("dealer_revealed", self.dealer_public()),))
+
+    def dealer_public(self) -> dict[str, Any]:
+        """The dealer's five cards and the house way (§663a.11(e))."""
+        setting = house_way(self.dealer_cards)
+        return {"cards": codes(self.dealer_cards), **setting_json(setting)}
+
+    def dealer_visible(self) -> bool:
+        return self.phase in (Phase.REVEALED, Phase.SETTLED)
+
+    def _settlement(self) -> RoundSettlement:
+        boxes = [
+            BoxInPlay(
+                b.box,
+                b.player,
+                tuple(b.cards),
+                b.settlement_wagers(),
+                b.setting() if b.playing else None,
+            )
+            for b in self.boxes_in_play()
+        ]
+        return settle_round(self.dealer_cards, boxes, self.rules.paytables())
+
+    def settle(self) -> Step:
+        """Settle every box from the dealer's right counterclockwise, box 6 to box 1:
+        Ante and Play, the Ante Bonus, the Tie, the Poker Bonus (§663a.11(f)-(j), §663a.12)."""
+        self._require(Phase.REVEALED)
+        result = self._settlement()
+        events: list[Event] = []
+        transfers: list[Transfer] = []
+        boxes_json = []
+        for settled in result.boxes:
+            play = self.boxes[settled.box]
+            lines = []
+            for line in settled.lines:
+                stake = 0 if line.wager == ANTE_BONUS else play.wagers.get(line.wager, 0)
+                lines.append(
+                    {
+                        "wager": line.wager,
+                        "stake": stake,
+                        "outcome": line.outcome.value,
+                        "net": line.net,
+                        "hand": None if line.hand is None else str(line.hand),
+                    }
+                )
+                # What comes back: the stake with its winnings, the stake on a push, nothing
+                # on a loss; the Ante Bonus has no stake of its own (house interpretation 1).
+                returned = 0 if line.outcome is Outcome.LOSE else stake + line.net
+                if returned:
+                    memo = "ante bonus" if line.wager == ANTE_BONUS else line.outcome.value
+                    transfers.append(
+                        Transfer(settled.player, -returned, memo, settled.box, line.wager)
+                    )
+            # §663a.11(c): a folded box without a Poker Bonus went to the discard rack unseen.
+            shown = settled.played or play.wagers.get(POKER_BONUS, 0) > 0
+            setting = settled.setting
+            box_json = {
+                "box": settled.box,
+                "player": settled.player,
+                "played": settled.played,
+                "folded": play.folded,
+                "cards": codes(play.cards) if shown else None,
+                "poker_hand": settled.poker_hand.value if shown else None,
+                "setting": None if setting is None else setting_json(setting),
+                "results": lines,
+                "net": settled.net,
+            }
+            boxes_json.append(box_json)
+            events.append(Event("box_settled", box_json))
+        players: dict[str, dict[str, int]] = {}
+        for name, net in result.players.items():
+            players[name] = {"net": net}
+        self.results = {
+            "dealer": self.dealer_public(),
+            "boxes": boxes_json,
+            "players": players,
+        }
+        self.phase = Phase.SETTLED
+        self.to_act = None
+        events.append(
+            Event(
+                "round_settled",
+                {
+                    "players": players,
+                    "shoe": codes(self.order),
+                    "salt": self.salt,
+                    "commitment": self.commitment,
+                },
+            )
+        )
+        return Step(tuple(events), tuple(transfers))
+
+    # --- irregularities (§663a.13, §663a.10(f)) ------------------------------------------------
+
+    def void_reasons_now(self) -> list[str]:
+        """The reasons the dealer may void the round for in this phase."""
+        return [r for r, v in VOID_REASONS.items() if self.phase in v.phases]
+
+    def void(self, reason: str) -> Step:
+        """Void the round for a named irregularity: every stake goes back (§663a.13)."""
+        self._require(*UNFINISHED)
+        if not isinstance(reason, str) or reason not in VOID_REASONS:
+            raise InvalidInput(
+                "unknown_irregularity",
+                f"unknown irregularity {reason!r} (one of {', '.join(VOID_REASONS)})",
+            )
+        known = VOID_REASONS[reason]
+        if self.phase not in known.phases:
+            when = (
+                "it happens only while the shoe deals: the deal finds it"
+                if not known.phases
+                else "only when the round is " + " or ".join(p.value for p in known.phases)
+            )
+            raise RuleViolation(
+                "irregularity_not_now", f"{reason} cannot void the round now: {when}"
+            )
+        return self._void(reason)
+
+    def _void(self, reason: str) -> Step:
+        transfers = []
+        for play in self.boxes.values():
+            for wager, stake in play.wagers.items():
+                if stake:
+                    transfers.append(
+                        Transfer(play.player, -stake, "returned (void)", play.box, wager)
+                    )
+        self.phase = Phase.VOID
+        self.void_reason = reason
+        self.to_act = None
+        known = VOID_REASONS[reason]
+        public = Event(
+            "round_void",
+            {
+                "reason": reason,
+                "explanation": known.explanation,
+                "returned": {str(p.box): p.staked() for p in self.boxes.values()},
+                "shoe": codes(self.order),
+                "salt": self.salt,
+                "commitment": self.commitment,
+            },
+        )
+        # What the dealer does with the cards and the deck (§663a.13, §663a.10(f)).
+        procedure: dict[str, Any] = {"reason": reason, "reshuffle": True, "remove_deck": False}
+        if known.irregularity is not None:
+            c = consequence(known.irregularity)
+            procedure.update(
+                section=c.section,
+                reshuffle=c.reshuffle or c.void,
+                remove_deck=c.remove_deck,
+                reshuffle_with_dealt=c.reshuffle_with_dealt,
+                words=c.words,
+            )
+        return Step((public, Event("irregularity_procedure", procedure, DEALER)), tuple(transfers))
+
+    # --- views ---------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in (Phase.SETTLED, Phase.VOID)
+
+    def view(self, player: str | None, dealer: bool = False) -> dict[str, Any]:
+        """What ``player`` (None: a spectator) or the dealer console may see now."""
+        from .view import round_view
+
+        return round_view(self, player, dealer=dealer)
+
+    # --- persistence -------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": GAME,
+            "number": self.number,
+            "rules": self.rules.to_dict(),
+            "deck_back": self.deck_back,
+            "order": list(self.order),
+            "salt": self.salt,
+            "phase": self.phase.value,
+            "boxes": [b.to_dict() for b in self.boxes.values()],
+            "dealer_cards": list(self.dealer_cards),
+            "discards": list(self.discards),
+            "stub": list(self.stub),
+            "to_act": self.to_act,
+            "void_reason": self.void_reason,
+            "results": self.results,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Round:
+        try:
+            return cls._from_dict(d)
+        except InvalidInput as exc:
+            raise InvalidInput("bad_state", f"not a saved round: {exc.message}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InvalidInput("bad_state", f"not a saved round: {exc!r}") from None
+
+    @classmethod
+    def _from_dict(cls, d: dict[str, Any]) -> Round:
+        if d.get("game") != GAME:
+            raise ValueError(f"game {d.get('game')!r} is not {GAME}")
+        boxes = [BoxPlay.from_dict(b) for b in d["boxes"]]
+        to_act = d["to_act"]
+        return cls(
+            number=int(d["number"]),
+            rules=HiLoRules.from_dict(d["rules"]),
+            deck_back=str(d["deck_back"]),
+            order=[int(c) for c in d["order"]],
+            salt=str(d["salt"]),
+            phase=Phase(d["phase"]),
+            boxes={b.box: b for b in boxes},
+            dealer_cards=[int(c) for c in d["dealer_cards"]],
+            discards=[int(c) for c in d["discards"]],
+            stub=[int(c) for c in d["stub"]],
+            to_act=None if to_act is None else int(to_act),
+            void_reason=d["void_reason"],
+            results=d["results"],
+        )

@@ -1,0 +1,163 @@
+"""What each viewer may see of a Five Card Hi-Lo round, and what each may do now.
+
+Viewers: a player who owns boxes in the round, any other player, a spectator (nobody logged
+in) and the dealer console. The rules of who sees what:
+
+- A box's five cards go to its owner only (§663a.11(a)) until settlement shows them; nobody
+  else, the dealer console included, sees them before then. While deciding whether to Play
+  and during the setting step the owner is offered the legal settings with their totals
+  (§663a.11(d)); once set, the setting is the owner's until settlement turns both hands over
+  (§663a.11(f)).
+- A box that folded without a Poker Bonus goes to the discard rack unseen (§663a.11(c)):
+  its cards are never shown to anyone but its owner.
+- The dealer's cards are seen by nobody until the reveal (§663a.11(e)).
+- Cards found face up while dealing are seen by everyone (§663a.13(a)).
+- The shoe order and salt are shown to everyone once the round is over (commit-reveal).
+- The dealer console also sees the stub count (§663a.10(d)) and the irregularities it may
+  void the round for now.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from table.engine.cards import codes
+
+from .poker import poker_rank_trusted
+from .round import GAME, VOID_REASONS, BoxPlay, Phase, Round, offered_settings, setting_json
+from .settlement import ANTE, POKER_BONUS
+
+DEALER_ROLE = "dealer"
+PLAYER_ROLE = "player"
+SPECTATOR_ROLE = "spectator"
+
+
+def _box_view(
+    rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[str, Any] | None
+) -> dict[str, Any]:
+    mine = viewer is not None and play.player == viewer
+    item: dict[str, Any] = {
+        "box": play.box,
+        "player": play.player,
+        "mine": mine,
+        "wagers": dict(play.wagers),
+        "dealt": bool(play.cards),
+        "decision": play.decision,
+        "abandoned": play.abandoned,
+        "set": play.is_set,
+        # §663a.11(c): folded without a Poker Bonus, the cards go to the rack unseen.
+        "discarded": play.folded and not play.wagers.get(POKER_BONUS, 0),
+        "cards": None,
+        "setting": None,
+    }
+    if mine and play.cards:
+        item["cards"] = codes(play.cards)
+        item["poker_hand"] = poker_rank_trusted(play.cards).hand.value
+        setting = play.setting()
+        if setting is not None:
+            item["setting"] = setting_json(setting)
+        elif rnd.phase in (Phase.DECISIONS, Phase.SETTING) and not play.folded:
+            # The settings the hand allows, with their totals: to decide, then to set.
+            item["settings"] = offered_settings(play.cards)
+            item["may_set"] = rnd.next_to_set(play.player) == play.box
+    if settled is not None:
+        item["results"] = settled["results"]
+        item["net"] = settled["net"]
+        if settled["cards"] is not None:
+            item["cards"] = settled["cards"]
+            item["poker_hand"] = settled["poker_hand"]
+            item["setting"] = settled["setting"]
+    return item
+
+
+def _dealer_moves(rnd: Round) -> list[dict[str, Any]]:
+    moves: list[dict[str, Any]] = []
+    if rnd.phase is Phase.BETTING and rnd.boxes_in_play():
+        moves.append({"move": "close_betting"})
+    elif rnd.phase is Phase.CLOSED:
+        moves.append({"move": "deal"})
+    elif rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
+        moves.append({"move": "time_out", "box": rnd.to_act})
+    elif rnd.phase is Phase.SETTING:
+        pending = rnd.pending_settings()
+        moves.append({"move": "time_out", "boxes": pending} if pending else {"move": "reveal"})
+    elif rnd.phase is Phase.REVEALED:
+        moves.append({"move": "settle"})
+    reasons = rnd.void_reasons_now()
+    if reasons:
+        moves.append({"move": "void", "reasons": reasons})
+    return moves
+
+
+def _player_moves(rnd: Round, viewer: str) -> list[dict[str, Any]]:
+    moves: list[dict[str, Any]] = []
+    if rnd.phase is Phase.BETTING:
+        free = [b for b in range(1, 7) if b not in rnd.boxes or rnd.boxes[b].player == viewer]
+        moves.append({"move": "bet", "boxes": free})
+        own = rnd.boxes_of(viewer)
+        if own:
+            moves.append({"move": "withdraw", "boxes": own})
+    elif rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
+        play = rnd.boxes[rnd.to_act]
+        if play.player == viewer:
+            moves.append(
+                {
+                    "move": "decide",
+                    "box": play.box,
+                    "options": ["fold", "play"],
+                    "play": play.wagers[ANTE],
+                }
+            )
+    elif rnd.phase is Phase.SETTING:
+        number = rnd.next_to_set(viewer)
+        if number is not None:
+            moves.append(
+                {
+                    "move": "set_hands",
+                    "box": number,
+                    "settings": offered_settings(rnd.boxes[number].cards),
+                }
+            )
+    return moves
+
+
+def round_view(rnd: Round, viewer: str | None, *, dealer: bool = False) -> dict[str, Any]:
+    """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it."""
+    name = None if dealer else viewer
+    settled = {b["box"]: b for b in (rnd.results or {}).get("boxes", [])}
+    boxes = [_box_view(rnd, rnd.boxes[n], name, settled.get(n)) for n in sorted(rnd.boxes)]
+    role = DEALER_ROLE if dealer else (PLAYER_ROLE if viewer is not None else SPECTATOR_ROLE)
+    if rnd.finished:
+        moves: list[dict[str, Any]] = []
+    elif dealer:
+        moves = _dealer_moves(rnd)
+    elif name is not None:
+        moves = _player_moves(rnd, name)
+    else:
+        moves = []
+    view: dict[str, Any] = {
+        "game": GAME,
+        "round": rnd.number,
+        "phase": rnd.phase.value,
+        "deck_back": rnd.deck_back,
+        "commitment": rnd.commitment,
+        "viewer": {"role": role, "name": name},
+        "boxes": boxes,
+        "to_act": rnd.to_act,
+        "setting_pending": rnd.pending_settings() if rnd.phase is Phase.SETTING else [],
+        "dealt": bool(rnd.dealer_cards),
+        "dealer": rnd.dealer_public() if rnd.dealer_visible() else None,
+        "face_up_discards": codes(rnd.discards),
+        "void_reason": rnd.void_reason,
+        "void_explanation": (
+            VOID_REASONS[rnd.void_reason].explanation if rnd.void_reason is not None else None
+        ),
+        "players": (rnd.results or {}).get("players"),
+        "moves": moves,
+    }
+    if dealer and rnd.dealer_cards:
+        view["stub"] = len(rnd.stub)  # §663a.10(d): the dealer counts the stub
+    if rnd.finished:
+        view["shoe"] = codes(rnd.order)
+        view["salt"] = rnd.salt
+    return view
