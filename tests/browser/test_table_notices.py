@@ -128,9 +128,9 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
     bet_both(erin, frank)
     dealer_does(dealer, "No more bets", "closed")
     dealer_does(dealer, "Deal", "decisions")
-    was = admin_set_bonus_paytable(browser, site, "FC-5")
+    was = admin_set_bonus_paytable(browser, site, "F")
     try:
-        change = f"Four Card Bonus pays by paytable FC-5 (was {was})"
+        change = f"Four Card Bonus pays by paytable F (was {was})"
         for client in (erin, frank, spectator):
             notice = client.page.locator("#rules-notice")
             expect(notice).to_be_visible()
@@ -147,7 +147,7 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
         dealer_does(dealer, "Open betting", "betting")
         for client in (erin, frank, spectator):
             expect(client.page.locator("#rules-notice")).to_have_text(f"From this round: {change}.")
-            expect(client.page.locator("#paytables")).to_contain_text("Four Card Bonus FC-5")
+            expect(client.page.locator("#paytables")).to_contain_text("Four Card Bonus F")
         shot(frank, "rules-this-round-phone-390x844")
         for client in (erin, frank, spectator, dealer):
             assert not client.errors, (client.name, client.errors)

@@ -130,12 +130,12 @@ def test_saving_the_submission_in_force_tells_players_before_the_next_round(
     game.bet(alice, 1, ante=5_00, four_card_bonus=5_00)
     game.deal()
     before = RoundEvent.objects.filter(table=table).count()
-    page = boss.post(change, admin_form(table.rules, four_card_bonus_paytable="FC-5"), follow=True)
-    assert "from round 3: Four Card Bonus pays by paytable FC-5 (was C)" in page.content.decode()
-    assert RulesSubmission.objects.get(pk=table.rules_id).four_card_bonus_paytable == "FC-5"
+    page = boss.post(change, admin_form(table.rules, four_card_bonus_paytable="F"), follow=True)
+    assert "from round 3: Four Card Bonus pays by paytable F (was C)" in page.content.decode()
+    assert RulesSubmission.objects.get(pk=table.rules_id).four_card_bonus_paytable == "F"
     told = RoundEvent.objects.filter(table=table)[before:]
     notice = next(e for e in told if e.kind == "rules_pending")
-    assert notice.data["changes"] == ["Four Card Bonus pays by paytable FC-5 (was C)"]
+    assert notice.data["changes"] == ["Four Card Bonus pays by paytable F (was C)"]
     assert notice.data["from_round"] == 3
     # The round in play keeps its rules and its signs; the notice is in every snapshot.
     snap = snapshot(table.pk, None)
@@ -147,12 +147,12 @@ def test_saving_the_submission_in_force_tells_players_before_the_next_round(
     assert current_row(table).state["rules"]["four_card_bonus_paytable"] == "C"
     # The next round: the new paytable, posted, and said so while bets are taken.
     game.open()
-    assert current_row(table).state["rules"]["four_card_bonus_paytable"] == "FC-5"
+    assert current_row(table).state["rules"]["four_card_bonus_paytable"] == "F"
     snap = snapshot(table.pk, None)
     bonus = next(s for s in snap["table"]["paytables"] if s["wager"] == "Four Card Bonus")
-    assert bonus["name"] == "FC-5"
+    assert bonus["name"] == "F"
     assert snap["table"]["rules_notice"] == {
         "rules": table.rules.name,
-        "changes": ["Four Card Bonus pays by paytable FC-5 (was C)"],
+        "changes": ["Four Card Bonus pays by paytable F (was C)"],
         "from_round": 3,
     }
