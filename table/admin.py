@@ -20,7 +20,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
-from django.db.models import Model, QuerySet, Sum
+from django.db.models import Min, Model, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, path, reverse
@@ -30,7 +30,7 @@ from django.utils.safestring import SafeString
 
 from table.engine.errors import InvalidInput
 from table.engine.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
-from table.engine.round import Phase
+from table.engine.round import PUBLIC, Phase
 from table.engine.rules import TableRules
 from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler
 
@@ -807,8 +807,43 @@ class SettlementLineInline(ReadOnlyInline):
         return dollars(obj.net, signed=True)
 
 
+class NoSecretLookups(admin.ModelAdmin):
+    """The admin lets a list be filtered on any lookup of a model's own fields from the URL
+    (``?data__icontains=AS``): each filter on a secret is an oracle ("which rows match this
+    card?") for what the page hides. Refuse lookups on these fields (a 400)."""
+
+    secret_fields: tuple[str, ...] = ()
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if lookup.split("__", 1)[0] in self.secret_fields:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
+IN_PLAY = [p.value for p in Phase if p not in (Phase.SETTLED, Phase.VOID)]
+HIDDEN_IN_PLAY = "Hidden until the round is over: at the table only {} sees it."
+HASH_HIDDEN = "hidden until the round in play is over (it would give away hidden cards)"
+
+
+def secret_from(table_id: int) -> tuple[int, int] | None:
+    """Where the table's event chain starts to pin down a card still hidden at the table: the
+    (version, seq) of the first private event of a round in play, or None. From there on a
+    hash (and the next event's prev_hash) is a few million candidates away from a player's
+    hole cards."""
+    first = (
+        RoundEvent.objects.filter(table_id=table_id, round__phase__in=IN_PLAY)
+        .exclude(audience=PUBLIC)
+        .order_by("version", "seq")
+        .values_list("version", "seq")
+        .first()
+    )
+    return (first[0], first[1]) if first else None
+
+
 @admin.register(Round)
-class RoundAdmin(ReadOnlyAdmin):
+class RoundAdmin(NoSecretLookups, ReadOnlyAdmin):
+    secret_fields = ("state",)  # the shoe order and every stack, while the round is in play
+
     list_display = (
         "__str__",
         "phase",
@@ -866,7 +901,7 @@ class RoundAdmin(ReadOnlyAdmin):
 
 
 @admin.register(RoundEvent)
-class RoundEventAdmin(ReadOnlyAdmin):
+class RoundEventAdmin(NoSecretLookups, ReadOnlyAdmin):
     list_display = ("table", "version", "seq", "kind", "audience", "actor", "round", "created")
     list_filter = ("kind", "table", "audience")
     search_fields = ("kind", "actor")
@@ -881,15 +916,34 @@ class RoundEventAdmin(ReadOnlyAdmin):
         "actor",
         "created",
         "payload",
-        "prev_hash",
-        "hash",
+        "prev_hash_shown",
+        "hash_shown",
         "chain_ok",
     )
-    readonly_fields = ("payload", "chain_ok")
+    readonly_fields = ("payload", "prev_hash_shown", "hash_shown", "chain_ok")
+    secret_fields = ("data", "hash", "prev_hash")
 
     @admin.display(description="data")
-    def payload(self, obj: RoundEvent) -> SafeString:
+    def payload(self, obj: RoundEvent) -> SafeString | str:
+        in_play = obj.round_id is not None and obj.round.phase in IN_PLAY
+        if in_play and obj.audience != PUBLIC:
+            # What a player alone sees (hole cards) stays theirs until the round is over.
+            return HIDDEN_IN_PLAY.format(obj.audience.removeprefix("player:"))
         return _pretty_json(obj.data)
+
+    @admin.display(description="prev hash")
+    def prev_hash_shown(self, obj: RoundEvent) -> str:
+        start = secret_from(obj.table_id)
+        if start is not None and (obj.version, obj.seq) > start:
+            return HASH_HIDDEN
+        return obj.prev_hash
+
+    @admin.display(description="hash")
+    def hash_shown(self, obj: RoundEvent) -> str:
+        start = secret_from(obj.table_id)
+        if start is not None and (obj.version, obj.seq) >= start:
+            return HASH_HIDDEN
+        return obj.hash
 
     @admin.display(description="hash matches its contents", boolean=True)
     def chain_ok(self, obj: RoundEvent) -> bool:
