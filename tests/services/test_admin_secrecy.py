@@ -10,7 +10,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from table import services
 from table.engine.cards import codes
 from table.models import Round, RoundEvent, Table
 
@@ -97,4 +96,3 @@ def test_the_admin_lists_cannot_be_filtered_on_secrets(
     assert boss.get(listing, {"kind": "hole_cards"} if model is RoundEvent else {}).status_code == (
         200
     )
-
