@@ -30,7 +30,6 @@ from table.engine.errors import EngineError
 from table.engine.hands import best_four, describe
 from table.engine.round import (
     PUBLIC,
-    VOID_REASONS,
     Event,
     Phase,
     Step,
@@ -56,6 +55,9 @@ User = get_user_model()
 
 #: The randomness behind every shuffle; tests swap in a seeded source.
 RANDOM: RandomSource = SecretsSource()
+
+#: What a dealer may name in a ``void`` command; the engine still wants the evidence.
+DECLARABLE_VOIDS = ("face_up_cards", "wrong_card_count", "shoe_jam", "stub_miscount")
 
 #: A player who drops keeps the box this long before it is given up (§684a.7(b)).
 GRACE_SECONDS = 30
@@ -878,8 +880,10 @@ def void_round(
     """Void the round for a named irregularity of §684a.13: every stake goes back."""
 
     def body(ctx: Context) -> dict[str, Any]:
-        if reason not in VOID_REASONS:
+        if reason not in DECLARABLE_VOIDS:
             raise ServiceError("unknown_irregularity", f"unknown irregularity {reason!r}")
+        # The engine takes no void on trust: the deal's irregularities only from the shoe,
+        # a stub miscount only from the count, nothing once the outcome is known.
         ctx.apply(ctx.live_round().void(reason))
         return {"reason": reason}
 
@@ -887,10 +891,20 @@ def void_round(
 
 
 def dealer_card_exposed(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
-    """§684a.13(d): Ante, Odds and Raise returned; optional wagers settled."""
+    """§684a.13(d) declared by the dealer: refused. In the virtual shoe no dealer card is seen
+    before the reveal unless the shoe shows it while dealing (the ``dealer_card_exposed``
+    drill, armed before the deal, which then voids the main game itself); a declaration
+    after seeing who raised would choose whose Raise stands."""
 
     def body(ctx: Context) -> None:
-        ctx.apply(ctx.live_round().dealer_card_exposed())
+        rnd = ctx.live_round()
+        if rnd.phase is not Phase.DECISIONS:
+            raise ServiceError("wrong_phase", f"not allowed now: the round is {rnd.phase.value}")
+        raise ServiceError(
+            "shoe_only",
+            "in the virtual shoe a dealer card is exposed only by the shoe, while dealing; "
+            "nothing shows one exposed in this round (§684a.13(d))",
+        )
 
     return execute(table_id, dealer_name(dealer), "dealer_card_exposed", body, **kw)
 
@@ -941,10 +955,13 @@ def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
         rnd = ctx.load_round()
         if rnd is None:
             raise ServiceError("no_round", "no round has been dealt yet")
-        dealt = len(rnd.stub) + len(rnd.discards) + len(rnd.dealer_cards)
-        dealt += sum(len(b.cards) for b in rnd.boxes.values())
-        dealt += 1 if rnd.all_six_card is not None else 0
-        counted = dealt if rnd.dealer_cards else len(rnd.order)
+        if rnd.phase is Phase.REVEALED:
+            # §684a.11(c): with the dealer's hand face up the dealer settles; a void now
+            # would pick the outcome. Count the stub once the round is settled.
+            raise ServiceError(
+                "wrong_phase", "the dealer's hand is face up: settle the round, then count the stub"
+            )
+        counted = rnd.stub_count()
         ok = counted == 52
         if ok:
             ctx.table.rounds_since_stub_count = 0
@@ -975,7 +992,7 @@ def close_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any
         if rnd is not None and not rnd.finished:
             if rnd.phase is not Phase.BETTING:
                 raise ServiceError("round_in_play", "finish the round before closing the table")
-            ctx.apply(rnd.void("table_closed"))
+            ctx.apply(rnd.void("table_closed", {"closed_by": ctx.actor}))
         ctx.table.is_open = False
         ctx.note("table_closed", {})
 
@@ -1015,7 +1032,12 @@ def fail_unfinished_round(table_id: int) -> Result | None:
         return None
 
     def body(ctx: Context) -> None:
-        ctx.apply(ctx.live_round().void("server_restart"))
+        rnd = ctx.live_round()
+        if rnd.phase is Phase.REVEALED:
+            # The outcome is known: the round is settled, never voided (§684a.11(c)).
+            ctx.apply(rnd.settle())
+            return
+        ctx.apply(rnd.void("server_restart", {"phase": rnd.phase.value}))
 
     return execute(table_id, "clock", "void", body)
 
