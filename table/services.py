@@ -39,7 +39,7 @@ from table.engine.round import Round as EngineRound
 from table.engine.rules import TableRules
 from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
-from . import fastsql, ledger
+from . import duties, fastsql, ledger
 from .models import (
     BoxRecord,
     CommandRecord,
@@ -109,6 +109,8 @@ class Context:
     stored_round: tuple[str, Any] | None = None
     #: box -> (user id, username) of the seats as read with the table row.
     seats: dict[int, tuple[int, str]] = field(default_factory=dict)
+    #: The dealer or staff user running a dealer command (None: the house's clock).
+    dealer: AbstractBaseUser | None = None
 
     @property
     def rules(self) -> TableRules:
@@ -203,6 +205,23 @@ def _save_round(ctx: Context) -> None:
         table.betting_deadline = None
     if rnd.finished and previous not in (Phase.SETTLED.value, Phase.VOID.value):
         _record_finished(ctx, rnd, row)
+        if rnd.phase is Phase.VOID or rnd.main_game_void:
+            # Who caused it (the dealer who dealt, counted, closed; or the house) and its
+            # evidence, as the round_void / dealer_card_exposed event has it.
+            shown = next(
+                (e.data for e in ctx.events if e.kind in ("round_void", "dealer_card_exposed")),
+                {},
+            )
+            _audit(
+                ctx,
+                "void" if rnd.phase is Phase.VOID else "main_game_void",
+                {
+                    "round": rnd.number,
+                    "reason": rnd.void_reason or "dealer_card_exposed",
+                    "evidence": shown.get("evidence"),
+                    "card": shown.get("card"),
+                },
+            )
 
 
 def _record_finished(ctx: Context, rnd: EngineRound, row: Round) -> None:
@@ -563,6 +582,35 @@ def dealer_name(user: AbstractBaseUser | None) -> str:
     return f"dealer:{user.get_username()}" if user is not None else "clock"
 
 
+def _as_dealer(
+    user: AbstractBaseUser | None,
+    body: Callable[[Context], dict[str, Any] | None],
+    staff_may: bool = False,
+) -> Callable[[Context], dict[str, Any] | None]:
+    """``body``, run only for a dealer assigned to this table (checked under the table's
+    lock, so a dealer taken off the table stops at the next command), or for the house's
+    clock (no user). ``staff_may``: table staff (``table.change_table``, the admin) too."""
+
+    def checked(ctx: Context) -> dict[str, Any] | None:
+        if user is not None and not duties.can_deal(user, ctx.table.pk):
+            if not (staff_may and user.has_perm("table.change_table")):
+                raise ServiceError(
+                    "not_your_table", f"{user.get_username()} is not assigned to deal this table"
+                )
+        ctx.dealer = user
+        return body(ctx)
+
+    return checked
+
+
+def _audit(ctx: Context, action: str, details: dict[str, Any]) -> None:
+    """The command's privileged action into the audit log, in its transaction."""
+    round_id = ctx.round_row.pk if ctx.round_row is not None else None
+    duties.record(
+        ctx.dealer, action, details, table_id=ctx.table.pk, round_id=round_id, when=ctx.now
+    )
+
+
 def _seat_of(ctx: Context, user: AbstractBaseUser, box: int) -> Seat:
     seat = Seat.objects.filter(table=ctx.table, box=box).first()
     if seat is None or seat.player_id != user.pk:
@@ -592,6 +640,11 @@ def sit(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
         number = _check_box_number(box)
         if not ctx.table.is_open:
             raise ServiceError("table_closed", "the table is closed")
+        if duties.deals_table(user, ctx.table.pk):
+            # Segregation of duties: the dealer of a table does not play at it.
+            raise ServiceError(
+                "dealer_at_table", "you deal this table: a dealer may not play at it"
+            )
         taken = Seat.objects.filter(table=ctx.table, box=number).first()
         if taken is not None:
             if taken.player_id == user.pk:
@@ -769,7 +822,7 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
         ctx.events[-1].data["seconds"] = rules.betting_seconds
         return {"opened": True, "round": number, "commitment": rnd.commitment}
 
-    return execute(table_id, dealer_name(dealer), "open_betting", body, **kw)
+    return execute(table_id, dealer_name(dealer), "open_betting", _as_dealer(dealer, body), **kw)
 
 
 def _shuffler(table: Table, rules: TableRules) -> Shuffler:
@@ -801,7 +854,7 @@ def no_more_bets(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
     def body(ctx: Context) -> None:
         ctx.apply(ctx.live_round().close_betting())
 
-    return execute(table_id, dealer_name(dealer), "no_more_bets", body, **kw)
+    return execute(table_id, dealer_name(dealer), "no_more_bets", _as_dealer(dealer, body), **kw)
 
 
 def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -816,7 +869,7 @@ def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Re
         ctx.table.rounds_since_stub_count += 1
         return {"phase": rnd.phase.value}
 
-    return execute(table_id, dealer_name(dealer), "deal", body, **kw)
+    return execute(table_id, dealer_name(dealer), "deal", _as_dealer(dealer, body), **kw)
 
 
 def decide(table_id: int, user: AbstractBaseUser, box: int, multiple: int, **kw: Any) -> Result:
@@ -849,7 +902,7 @@ def reveal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> 
     def body(ctx: Context) -> None:
         ctx.apply(ctx.live_round().reveal())
 
-    return execute(table_id, dealer_name(dealer), "reveal", body, **kw)
+    return execute(table_id, dealer_name(dealer), "reveal", _as_dealer(dealer, body), **kw)
 
 
 def _test_settle_delay() -> None:
@@ -868,7 +921,7 @@ def settle(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> 
         _test_settle_delay()
         return {"players": (rnd.results or {}).get("players", {})}
 
-    return execute(table_id, dealer_name(dealer), "settle", body, **kw)
+    return execute(table_id, dealer_name(dealer), "settle", _as_dealer(dealer, body), **kw)
 
 
 # --- irregularities and the shoe ----------------------------------------------------------------
@@ -887,7 +940,7 @@ def void_round(
         ctx.apply(ctx.live_round().void(reason))
         return {"reason": reason}
 
-    return execute(table_id, dealer_name(dealer), "void", body, **kw)
+    return execute(table_id, dealer_name(dealer), "void", _as_dealer(dealer, body), **kw)
 
 
 def dealer_card_exposed(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -906,7 +959,9 @@ def dealer_card_exposed(table_id: int, dealer: AbstractBaseUser | None = None, *
             "nothing shows one exposed in this round (§684a.13(d))",
         )
 
-    return execute(table_id, dealer_name(dealer), "dealer_card_exposed", body, **kw)
+    return execute(
+        table_id, dealer_name(dealer), "dealer_card_exposed", _as_dealer(dealer, body), **kw
+    )
 
 
 def arm_fault(
@@ -926,9 +981,10 @@ def arm_fault(
         shuffler.arm(kind)
         ctx.table.shoe = shuffler.to_dict()
         ctx.note("shoe_fault_armed", {"fault": kind.value})
+        _audit(ctx, "drill_armed", {"fault": kind.value})
         return {"fault": kind.value}
 
-    return execute(table_id, dealer_name(dealer), "arm_fault", body, **kw)
+    return execute(table_id, dealer_name(dealer), "arm_fault", _as_dealer(dealer, body), **kw)
 
 
 def change_decks(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -943,9 +999,16 @@ def change_decks(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
         ctx.table.shoe = shuffler.to_dict()
         ctx.table.rounds_since_stub_count = 0
         ctx.note("decks_changed", {"decks": [d.back for d in shuffler.decks]})
+        _audit(ctx, "decks_changed", {"decks": [d.back for d in shuffler.decks]})
         return {}
 
-    return execute(table_id, dealer_name(dealer), "change_decks", body, **kw)
+    return execute(
+        table_id,
+        dealer_name(dealer),
+        "change_decks",
+        _as_dealer(dealer, body, staff_may=True),
+        **kw,
+    )
 
 
 def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -968,9 +1031,10 @@ def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
         elif not rnd.finished:
             ctx.apply(rnd.void("stub_miscount"))
         ctx.note("stub_counted", {"count": counted, "correct": ok})
+        _audit(ctx, "stub_counted", {"round": rnd.number, "count": counted, "correct": ok})
         return {"count": counted, "correct": ok}
 
-    return execute(table_id, dealer_name(dealer), "count_stub", body, **kw)
+    return execute(table_id, dealer_name(dealer), "count_stub", _as_dealer(dealer, body), **kw)
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -980,8 +1044,11 @@ def open_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
     def body(ctx: Context) -> None:
         ctx.table.is_open = True
         ctx.note("table_opened", {})
+        _audit(ctx, "table_opened", {})
 
-    return execute(table_id, dealer_name(dealer), "open_table", body, **kw)
+    return execute(
+        table_id, dealer_name(dealer), "open_table", _as_dealer(dealer, body, staff_may=True), **kw
+    )
 
 
 def close_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -995,8 +1062,11 @@ def close_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any
             ctx.apply(rnd.void("table_closed", {"closed_by": ctx.actor}))
         ctx.table.is_open = False
         ctx.note("table_closed", {})
+        _audit(ctx, "table_closed", {})
 
-    return execute(table_id, dealer_name(dealer), "close_table", body, **kw)
+    return execute(
+        table_id, dealer_name(dealer), "close_table", _as_dealer(dealer, body, staff_may=True), **kw
+    )
 
 
 def change_rules(
@@ -1012,13 +1082,17 @@ def change_rules(
         if rnd is not None and not rnd.finished:
             ctx.table.pending_rules = rules
             ctx.note("rules_pending", {"rules": rules.name})
+            _audit(ctx, "rules_change", {"rules": rules.name, "pending": True})
             return {"pending": True}
+        _audit(ctx, "rules_change", {"rules": rules.name, "was": ctx.table.rules.name})
         ctx.table.rules = rules
         ctx.table.pending_rules = None
         ctx.note("rules_changed", {"rules": rules.name})
         return {"pending": False}
 
-    return execute(table_id, dealer_name(staff), "change_rules", body, **kw)
+    return execute(
+        table_id, dealer_name(staff), "change_rules", _as_dealer(staff, body, staff_may=True), **kw
+    )
 
 
 def fail_unfinished_round(table_id: int) -> Result | None:
