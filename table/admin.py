@@ -34,11 +34,13 @@ from table.engine.round import PUBLIC, Phase
 from table.engine.rules import TableRules
 from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler
 
-from . import ledger, services
+from . import duties, ledger, services
 from .models import (
     Account,
+    AuditEntry,
     BoxRecord,
     CommandRecord,
+    DealerAssignment,
     Entry,
     LedgerTransaction,
     Round,
@@ -1004,12 +1006,25 @@ def credit_players(
         form = CreditForm(request.POST)
         if form.is_valid():
             amount, memo = form.cleaned_data["amount"], form.cleaned_data["memo"]
+            credited = []
             for user in users:
-                ledger.credit(user, amount, memo)
-            names = ", ".join(u.get_username() for u in users)
-            modeladmin.message_user(
-                request, f"Credited {dollars(amount)} to {names}.", level=messages.SUCCESS
-            )
+                # The cashier's duty: checked (never one's own account) and audited.
+                try:
+                    ledger.credit(user, amount, memo, by=request.user)
+                except duties.DutyError as refused:
+                    modeladmin.message_user(
+                        request,
+                        f"Not credited to {user.get_username()}: {refused.message}",
+                        level=messages.ERROR,
+                    )
+                    continue
+                credited.append(user.get_username())
+            if credited:
+                modeladmin.message_user(
+                    request,
+                    f"Credited {dollars(amount)} to {', '.join(credited)}.",
+                    level=messages.SUCCESS,
+                )
             return None
     else:
         form = CreditForm()
@@ -1051,7 +1066,7 @@ class AccountAdmin(ReadOnlyAdmin):
     actions = ("credit",)
 
     def has_credit_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("table.change_account")
+        return request.user.has_perm(duties.CREDIT_PERMISSION)  # the cashier's duty
 
     @admin.display(description="balance", ordering="balance")
     def balance_dollars(self, obj: Account) -> str:
@@ -1136,7 +1151,7 @@ class PlayerUserAdmin(UserAdmin):
         return super().get_queryset(request).select_related("account")
 
     def has_credit_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("table.change_account")
+        return request.user.has_perm(duties.CREDIT_PERMISSION)  # the cashier's duty
 
     @admin.display(description="balance")
     def balance(self, obj: Any) -> str:
@@ -1147,3 +1162,74 @@ class PlayerUserAdmin(UserAdmin):
     def credit(self, request: HttpRequest, queryset: QuerySet[Any]) -> HttpResponse | None:
         users = list(queryset)
         return credit_players(self, request, users, "credit", [str(u.pk) for u in users])
+
+
+# --- Segregation of duties: dealer assignments and the audit log -------------------------------
+
+
+class DealerAssignmentForm(forms.ModelForm):
+    class Meta:
+        model = DealerAssignment
+        fields = ("table", "dealer")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        table, dealer = data.get("table"), data.get("dealer")
+        if table is not None and dealer is not None:
+            problem = duties.assignment_problem(table, dealer)
+            if problem:
+                raise forms.ValidationError(problem)
+        return data
+
+
+@admin.register(DealerAssignment)
+class DealerAssignmentAdmin(admin.ModelAdmin):
+    """Who deals which table. A dealer runs only the tables assigned here, and may not play
+    at them; a cashier (or a superuser) is never assigned. Adding and removing are audited."""
+
+    form = DealerAssignmentForm
+    list_display = ("table", "dealer", "assigned_at")
+    list_filter = ("table",)
+    list_select_related = ("table", "dealer")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # remove one and add another: each is a line in the audit log
+
+    def save_model(
+        self, request: HttpRequest, obj: DealerAssignment, form: Any, change: bool
+    ) -> None:
+        try:
+            assigned = duties.assign_dealer(obj.table_id, obj.dealer, request.user)
+        except duties.DutyError as refused:
+            messages.error(request, f"Not assigned: {refused.message}")
+            return
+        obj.pk = assigned.pk
+
+    def delete_model(self, request: HttpRequest, obj: DealerAssignment) -> None:
+        duties.unassign_dealer(obj, request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[DealerAssignment]) -> None:
+        for assignment in queryset.select_related("dealer"):
+            duties.unassign_dealer(assignment, request.user)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    """The audit log, for compliance officers (``table.view_auditentry``): read only here,
+    and append-only in the model and the database."""
+
+    list_display = ("created", "actor_name", "action", "table", "round", "summary")
+    list_filter = ("action", "table", "actor_name")
+    search_fields = ("actor_name", "action")
+    date_hierarchy = "created"
+    list_select_related = ("table", "round", "round__table")
+    fields = ("created", "actor_name", "actor", "action", "table", "round", "details_shown")
+    readonly_fields = ("details_shown",)
+
+    @admin.display(description="details")
+    def summary(self, obj: AuditEntry) -> str:
+        return ", ".join(f"{k}: {v}" for k, v in obj.details.items() if v not in (None, ""))[:160]
+
+    @admin.display(description="details")
+    def details_shown(self, obj: AuditEntry) -> SafeString:
+        return _pretty_json(obj.details)
