@@ -274,3 +274,14 @@ def test_the_demo_gives_each_duty_to_its_own_account() -> None:
         services.sit(demo.table.pk, dealer, 1)
     ensure_demo()  # again: nothing doubles
     assert DealerAssignment.objects.filter(dealer=dealer).count() == 1
+    # The cashier credits a player from the admin's accounts list, and is in the audit log.
+    alice = User.objects.get(username="alice")
+    before = balance(alice)
+    accounts = reverse("admin:table_account_changelist")
+    form = {"action": "credit", "amount": "20", "memo": "m", "apply": "Credit"}
+    mine = Account.objects.get(user=alice).pk
+    logged_in(cashier).post(accounts, {**form, "_selected_action": [mine]})
+    assert balance(alice) == before + 20_00
+    assert AuditEntry.objects.filter(action="credit", actor=cashier).exists()
+    # The dealer reaches no admin page at all.
+    assert logged_in(dealer).get(accounts).status_code == 302
