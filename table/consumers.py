@@ -417,7 +417,7 @@ class DealerConsumer(TableConsumer):
         if command.cmd in simple:
             return simple[command.cmd](t, dealer, **kw)
         if command.cmd == "time_out":
-            return services.time_out(t, **kw)
+            return services.time_out(t, dealer, **kw)
         if command.cmd == "void":
             return services.void_round(t, command.reason, dealer, **kw)
         if command.cmd == "arm_fault":

@@ -884,8 +884,9 @@ def decide(table_id: int, user: AbstractBaseUser, box: int, multiple: int, **kw:
     return execute(table_id, player_name(user), "decide", body, **kw)
 
 
-def time_out(table_id: int, **kw: Any) -> Result:
-    """The box to act ran out of decision time: it folds (abandoned wagers, §684a.7(b))."""
+def time_out(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """The box to act ran out of decision time: it folds (abandoned wagers, §684a.7(b)).
+    Run by the clock, or from the console by a dealer assigned to the table."""
 
     def body(ctx: Context) -> dict[str, Any]:
         rnd = ctx.live_round()
@@ -895,7 +896,7 @@ def time_out(table_id: int, **kw: Any) -> Result:
         ctx.apply(rnd.time_out())
         return {"box": box}
 
-    return execute(table_id, "clock", "time_out", body, **kw)
+    return execute(table_id, "clock", "time_out", _as_dealer(dealer, body), **kw)
 
 
 def reveal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:

@@ -39,7 +39,8 @@ async def test_the_dealer_socket_is_for_the_tables_dealers_only(
     await database_sync_to_async(
         lambda: DealerAssignment.objects.filter(table=table, dealer=dealer).delete()
     )()
-    reply = await console.command(cmd="no_more_bets")
-    assert (reply["type"], reply["code"]) == ("error", "not_your_table")
+    for cmd in ("no_more_bets", "time_out", "close_table"):
+        reply = await console.command(cmd=cmd)
+        assert (reply["type"], reply["code"]) == ("error", "not_your_table"), cmd
     for sock in (console, felt):
         await sock.close()
