@@ -5,3 +5,12 @@ class TableConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "table"
     verbose_name = "Four Card Frenzy"
+
+    def ready(self) -> None:
+        from django.contrib.admin.models import LogEntry
+        from django.db.models.signals import post_save
+
+        from .duties import mirror_admin_log
+
+        # Every change made in the admin goes into the append-only audit log too.
+        post_save.connect(mirror_admin_log, sender=LogEntry, dispatch_uid="audit_admin_log")

@@ -22,10 +22,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import services
 from .broadcast import deliver, table_group, user_group
+from .duties import can_deal
 from .layer_watch import layer_epoch
 from .models import Table
 from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse
-from .snapshot import is_dealer, snapshot
+from .snapshot import snapshot
 
 log = logging.getLogger(__name__)
 
@@ -383,13 +384,16 @@ class TableConsumer(FrameConsumer):
 
 
 class DealerConsumer(TableConsumer):
-    """The dealer console: ``/ws/tables/<id>/dealer/``, users with ``table.deal_table`` only."""
+    """The dealer console: ``/ws/tables/<id>/dealer/``, for the dealers assigned to this table
+    only (each command checks the assignment again, in its service)."""
 
     adapter = DEALER_ADAPTER
     role = "dealer"
 
     async def allowed(self) -> bool:
-        return self.authenticated and await database_sync_to_async(is_dealer)(self.user)
+        return self.authenticated and await database_sync_to_async(can_deal)(
+            self.user, self.table_id
+        )
 
     @database_sync_to_async
     def mark_connected(self, connected: bool) -> None:
@@ -415,7 +419,7 @@ class DealerConsumer(TableConsumer):
         if command.cmd in simple:
             return simple[command.cmd](t, dealer, **kw)
         if command.cmd == "time_out":
-            return services.time_out(t, **kw)
+            return services.time_out(t, dealer, **kw)
         if command.cmd == "void":
             return services.void_round(t, command.reason, dealer, **kw)
         if command.cmd == "arm_fault":

@@ -1,21 +1,47 @@
-"""The demo table: a Rules Submission, a table, a dealer and six players with play money."""
+"""The demo table: a Rules Submission, a table, its dealer, six players with play money, and
+the house's staff, each with one duty (segregation of duties):
+
+- ``dealer`` deals the demo tables (the dealer role, assigned to each table) and plays nowhere
+  there;
+- ``cashier`` credits play money to players (never to themselves) and sees accounts;
+- ``compliance`` reads the audit log, the rounds, their events and the ledger, and changes
+  nothing;
+- ``admin`` is the superuser: Rules Submissions, tables, users and dealer assignments. It is
+  assigned to no table, so it deals none.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
+from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
-from . import ledger
-from .models import Account, RulesSubmission, Table
+from . import duties, ledger
+from .models import Account, DealerAssignment, RulesSubmission, Table
 
 DEMO_PASSWORD = "frenzy-demo"
 DEALER = "dealer"
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank")
 STAFF = "admin"
+CASHIER = "cashier"
+COMPLIANCE = "compliance"
 PLAY_MONEY = 10_000_00  # $10,000 each
+
+#: Group -> the permissions of its duty (app_label.codename).
+GROUPS = {
+    "Cashiers": ("table.credit_account", "table.view_account", "auth.view_user"),
+    "Compliance officers": (
+        "table.view_auditentry",
+        "table.view_round",
+        "table.view_roundevent",
+        "table.view_ledgertransaction",
+        "table.view_account",
+        "table.view_commandrecord",
+        "table.view_dealerassignment",
+    ),
+}
 
 
 @dataclass
@@ -30,18 +56,33 @@ def dealer_permission() -> Permission:
 
 
 def make_user(
-    username: str, password: str = DEMO_PASSWORD, *, dealer: bool = False, staff: bool = False
+    username: str,
+    password: str = DEMO_PASSWORD,
+    *,
+    dealer: bool = False,
+    staff: bool = False,
+    superuser: bool | None = None,
 ):  # type: ignore[no-untyped-def]
     User = get_user_model()
     user, created = User.objects.get_or_create(username=username)
     if created:
         user.set_password(password)
         user.is_staff = staff
-        user.is_superuser = staff
+        user.is_superuser = staff if superuser is None else superuser
         user.save()
     if dealer:
         user.user_permissions.add(dealer_permission())
     return user
+
+
+def duty_group(name: str) -> Group:
+    group, _ = Group.objects.get_or_create(name=name)
+    for permission in GROUPS[name]:
+        app_label, codename = permission.split(".")
+        group.permissions.add(
+            Permission.objects.get(codename=codename, content_type__app_label=app_label)
+        )
+    return group
 
 
 @transaction.atomic
@@ -64,8 +105,15 @@ def ensure_demo(table_name: str = "Frenzy 1") -> Demo:
     )
     table, created = Table.objects.get_or_create(name=table_name, defaults={"rules": rules})
     ledger.table_bankroll(table)
-    make_user(STAFF, staff=True, dealer=True)
-    make_user(DEALER, dealer=True)
+    admin = make_user(STAFF, staff=True)  # the superuser: assigned to no table, deals none
+    admin.user_permissions.remove(dealer_permission())  # as an earlier demo made it
+    cashier = make_user(CASHIER, staff=True, superuser=False)
+    cashier.groups.add(duty_group("Cashiers"))
+    compliance = make_user(COMPLIANCE, staff=True, superuser=False)
+    compliance.groups.add(duty_group("Compliance officers"))
+    dealer = make_user(DEALER, dealer=True)
+    if not DealerAssignment.objects.filter(table=table, dealer=dealer).exists():
+        duties.assign_dealer(table.pk, dealer, None)
     for name in PLAYERS:
         user = make_user(name)
         account = ledger.player_account(user)

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from table.engine.round import Transfer
 
-from . import fastsql
+from . import duties, fastsql
 from .models import Account, Entry, LedgerTransaction, Round, Table
 
 CAGE_NAME = "cage"
@@ -217,12 +217,22 @@ def lock_for_table(table: Table, players: Iterable[str]) -> tuple[dict[str, int]
     return found, bankroll, held
 
 
-def credit(user: AbstractBaseUser, amount: int, memo: str = "credit") -> None:
-    """Move play money from the cage to a player (admin action, demo balances)."""
+def credit(
+    user: AbstractBaseUser, amount: int, memo: str = "credit", by: AbstractBaseUser | None = None
+) -> None:
+    """Move play money from the cage to a player: a cashier's action (``by``, who needs the
+    credit permission and may not credit themselves), or the house's (demo balances, ``by``
+    None). Either way it is in the audit log, in the same transaction."""
     if not isinstance(amount, int) or amount <= 0:
         raise ValueError("a credit is a positive number of cents")
+    if by is not None:
+        problem = duties.credit_problem(by, user)
+        if problem:
+            raise duties.DutyError("credit_refused", problem)
     with transaction.atomic():
-        post([Posting(memo, ((cage().pk, -amount), (player_account(user).pk, amount)))])
+        account = player_account(user)
+        post([Posting(memo, ((cage().pk, -amount), (account.pk, amount)))])
+        duties.record(by, "credit", {"player": user.get_username(), "amount": amount, "memo": memo})
 
 
 def verify() -> list[str]:

@@ -390,6 +390,8 @@ class Account(models.Model):
 
     class Meta:
         ordering = ["kind", "name"]
+        # The cashier's duty, apart from dealing and from changing the books.
+        permissions = [("credit_account", "Can credit play money to a player (cashier)")]
 
     def __str__(self) -> str:
         return f"{self.name} ({dollars(self.balance)})"
@@ -435,3 +437,76 @@ class Entry(models.Model):
     def __str__(self) -> str:
         amount = dollars(self.amount, signed=True)
         return f"entry {self.pk} of transaction {self.transaction_id}: {amount}"
+
+
+class DealerAssignment(models.Model):
+    """Who may deal which table: the deal permission (``table.deal_table``) is a role, and a
+    dealer deals only the tables they are assigned to (and may not play at them)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="dealer_assignments")
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="dealer_assignments"
+    )
+    assigned_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "dealer"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "dealer"], name="one_assignment_per_dealer")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.dealer} deals {self.table}"
+
+
+class AuditQuerySet(models.QuerySet["AuditEntry"]):
+    """Bulk ``delete()`` and ``update()`` would bypass the row's own guards: refuse them."""
+
+    def delete(self) -> Any:
+        raise AppendOnlyError("the audit log is append-only")
+
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("the audit log is append-only")
+
+
+class AuditEntry(models.Model):
+    """Every privileged action (a credit, a rules change, a void, a deck change, a table
+    opened or closed, a drill armed, a dealer assigned, a change in the admin): who, when,
+    what, where. Append-only: nobody edits or deletes a row (the database refuses too)."""
+
+    created = models.DateTimeField(db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Empty for the house itself (the automatic dealer's clock, the demo set-up).",
+    )
+    actor_name = models.CharField("actor", max_length=160)
+    action = models.CharField(max_length=40, db_index=True)
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    details = models.JSONField(default=dict)
+
+    objects = AuditQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = "audit log entry"
+        verbose_name_plural = "audit log"
+
+    def __str__(self) -> str:
+        return f"{self.created:%Y-%m-%d %H:%M:%S} {self.actor_name}: {self.action}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise AppendOnlyError("the audit log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise AppendOnlyError("the audit log is append-only")

@@ -120,7 +120,9 @@ class Void(Command):
 
 class ArmFault(Command):
     cmd: Literal["arm_fault"]
-    fault: Literal["jam", "face_up_card", "two_face_up_cards", "misdeal", "miscount"]
+    fault: Literal[
+        "jam", "face_up_card", "two_face_up_cards", "misdeal", "miscount", "dealer_card_exposed"
+    ]
 
 
 PlayerCommand = Annotated[

@@ -30,7 +30,6 @@ from table.engine.errors import EngineError
 from table.engine.hands import best_four, describe
 from table.engine.round import (
     PUBLIC,
-    VOID_REASONS,
     Event,
     Phase,
     Step,
@@ -40,7 +39,7 @@ from table.engine.round import Round as EngineRound
 from table.engine.rules import TableRules, rule_changes
 from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
-from . import fastsql, ledger
+from . import duties, fastsql, ledger
 from .models import (
     BoxRecord,
     CommandRecord,
@@ -56,6 +55,9 @@ User = get_user_model()
 
 #: The randomness behind every shuffle; tests swap in a seeded source.
 RANDOM: RandomSource = SecretsSource()
+
+#: What a dealer may name in a ``void`` command; the engine still wants the evidence.
+DECLARABLE_VOIDS = ("face_up_cards", "wrong_card_count", "shoe_jam", "stub_miscount")
 
 #: A player who drops keeps the box this long before it is given up (§684a.7(b)).
 GRACE_SECONDS = 30
@@ -107,6 +109,8 @@ class Context:
     stored_round: tuple[str, Any] | None = None
     #: box -> (user id, username) of the seats as read with the table row.
     seats: dict[int, tuple[int, str]] = field(default_factory=dict)
+    #: The dealer or staff user running a dealer command (None: the house's clock).
+    dealer: AbstractBaseUser | None = None
 
     @property
     def rules(self) -> TableRules:
@@ -201,6 +205,23 @@ def _save_round(ctx: Context) -> None:
         table.betting_deadline = None
     if rnd.finished and previous not in (Phase.SETTLED.value, Phase.VOID.value):
         _record_finished(ctx, rnd, row)
+        if rnd.phase is Phase.VOID or rnd.main_game_void:
+            # Who caused it (the dealer who dealt, counted, closed; or the house) and its
+            # evidence, as the round_void / dealer_card_exposed event has it.
+            shown = next(
+                (e.data for e in ctx.events if e.kind in ("round_void", "dealer_card_exposed")),
+                {},
+            )
+            _audit(
+                ctx,
+                "void" if rnd.phase is Phase.VOID else "main_game_void",
+                {
+                    "round": rnd.number,
+                    "reason": rnd.void_reason or "dealer_card_exposed",
+                    "evidence": shown.get("evidence"),
+                    "card": shown.get("card"),
+                },
+            )
 
 
 def _record_finished(ctx: Context, rnd: EngineRound, row: Round) -> None:
@@ -565,6 +586,35 @@ def dealer_name(user: AbstractBaseUser | None) -> str:
     return f"dealer:{user.get_username()}" if user is not None else "clock"
 
 
+def _as_dealer(
+    user: AbstractBaseUser | None,
+    body: Callable[[Context], dict[str, Any] | None],
+    staff_may: bool = False,
+) -> Callable[[Context], dict[str, Any] | None]:
+    """``body``, run only for a dealer assigned to this table (checked under the table's
+    lock, so a dealer taken off the table stops at the next command), or for the house's
+    clock (no user). ``staff_may``: table staff (``table.change_table``, the admin) too."""
+
+    def checked(ctx: Context) -> dict[str, Any] | None:
+        if user is not None and not duties.can_deal(user, ctx.table.pk):
+            if not (staff_may and user.has_perm("table.change_table")):
+                raise ServiceError(
+                    "not_your_table", f"{user.get_username()} is not assigned to deal this table"
+                )
+        ctx.dealer = user
+        return body(ctx)
+
+    return checked
+
+
+def _audit(ctx: Context, action: str, details: dict[str, Any]) -> None:
+    """The command's privileged action into the audit log, in its transaction."""
+    round_id = ctx.round_row.pk if ctx.round_row is not None else None
+    duties.record(
+        ctx.dealer, action, details, table_id=ctx.table.pk, round_id=round_id, when=ctx.now
+    )
+
+
 def _seat_of(ctx: Context, user: AbstractBaseUser, box: int) -> Seat:
     seat = Seat.objects.filter(table=ctx.table, box=box).first()
     if seat is None or seat.player_id != user.pk:
@@ -594,6 +644,11 @@ def sit(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
         number = _check_box_number(box)
         if not ctx.table.is_open:
             raise ServiceError("table_closed", "the table is closed")
+        if duties.deals_table(user, ctx.table.pk):
+            # Segregation of duties: the dealer of a table does not play at it.
+            raise ServiceError(
+                "dealer_at_table", "you deal this table: a dealer may not play at it"
+            )
         taken = Seat.objects.filter(table=ctx.table, box=number).first()
         if taken is not None:
             if taken.player_id == user.pk:
@@ -882,7 +937,7 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
         ctx.events[-1].data["seconds"] = rules.betting_seconds
         return {"opened": True, "round": number, "commitment": rnd.commitment}
 
-    return execute(table_id, dealer_name(dealer), "open_betting", body, **kw)
+    return execute(table_id, dealer_name(dealer), "open_betting", _as_dealer(dealer, body), **kw)
 
 
 def _shuffler(table: Table, rules: TableRules) -> Shuffler:
@@ -915,7 +970,7 @@ def no_more_bets(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
         _check_driver(ctx)
         ctx.apply(ctx.live_round().close_betting())
 
-    return execute(table_id, dealer_name(dealer), "no_more_bets", body, **kw)
+    return execute(table_id, dealer_name(dealer), "no_more_bets", _as_dealer(dealer, body), **kw)
 
 
 def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -931,7 +986,7 @@ def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Re
         ctx.table.rounds_since_stub_count += 1
         return {"phase": rnd.phase.value}
 
-    return execute(table_id, dealer_name(dealer), "deal", body, **kw)
+    return execute(table_id, dealer_name(dealer), "deal", _as_dealer(dealer, body), **kw)
 
 
 def decide(table_id: int, user: AbstractBaseUser, box: int, multiple: int, **kw: Any) -> Result:
@@ -946,8 +1001,9 @@ def decide(table_id: int, user: AbstractBaseUser, box: int, multiple: int, **kw:
     return execute(table_id, player_name(user), "decide", body, **kw)
 
 
-def time_out(table_id: int, **kw: Any) -> Result:
-    """The box to act ran out of decision time: it folds (abandoned wagers, §684a.7(b))."""
+def time_out(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """The box to act ran out of decision time: it folds (abandoned wagers, §684a.7(b)).
+    Run by the clock, or from the console by a dealer assigned to the table."""
 
     def body(ctx: Context) -> dict[str, Any]:
         rnd = ctx.live_round()
@@ -957,7 +1013,7 @@ def time_out(table_id: int, **kw: Any) -> Result:
         ctx.apply(rnd.time_out())
         return {"box": box}
 
-    return execute(table_id, "clock", "time_out", body, **kw)
+    return execute(table_id, "clock", "time_out", _as_dealer(dealer, body), **kw)
 
 
 def reveal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -965,7 +1021,7 @@ def reveal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> 
         _check_driver(ctx)
         ctx.apply(ctx.live_round().reveal())
 
-    return execute(table_id, dealer_name(dealer), "reveal", body, **kw)
+    return execute(table_id, dealer_name(dealer), "reveal", _as_dealer(dealer, body), **kw)
 
 
 def _test_settle_delay() -> None:
@@ -985,7 +1041,7 @@ def settle(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> 
         _test_settle_delay()
         return {"players": (rnd.results or {}).get("players", {})}
 
-    return execute(table_id, dealer_name(dealer), "settle", body, **kw)
+    return execute(table_id, dealer_name(dealer), "settle", _as_dealer(dealer, body), **kw)
 
 
 # --- irregularities and the shoe ----------------------------------------------------------------
@@ -997,21 +1053,35 @@ def void_round(
     """Void the round for a named irregularity of §684a.13: every stake goes back."""
 
     def body(ctx: Context) -> dict[str, Any]:
-        if reason not in VOID_REASONS:
+        if reason not in DECLARABLE_VOIDS:
             raise ServiceError("unknown_irregularity", f"unknown irregularity {reason!r}")
+        # The engine takes no void on trust: the deal's irregularities only from the shoe,
+        # a stub miscount only from the count, nothing once the outcome is known.
         ctx.apply(ctx.live_round().void(reason))
         return {"reason": reason}
 
-    return execute(table_id, dealer_name(dealer), "void", body, **kw)
+    return execute(table_id, dealer_name(dealer), "void", _as_dealer(dealer, body), **kw)
 
 
 def dealer_card_exposed(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
-    """§684a.13(d): Ante, Odds and Raise returned; optional wagers settled."""
+    """§684a.13(d) declared by the dealer: refused. In the virtual shoe no dealer card is seen
+    before the reveal unless the shoe shows it while dealing (the ``dealer_card_exposed``
+    drill, armed before the deal, which then voids the main game itself); a declaration
+    after seeing who raised would choose whose Raise stands."""
 
     def body(ctx: Context) -> None:
-        ctx.apply(ctx.live_round().dealer_card_exposed())
+        rnd = ctx.live_round()
+        if rnd.phase is not Phase.DECISIONS:
+            raise ServiceError("wrong_phase", f"not allowed now: the round is {rnd.phase.value}")
+        raise ServiceError(
+            "shoe_only",
+            "in the virtual shoe a dealer card is exposed only by the shoe, while dealing; "
+            "nothing shows one exposed in this round (§684a.13(d))",
+        )
 
-    return execute(table_id, dealer_name(dealer), "dealer_card_exposed", body, **kw)
+    return execute(
+        table_id, dealer_name(dealer), "dealer_card_exposed", _as_dealer(dealer, body), **kw
+    )
 
 
 def arm_fault(
@@ -1031,9 +1101,10 @@ def arm_fault(
         shuffler.arm(kind)
         ctx.table.shoe = shuffler.to_dict()
         ctx.note("shoe_fault_armed", {"fault": kind.value})
+        _audit(ctx, "drill_armed", {"fault": kind.value})
         return {"fault": kind.value}
 
-    return execute(table_id, dealer_name(dealer), "arm_fault", body, **kw)
+    return execute(table_id, dealer_name(dealer), "arm_fault", _as_dealer(dealer, body), **kw)
 
 
 def change_decks(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -1048,9 +1119,16 @@ def change_decks(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
         ctx.table.shoe = shuffler.to_dict()
         ctx.table.rounds_since_stub_count = 0
         ctx.note("decks_changed", {"decks": [d.back for d in shuffler.decks]})
+        _audit(ctx, "decks_changed", {"decks": [d.back for d in shuffler.decks]})
         return {}
 
-    return execute(table_id, dealer_name(dealer), "change_decks", body, **kw)
+    return execute(
+        table_id,
+        dealer_name(dealer),
+        "change_decks",
+        _as_dealer(dealer, body, staff_may=True),
+        **kw,
+    )
 
 
 def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -1066,19 +1144,23 @@ def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
                 "no_stub",
                 f"round {rnd.number} has not been dealt: the stub is counted after a deal",
             )
-        dealt = len(rnd.stub) + len(rnd.discards) + len(rnd.dealer_cards)
-        dealt += sum(len(b.cards) for b in rnd.boxes.values())
-        dealt += 1 if rnd.all_six_card is not None else 0
-        counted = dealt
+        if rnd.phase is Phase.REVEALED:
+            # §684a.11(c): with the dealer's hand face up the dealer settles; a void now
+            # would pick the outcome. Count the stub once the round is settled.
+            raise ServiceError(
+                "wrong_phase", "the dealer's hand is face up: settle the round, then count the stub"
+            )
+        counted = rnd.stub_count()
         ok = counted == 52
         if ok:
             ctx.table.rounds_since_stub_count = 0
         elif not rnd.finished:
             ctx.apply(rnd.void("stub_miscount"))
         ctx.note("stub_counted", {"count": counted, "correct": ok})
+        _audit(ctx, "stub_counted", {"round": rnd.number, "count": counted, "correct": ok})
         return {"count": counted, "correct": ok}
 
-    return execute(table_id, dealer_name(dealer), "count_stub", body, **kw)
+    return execute(table_id, dealer_name(dealer), "count_stub", _as_dealer(dealer, body), **kw)
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -1088,8 +1170,11 @@ def open_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
     def body(ctx: Context) -> None:
         ctx.table.is_open = True
         ctx.note("table_opened", {})
+        _audit(ctx, "table_opened", {})
 
-    return execute(table_id, dealer_name(dealer), "open_table", body, **kw)
+    return execute(
+        table_id, dealer_name(dealer), "open_table", _as_dealer(dealer, body, staff_may=True), **kw
+    )
 
 
 def close_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -1100,11 +1185,14 @@ def close_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any
         if rnd is not None and not rnd.finished:
             if rnd.phase is not Phase.BETTING:
                 raise ServiceError("round_in_play", "finish the round before closing the table")
-            ctx.apply(rnd.void("table_closed"))
+            ctx.apply(rnd.void("table_closed", {"closed_by": ctx.actor}))
         ctx.table.is_open = False
         ctx.note("table_closed", {})
+        _audit(ctx, "table_closed", {})
 
-    return execute(table_id, dealer_name(dealer), "close_table", body, **kw)
+    return execute(
+        table_id, dealer_name(dealer), "close_table", _as_dealer(dealer, body, staff_may=True), **kw
+    )
 
 
 def change_rules(
@@ -1120,13 +1208,17 @@ def change_rules(
         if rnd is not None and not rnd.finished:
             ctx.table.pending_rules = rules
             ctx.note("rules_pending", _rules_notice(rnd, rules))
+            _audit(ctx, "rules_change", {"rules": rules.name, "pending": True})
             return {"pending": True}
+        _audit(ctx, "rules_change", {"rules": rules.name, "was": ctx.table.rules.name})
         ctx.table.rules = rules
         ctx.table.pending_rules = None
         ctx.note("rules_changed", _rules_notice(rnd, rules))
         return {"pending": False}
 
-    return execute(table_id, dealer_name(staff), "change_rules", body, **kw)
+    return execute(
+        table_id, dealer_name(staff), "change_rules", _as_dealer(staff, body, staff_may=True), **kw
+    )
 
 
 def _rules_notice(rnd: EngineRound | None, rules: RulesSubmission) -> dict[str, Any]:
@@ -1169,7 +1261,12 @@ def fail_unfinished_round(table_id: int) -> Result | None:
         return None
 
     def body(ctx: Context) -> None:
-        ctx.apply(ctx.live_round().void("server_restart"))
+        rnd = ctx.live_round()
+        if rnd.phase is Phase.REVEALED:
+            # The outcome is known: the round is settled, never voided (§684a.11(c)).
+            ctx.apply(rnd.settle())
+            return
+        ctx.apply(rnd.void("server_restart", {"phase": rnd.phase.value}))
 
     return execute(table_id, "clock", "void", body)
 

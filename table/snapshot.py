@@ -14,6 +14,7 @@ from table.engine.round import Round as EngineRound
 from table.engine.rules import TableRules, rule_changes
 from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler, commitment
 
+from .duties import can_deal
 from .models import Account, BoxRecord, Round, Seat, SettlementLine, Table
 
 
@@ -151,7 +152,7 @@ def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> di
     rules = rnd.rules if rnd is not None and live else table.rules.to_table_rules()
     authenticated = bool(user and user.is_authenticated)
     viewer = user.get_username() if authenticated and user is not None else None
-    dealer = is_dealer(user)
+    dealer = can_deal(user, table.pk)  # the dealer assigned to this table, nobody else
     seats = [
         {"box": s.box, "player": s.player.get_username(), "connected": s.connected}
         for s in Seat.objects.filter(table=table).select_related("player")

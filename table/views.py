@@ -14,8 +14,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from .duties import can_deal, dealt_tables
 from .models import Account, Seat, Table
-from .snapshot import is_dealer, posted_paytables, recall_rounds
+from .snapshot import posted_paytables, recall_rounds
 
 
 def _money(cents: int | None) -> str:
@@ -48,10 +49,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
             }
         )
     balance = Account.objects.filter(user=request.user).values_list("balance", flat=True).first()
+    dealt = dealt_tables(request.user)
+    for entry in tables:
+        entry["deals"] = entry["table"].pk in dealt  # the console link, for its dealers only
     context: dict[str, Any] = {
         "tables": tables,
         "balance": _money(balance or 0),
-        "is_dealer": is_dealer(request.user),
+        "is_dealer": bool(dealt),
     }
     return render(request, "table/lobby.html", context)
 
@@ -91,7 +95,7 @@ def recall_json(request: HttpRequest, table_id: int) -> JsonResponse:
 
 @login_required
 def dealer_console(request: HttpRequest, table_id: int) -> HttpResponse:
-    if not is_dealer(request.user):
-        raise PermissionDenied("only dealers may run a table")
     table = get_object_or_404(Table, pk=table_id)
+    if not can_deal(request.user, table.pk):
+        raise PermissionDenied("only the dealers assigned to this table may run it")
     return render(request, "table/dealer.html", {"table": table})

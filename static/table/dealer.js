@@ -186,14 +186,12 @@ function render() {
   renderShoe();
   renderDealing();
   tick();
-  const exposed = $("#exposed");
-  exposed.disabled = busy || !(r && r.phase === "decisions");
-  $("#void").disabled = busy || !(r && ["betting", "closed", "decisions", "revealed"].includes(r.phase));
   const oc = $("#open-close");
   setText(oc, S.table.is_open ? "Close table" : "Open table");
   oc.disabled = busy;
   $("#change-decks").disabled = busy || Boolean(r && ["closed", "decisions", "revealed"].includes(r.phase));
-  $("#count-stub").disabled = busy || !(r && r.dealt); // no stub before a deal
+  // No stub before a deal; with the dealer's hand face up the round is settled first (§684a.11(c)).
+  $("#count-stub").disabled = busy || !(r && r.dealt) || r.phase === "revealed";
   for (const b of document.querySelectorAll(".fault")) b.disabled = busy;
 }
 
@@ -349,19 +347,6 @@ $("#next-action").addEventListener("click", () => {
   if (cmd) command(cmd);
 });
 $("#time-out").addEventListener("click", () => command("time_out"));
-$("#void").addEventListener("click", async () => {
-  const select = $("#void-reason");
-  const reason = select.value;
-  const words = select.options[select.selectedIndex].text;
-  if (await confirmDialog($("#confirm"), `Void round ${S?.round?.round ?? ""}: ${words}. Every stake goes back.`, "Void the round")) {
-    command("void", { reason }, { withVersion: true });
-  }
-});
-$("#exposed").addEventListener("click", async () => {
-  if (await confirmDialog($("#confirm"), "A dealer card was exposed before every decision was made: Ante, Odds and Raise are returned, optional wagers are settled.", "Declare it")) {
-    command("dealer_card_exposed", {}, { withVersion: true });
-  }
-});
 for (const btn of document.querySelectorAll(".fault")) {
   btn.addEventListener("click", () => command("arm_fault", { fault: btn.dataset.fault }));
 }

@@ -26,6 +26,7 @@ export const FAULT_NAMES = {
   two_face_up_cards: "two cards face up",
   misdeal: "misdeal (wrong card count)",
   miscount: "shuffler miscount",
+  dealer_card_exposed: "dealer card exposed",
 };
 
 export function boxWho(data) {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from . import accounts, common, rounds, rules, tables
+from . import accounts, common, duties, rounds, rules, tables
 from .accounts import CreditForm, credit_players
 from .common import ReadOnlyAdmin, ReadOnlyInline
 from .rules import mathematics_html, paytable_catalogue_html, posted_sign_html
@@ -29,6 +29,7 @@ __all__ = [
     "common",
     "credit_players",
     "deck_rows",
+    "duties",
     "mathematics_html",
     "paytable_catalogue_html",
     "posted_sign_html",

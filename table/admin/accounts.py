@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import SafeString
 
-from .. import ledger
+from .. import duties, ledger
 from ..models import (
     Account,
     Entry,
@@ -64,12 +64,25 @@ def credit_players(
         form = CreditForm(request.POST)
         if form.is_valid():
             amount, memo = form.cleaned_data["amount"], form.cleaned_data["memo"]
+            credited = []
             for user in users:
-                ledger.credit(user, amount, memo)
-            names = ", ".join(u.get_username() for u in users)
-            modeladmin.message_user(
-                request, f"Credited {dollars(amount)} to {names}.", level=messages.SUCCESS
-            )
+                # The cashier's duty: checked (never one's own account) and audited.
+                try:
+                    ledger.credit(user, amount, memo, by=request.user)
+                except duties.DutyError as refused:
+                    modeladmin.message_user(
+                        request,
+                        f"Not credited to {user.get_username()}: {refused.message}",
+                        level=messages.ERROR,
+                    )
+                    continue
+                credited.append(user.get_username())
+            if credited:
+                modeladmin.message_user(
+                    request,
+                    f"Credited {dollars(amount)} to {', '.join(credited)}.",
+                    level=messages.SUCCESS,
+                )
             return None
     else:
         form = CreditForm()
@@ -128,7 +141,7 @@ class AccountAdmin(ReadOnlyAdmin):
     actions = ("credit",)
 
     def has_credit_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("table.change_account")
+        return request.user.has_perm(duties.CREDIT_PERMISSION)  # the cashier's duty
 
     @admin.display(description="balance", ordering="balance")
     def balance_dollars(self, obj: Account) -> str:
@@ -264,7 +277,7 @@ class PlayerUserAdmin(UserAdmin):
         return super().get_queryset(request).select_related("account")
 
     def has_credit_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("table.change_account")
+        return request.user.has_perm(duties.CREDIT_PERMISSION)  # the cashier's duty
 
     @admin.display(description="balance")
     def balance(self, obj: Any) -> str:

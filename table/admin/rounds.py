@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 
 from table.engine.cards import codes
 from table.engine.errors import InvalidInput
-from table.engine.round import VOID_REASONS, Phase
+from table.engine.round import PUBLIC, VOID_REASONS, Phase
 from table.engine.rules import TableRules
 
 from ..models import (
@@ -33,6 +33,7 @@ from .common import (
     _link,
     _pretty_json,
 )
+from .duties import HASH_HIDDEN, HIDDEN_IN_PLAY, IN_PLAY, NoSecretLookups, secret_from
 from .rules import posted_sign_html
 
 # --- Rounds and their events ------------------------------------------------------------------
@@ -68,7 +69,9 @@ def _finished(obj: Round) -> bool:
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnlyAdmin):
+class RoundAdmin(NoSecretLookups, ReadOnlyAdmin):
+    secret_fields = ("state",)  # the shoe order and every stack, while the round is in play
+
     list_display = (
         "__str__",
         "phase",
@@ -199,7 +202,7 @@ class RoundAdmin(ReadOnlyAdmin):
 
 
 @admin.register(RoundEvent)
-class RoundEventAdmin(ReadOnlyAdmin):
+class RoundEventAdmin(NoSecretLookups, ReadOnlyAdmin):
     list_display = ("table", "version", "seq", "kind", "audience", "actor", "round", "created")
     list_filter = ("kind", "table", "audience")
     search_fields = ("kind", "actor")
@@ -214,15 +217,34 @@ class RoundEventAdmin(ReadOnlyAdmin):
         "actor",
         "created",
         "payload",
-        "prev_hash",
-        "hash",
+        "prev_hash_shown",
+        "hash_shown",
         "chain_ok",
     )
-    readonly_fields = ("payload", "chain_ok")
+    readonly_fields = ("payload", "prev_hash_shown", "hash_shown", "chain_ok")
+    secret_fields = ("data", "hash", "prev_hash")
 
     @admin.display(description="data")
-    def payload(self, obj: RoundEvent) -> SafeString:
+    def payload(self, obj: RoundEvent) -> SafeString | str:
+        in_play = obj.round_id is not None and obj.round.phase in IN_PLAY
+        if in_play and obj.audience != PUBLIC:
+            # What a player alone sees (hole cards) stays theirs until the round is over.
+            return HIDDEN_IN_PLAY.format(obj.audience.removeprefix("player:"))
         return _pretty_json(obj.data)
+
+    @admin.display(description="prev hash")
+    def prev_hash_shown(self, obj: RoundEvent) -> str:
+        start = secret_from(obj.table_id)
+        if start is not None and (obj.version, obj.seq) > start:
+            return HASH_HIDDEN
+        return obj.prev_hash
+
+    @admin.display(description="hash")
+    def hash_shown(self, obj: RoundEvent) -> str:
+        start = secret_from(obj.table_id)
+        if start is not None and (obj.version, obj.seq) >= start:
+            return HASH_HIDDEN
+        return obj.hash
 
     @admin.display(description="hash matches its contents", boolean=True)
     def chain_ok(self, obj: RoundEvent) -> bool:

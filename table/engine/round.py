@@ -54,6 +54,9 @@ VOID_REASONS: Final = {
     "table_closed": "the table closed before the round was dealt",
     "server_restart": "the round could not resume after an interruption",
 }
+#: Irregularities of the deal itself (§684a.13(a),(c),(f)): in the virtual shoe only the shoe
+#: produces them, while dealing, and the deal then voids the round with what it found.
+DEAL_IRREGULARITIES: Final = frozenset({"face_up_cards", "wrong_card_count", "shoe_jam"})
 MAIN_GAME_VOID_REASON: Final = (
     "a dealer card was exposed before every decision was made (§684a.13(d)): Ante, Odds and "
     "Raise are returned, optional wagers are settled"
@@ -326,7 +329,13 @@ class Round:
         self.discards = [*dealt.face_up_discards, *dealt.all_six_discards]
         self.stub = list(dealt.stub)
         if dealt.irregularity:
-            step = self._void(dealt.irregularity)
+            # The evidence: what the shoe was told to do and what it delivered.
+            evidence = {
+                "faults": [f.value for f in faults],
+                "face_up": codes(dealt.face_up_discards),
+                "stacks": [len(s) for s in (*dealt.box_stacks, dealt.dealer_stack)],
+            }
+            step = self._void(dealt.irregularity, evidence)
             return Step((*events, *step.events), step.transfers)
         self.phase = Phase.DECISIONS
         events.append(
@@ -354,6 +363,15 @@ class Round:
                     to_player(box.player),
                 )
             )
+        if Fault.DEALER_CARD_EXPOSED in faults:
+            # §684a.13(d): the shoe exposed a dealer card while dealing, before any Raise.
+            step = self._main_game_void(
+                {
+                    "card": card_code(self.dealer_cards[0]),
+                    "evidence": {"faults": [f.value for f in faults]},
+                }
+            )
+            return Step((*events, *step.events), step.transfers)
         events.extend(self._advance_turn())
         return Step(tuple(events))
 
@@ -565,24 +583,62 @@ class Round:
                 "decisions_complete",
                 "every box has decided: an exposed dealer card changes nothing; reveal the hand",
             )
+        return self._main_game_void({})
+
+    def _main_game_void(self, details: dict[str, Any]) -> Step:
         self.main_game_void = True
         self.to_act = None
-        exposed = Event("dealer_card_exposed", {"reason": MAIN_GAME_VOID_REASON})
+        exposed = Event("dealer_card_exposed", {"reason": MAIN_GAME_VOID_REASON, **details})
         revealed = Event("dealer_revealed", self.dealer_public())
         step = self._settle()
         return Step((exposed, revealed, *step.events), step.transfers)
 
-    def void(self, reason: str) -> Step:
-        """Void the round for a named irregularity: every stake goes back (§684a.13)."""
-        self._require(Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
+    def stub_count(self) -> int:
+        """The cards of this round's deck as counted after the deal (§684a.10(d)): the stub,
+        the discards and every stack; before the deal, the deck in the shoe."""
+        if not self.dealer_cards:
+            return len(self.order)
+        dealt = len(self.stub) + len(self.discards) + len(self.dealer_cards)
+        dealt += sum(len(b.cards) for b in self.boxes.values())
+        return dealt + (1 if self.all_six_card is not None else 0)
+
+    def void(self, reason: str, evidence: dict[str, Any] | None = None) -> Step:
+        """Void the round for an irregularity found outside the deal, with its evidence:
+        every stake goes back (§684a.10(f), §684a.13).
+
+        Only before the reveal: once the dealer's hand is face up the outcome is known and
+        the round is settled (§684a.11(c)). The deal's own irregularities (§684a.13(a),(c),
+        (f)) cannot be declared: the shoe produces them while dealing and the deal voids
+        the round itself. A stub miscount is counted here, not taken on trust."""
         if not isinstance(reason, str) or reason not in VOID_REASONS:
             raise InvalidInput(
                 "unknown_irregularity",
                 f"unknown irregularity {reason!r} (one of {', '.join(VOID_REASONS)})",
             )
-        return self._void(reason)
+        if self.phase is Phase.REVEALED:
+            raise RuleViolation(
+                "outcome_known",
+                "the dealer's hand is face up: the round is settled now, not voided (§684a.11(c))",
+            )
+        self._require(Phase.BETTING, Phase.CLOSED, Phase.DECISIONS)
+        if reason in DEAL_IRREGULARITIES:
+            raise RuleViolation(
+                "shoe_only",
+                "only the shoe reports this irregularity, while dealing, and the deal then "
+                "voids the round itself; this round's deal reported none (§684a.13)",
+            )
+        if reason == "stub_miscount":
+            count = self.stub_count()
+            if count == 52:
+                raise RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
+            evidence = {"count": count}
+        elif reason == "table_closed" and self.phase is not Phase.BETTING:
+            raise RuleViolation("round_in_play", "the cards are out: finish the round first")
+        if not isinstance(evidence, dict) or not evidence:
+            raise InvalidInput("no_evidence", "a void must say what was found")
+        return self._void(reason, evidence)
 
-    def _void(self, reason: str) -> Step:
+    def _void(self, reason: str, evidence: dict[str, Any]) -> Step:
         transfers = []
         for play in self.boxes.values():
             for wager, stake in play.wagers.items():
@@ -599,6 +655,7 @@ class Round:
                 "reason": reason,
                 "explanation": VOID_REASONS[reason],
                 "returned": {str(p.box): p.staked() for p in self.boxes.values()},
+                "evidence": evidence,
                 "shoe": codes(self.order),
                 "salt": self.salt,
                 "commitment": self.commitment,

@@ -70,6 +70,8 @@ class Fault(StrEnum):
     TWO_FACE_UP_CARDS = "two_face_up_cards"  # §684a.13(a): more than one -> void
     MISDEAL = "misdeal"  # §684a.13(c): a box or the dealer gets a wrong number of cards -> void
     MISCOUNT = "miscount"  # §684a.5(b): the shuffler counts other than 52 -> deck removed
+    #: §684a.13(d): a dealer card exposed while dealing, before any Raise -> main game void
+    DEALER_CARD_EXPOSED = "dealer_card_exposed"
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,20 +144,22 @@ def test_dealer_irregularities_void_rounds_and_return_every_stake(browser: Any, 
     screenshot(dealer.page, "dealer-void-shoe-jam", full_page=True)
     screenshot(carol.page, "player-desktop-void")
 
-    # Voiding by hand asks first, in a dialog, then returns the wagers.
+    # Nothing is voided by hand: the shoe reports its own irregularities. A dealer card the
+    # shoe exposes while dealing returns the main game (§684a.13(d)).
+    expect(dealer.page.locator("#void")).to_have_count(0)
+    expect(dealer.page.locator("#exposed")).to_have_count(0)
     dealer_does(dealer, "Open betting", "betting")
     add_chips(carol, 5, [(500, "ante")])
     place_bets(carol)
     expect_balance(carol, before - 1000)
-    dealer.page.select_option("#void-reason", "stub_miscount")
-    dealer.page.click("#void")
-    dialog = dealer.page.locator("#confirm")
-    expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("Stub miscount")
-    screenshot(dealer.page, "dealer-void-confirm")
-    dialog.get_by_role("button", name="Void the round").click()
-    expect(dealer.page.locator("#console")).to_have_attribute("data-phase", "void")
+    dealer.page.click('.fault[data-fault="dealer_card_exposed"]')
+    expect(dealer.page.locator("#armed")).to_have_text("dealer card exposed")
+    dealer_does(dealer, "No more bets", "closed")
+    dealer_does(dealer, "Deal", "settled")
+    expect(dealer.page.locator("#log")).to_contain_text("exposed")
+    wait_phase(carol, "settled")
     expect_balance(carol, before)
+    screenshot(dealer.page, "dealer-card-exposed-drill", full_page=True)
 
     # No stub to count in a round voided before its deal (bugs14: a count then reset the
     # counter without counting), and the console says why the counting shuffler makes the

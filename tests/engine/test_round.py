@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table.engine.cards import DECK, parse_card
+from table.engine.cards import DECK, codes, parse_card
 from table.engine.errors import EngineError, InvalidInput, RuleViolation
 from table.engine.round import VOID_REASONS, Phase, Round, Step, Transfer
 from table.engine.rules import TableRules
@@ -346,18 +346,56 @@ def _all_phases() -> Iterable[tuple[str, Round, Ledger]]:
 
 
 @pytest.mark.parametrize("reason", sorted(VOID_REASONS))
-def test_void_returns_every_stake_in_every_phase(reason: str) -> None:
+def test_void_returns_every_stake_before_the_reveal_and_never_after(reason: str) -> None:
+    """A void returns every stake; it needs its evidence, the deal's own irregularities come
+    only from the shoe (§684a.13(a),(c),(f)), and once the dealer's hand is face up the round
+    is settled, not voided (§684a.11(c))."""
     for phase, rnd, ledger in _all_phases():
         staked = staked_by_player(rnd)
-        step = ledger.add(rnd.void(reason))
+        before = rnd.to_dict()
+        allowed = reason == "server_restart" or (reason == "table_closed" and phase == "betting")
+        if not allowed or phase == "revealed":
+            with pytest.raises(RuleViolation) as refused:
+                rnd.void(reason, {"why": "test"})
+            if phase == "revealed":
+                assert refused.value.code == "outcome_known"
+            assert rnd.to_dict() == before, (reason, phase)
+            continue
+        with pytest.raises(InvalidInput):
+            rnd.void(reason)  # no evidence, no void
+        step = ledger.add(rnd.void(reason, {"why": "test"}))
         assert rnd.phase is Phase.VOID and rnd.void_reason == reason, phase
         check_money(rnd, ledger)
         assert all(t.amount < 0 for t in step.transfers)
         assert -sum(t.amount for t in step.transfers) == sum(staked.values())
         assert step.events[0].data["returned"]
+        assert step.events[0].data["evidence"] == {"why": "test"}
         check_round_trip(rnd)
         with pytest.raises(RuleViolation):
-            rnd.void(reason)  # once finished, nothing more
+            rnd.void(reason, {"why": "test"})  # once finished, nothing more
+
+
+def test_a_stub_miscount_is_counted_not_declared() -> None:
+    _, rnd, ledger = _all_phases()[2]
+    with pytest.raises(RuleViolation) as refused:
+        rnd.void("stub_miscount")
+    assert refused.value.code == "stub_correct"
+    rnd.stub.pop()  # a card goes missing
+    step = ledger.add(rnd.void("stub_miscount"))
+    assert step.events[0].data["evidence"] == {"count": 51}
+    check_money(rnd, ledger)
+
+
+def test_the_shoe_exposes_a_dealer_card_before_any_raise() -> None:
+    """§684a.13(d) produced by the shoe while dealing: the main game is void, the optional
+    wagers settled, and the exposed card is named."""
+    _, rnd, ledger = _all_phases()[1]
+    step = ledger.add(rnd.deal([Fault.DEALER_CARD_EXPOSED]))
+    assert rnd.phase is Phase.SETTLED and rnd.main_game_void
+    [exposed] = [e for e in step.events if e.kind == "dealer_card_exposed"]
+    assert exposed.data["card"] == codes(rnd.dealer_cards)[0]
+    check_money(rnd, ledger)
+    check_round_trip(rnd)
 
 
 def test_unknown_irregularity() -> None:

@@ -12,7 +12,7 @@ from table.engine.cards import codes
 from table.engine.round import Phase
 from table.models import Account, Round, RoundEvent, SettlementLine, Table
 
-from .conftest import START, Game, balance, current_row, engine_round
+from .conftest import START, Game, balance, current_row, engine_round, table_state
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db]
 
@@ -84,6 +84,8 @@ def test_shoe_faults_void_the_round_and_return_every_stake(
     assert bankroll(table) == house - 26_00 - 50_00
     [void] = events_of(row, "round_void")
     assert void.data["returned"] in ({"1": 26_00, "3": 50_00}, {1: 26_00, 3: 50_00})
+    assert void.data["evidence"]["faults"] == [fault]  # what the shoe did, as recorded
+    assert void.actor == "dealer:dealer"  # who dealt it
     assert not SettlementLine.objects.filter(round=row).exists()
     verifies(row)
     # The shoe is whole again for the next round: a new shuffle of 52.
@@ -93,47 +95,98 @@ def test_shoe_faults_void_the_round_and_return_every_stake(
 
 
 @pytest.mark.parametrize(
-    ("reason", "when"),
-    [
-        ("face_up_cards", "closed"),
-        ("wrong_card_count", "decisions"),
-        ("shoe_jam", "revealed"),
-        ("stub_miscount", "decisions"),
-    ],
+    "reason", ["face_up_cards", "wrong_card_count", "shoe_jam", "stub_miscount"]
 )
-def test_the_dealer_declares_a_void_at_any_point_before_settlement(
+@pytest.mark.parametrize("when", ["betting", "closed", "decisions", "decided", "revealed"])
+def test_the_dealer_cannot_void_a_round_by_saying_so(
     reason: str, when: str, game: Game, alice: Any, bob: Any, table: Table
 ) -> None:
+    """§684a.13(a), (c), (f) are events of the deal: in the virtual shoe only the shoe produces
+    them (and then the deal voids the round itself, with what it found). A stub that counts
+    52 is no miscount (§684a.10(f)). And once the dealer's hand is face up the round is
+    settled (§684a.11(c)): a void then would pick the outcome. A declaration without evidence
+    is refused and changes nothing."""
     two_boxes(game, alice, bob)
-    house = bankroll(table)
-    if when == "closed":
+    if when != "betting":
         services.no_more_bets(table.pk, game.dealer)
-    else:
-        game.deal()
-        services.decide(table.pk, alice, 1, 1)  # a Raise is staked, and comes back too
-        if when == "revealed":
-            services.decide(table.pk, bob, 3, 0)
-            services.reveal(table.pk, game.dealer)
-    services.void_round(table.pk, reason, game.dealer)
+    if when in ("decisions", "decided", "revealed"):
+        services.deal(table.pk, game.dealer)
+        services.decide(table.pk, alice, 1, 1)
+    if when in ("decided", "revealed"):
+        services.decide(table.pk, bob, 3, 0)
+    if when == "revealed":
+        services.reveal(table.pk, game.dealer)
+    before = table_state(table.pk)
+    with pytest.raises(services.ServiceError) as refused:
+        services.void_round(table.pk, reason, game.dealer)
+    assert refused.value.message
+    assert table_state(table.pk) == before
+    assert current_row(table).phase != "void"
+
+
+def test_a_stub_count_after_the_reveal_voids_nothing(
+    game: Game, alice: Any, bob: Any, table: Table
+) -> None:
+    """After the reveal the dealer settles (§684a.11(c)); the stub is counted after that."""
+    two_boxes(game, alice, bob)
+    game.deal()
+    game.decide_all()
+    services.reveal(table.pk, game.dealer)
     row = current_row(table)
-    assert (row.phase, row.void_reason) == ("void", reason)
-    assert balance(alice) == START and balance(bob) == START
-    assert bankroll(table) == house - 76_00
+    row.state["stub"] = row.state["stub"][1:]  # as if a card went missing
+    row.save()
+    before = table_state(table.pk)
+    with pytest.raises(services.ServiceError) as refused:
+        services.count_stub(table.pk, game.dealer)
+    assert refused.value.code == "wrong_phase"
+    assert table_state(table.pk) == before
+    assert current_row(table).phase == "revealed"
+
+
+def test_a_round_cleared_after_the_reveal_is_settled_not_voided(
+    game: Game, alice: Any, bob: Any, table: Table
+) -> None:
+    two_boxes(game, alice, bob)
+    game.deal()
+    game.decide_all()
+    services.reveal(table.pk, game.dealer)
+    services.fail_unfinished_round(table.pk)
+    row = current_row(table)
+    assert row.phase == "settled"
     verifies(row)
+
+
+def test_the_dealer_cannot_declare_a_dealer_card_exposed(
+    game: Game, alice: Any, bob: Any, table: Table
+) -> None:
+    """In the virtual shoe nobody sees a dealer card before the reveal unless the shoe shows
+    it: a declaration mid-decisions (after seeing who raised) would choose whose Raise
+    stands. Refused; nothing changes."""
+    two_boxes(game, alice, bob)
+    game.deal()
+    services.decide(table.pk, alice, 1, 1)
+    before = table_state(table.pk)
+    with pytest.raises(services.ServiceError):
+        services.dealer_card_exposed(table.pk, game.dealer)
+    assert table_state(table.pk) == before
 
 
 def test_dealer_card_exposed_returns_the_main_game_and_settles_the_optional_wagers(
     game: Game, alice: Any, bob: Any, table: Table
 ) -> None:
+    """§684a.13(d) as the virtual shoe produces it: the drill armed before the deal exposes
+    a dealer card while dealing, before any Raise, and the card is the evidence."""
     two_boxes(game, alice, bob)
+    services.arm_fault(table.pk, "dealer_card_exposed", game.dealer)
     game.deal()
-    services.decide(table.pk, alice, 1, 1)
-    services.dealer_card_exposed(table.pk, game.dealer)
     row = current_row(table)
     rnd = engine_round(table)
     assert row.phase == "settled" and rnd.main_game_void
+    [exposed] = events_of(row, "dealer_card_exposed")
+    assert exposed.data["card"] in codes(rnd.dealer_cards)
+    assert exposed.data["evidence"] == {"faults": ["dealer_card_exposed"]}
     lines = {(s.box, s.wager): s for s in SettlementLine.objects.filter(round=row)}
-    for key in ((1, "ante"), (1, "odds"), (1, "raise"), (3, "ante"), (3, "odds")):
+    for key in ((1, "ante"), (1, "odds"), (3, "ante"), (3, "odds")):
         assert (lines[key].outcome, lines[key].net) == ("void", 0)
     optional = [s for (box, w), s in lines.items() if w in ("prime", "four_card_bonus", "all_six")]
     assert {s.wager for s in optional} == {"prime", "four_card_bonus", "all_six"}
@@ -215,6 +268,8 @@ def test_a_stub_that_counts_wrong_voids_the_round(
     assert counted["count"] == 51 and counted["correct"] is False
     row = current_row(table)
     assert (row.phase, row.void_reason) == ("void", "stub_miscount")  # §684a.10(f)
+    [void] = events_of(row, "round_void")
+    assert void.data["evidence"] == {"count": 51}
     assert balance(alice) == START and balance(bob) == START
     # ... and the round record no longer matches its committed shoe: verify_round says so.
     report = audit.verify_round(row.pk)

@@ -40,7 +40,7 @@ from hypothesis.stateful import (
 from table import audit, ledger, services
 from table.engine.round import Phase
 from table.engine.round import Round as EngineRound
-from table.models import Account, Round, Seat, Table
+from table.models import Account, DealerAssignment, Round, Seat, Table
 from tests.conftest import SeededSource
 
 from .conftest import make_player, table_state
@@ -318,6 +318,7 @@ def test_random_command_sequences_keep_the_books(rules: Any, dealer: Any) -> Non
     rules.save()
     table = Table.objects.create(name="Stateful", rules=rules)
     ledger.table_bankroll(table)
+    DealerAssignment.objects.create(table=table, dealer=dealer)  # the dealer deals this table
     ServicesMachine.table_id = table.pk
     ServicesMachine.users = {name: make_player(name, BANKROLLS[name]) for name in PLAYERS}
     ServicesMachine.dealer = dealer

@@ -14,7 +14,7 @@ from django.contrib.auth.models import Permission
 from table import ledger, services
 from table.engine.cards import parse_card
 from table.engine.round import Round as EngineRound
-from table.models import Account, Round, RulesSubmission, Table
+from table.models import Account, DealerAssignment, Round, RulesSubmission, Table
 from tests.conftest import SeededSource
 
 User = get_user_model()
@@ -112,11 +112,13 @@ def table(rules: RulesSubmission) -> Table:
 
 
 @pytest.fixture
-def dealer() -> Any:
+def dealer(table: Table) -> Any:
+    """The dealer role, assigned to deal the test table (the role alone deals nothing)."""
     user = User.objects.create_user("dealer", password="pw-dealer")
     user.user_permissions.add(
         Permission.objects.get(codename="deal_table", content_type__app_label="table")
     )
+    DealerAssignment.objects.create(table=table, dealer=user)
     return User.objects.get(pk=user.pk)
 
 

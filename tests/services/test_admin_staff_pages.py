@@ -151,7 +151,8 @@ def test_the_rounds_list_shows_players_net_and_void_reason(
     result = game.play([(alice, 1, {"ante": 10_00}), (bob, 3, {"ante": 5_00})])
     game.open()
     game.bet(alice, 1, ante=10_00)
-    services.void_round(table.pk, "shoe_jam", game.dealer)
+    services.arm_fault(table.pk, "jam", game.dealer)  # the shoe jams while dealing
+    game.deal()
     listing = boss.get(reverse("admin:table_round_changelist")).content.decode()
     assert "alice (1), bob (3)" in listing
     net = sum(p["net"] for p in result["players"].values())

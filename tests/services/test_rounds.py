@@ -117,13 +117,14 @@ def test_void_round_returns_every_stake(game: Game, alice: Any, bob: Any, table:
     game.deal()
     services.decide(table.pk, alice, 1, 1)  # a Raise is staked too
     assert balance(alice) < START
-    services.void_round(table.pk, "wrong_card_count", game.dealer)
+    # A round that cannot go on (the house clears it) before the reveal: void, all returned.
+    services.fail_unfinished_round(table.pk)
     assert balance(alice) == START
     assert balance(bob) == START
     assert bankroll(table) == house
     row = current_row(table)
     assert row.phase == Phase.VOID.value
-    assert row.void_reason == "wrong_card_count"
+    assert row.void_reason == "server_restart"
     assert not SettlementLine.objects.filter(round=row).exists()
     assert set(BoxRecord.objects.filter(round=row).values_list("net", flat=True)) == {0}
 
@@ -158,13 +159,13 @@ def test_dealer_card_exposed_returns_main_wagers_and_settles_optional(
     game.open()
     game.bet(alice, 1, ante=10_00, prime=5_00, four_card_bonus=5_00, all_six=5_00)
     game.bet(bob, 2, ante=20_00, prime=5_00)
+    # The shoe exposes a dealer card while dealing (the drill), before any Raise.
+    services.arm_fault(table.pk, "dealer_card_exposed", game.dealer)
     game.deal()
-    services.decide(table.pk, alice, 1, 1)  # box 1 raised; box 2 still deciding
-    services.dealer_card_exposed(table.pk, game.dealer)
     row = current_row(table)
     assert row.phase == Phase.SETTLED.value
     assert engine_round(table).main_game_void
-    for user, box, main in ((alice, 1, {"ante", "odds", "raise"}), (bob, 2, {"ante", "odds"})):
+    for user, box, main in ((alice, 1, {"ante", "odds"}), (bob, 2, {"ante", "odds"})):
         lines = {line.wager: line for line in SettlementLine.objects.filter(round=row, box=box)}
         for wager in main:
             assert lines[wager].outcome == "void"
@@ -261,7 +262,7 @@ def test_rules_change_during_a_round_waits_for_it(
     RulesSubmission.objects.filter(pk=other.pk).update(ante_max=900_00)
     second.refresh_from_db()
     assert second.rules["ante_max"] == 500_00
-    services.void_round(table.pk, "shoe_jam", game.dealer)
+    services.fail_unfinished_round(table.pk)
 
 
 def test_rules_change_between_rounds_is_immediate(
@@ -298,8 +299,8 @@ def _play_a_settled_and_a_void_round(game: Game, alice: Any, bob: Any, table: An
     )
     game.open()
     game.bet(alice, 1, ante=5_00)
-    game.deal()
-    services.void_round(table.pk, "face_up_cards", game.dealer)
+    services.arm_fault(table.pk, "two_face_up_cards", game.dealer)
+    game.deal()  # §684a.13(a): the shoe finds two cards face up and the round is void
 
 
 def test_every_event_round_trips_json(

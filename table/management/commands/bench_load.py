@@ -21,9 +21,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
 from bench.load import run_baseline, run_tables, summary
-from table import ledger, services
+from table import duties, ledger, services
 from table.demo import dealer_permission, make_user
-from table.models import RulesSubmission, Seat, Table
+from table.models import DealerAssignment, RulesSubmission, Seat, Table
 
 
 def seed(tables: int) -> list[dict[str, Any]]:
@@ -36,6 +36,8 @@ def seed(tables: int) -> list[dict[str, Any]]:
     specs = []
     for t in range(1, tables + 1):
         table, _ = Table.objects.get_or_create(name=f"Bench {t}", defaults={"rules": rules})
+        if not DealerAssignment.objects.filter(table=table, dealer=dealer).exists():
+            duties.assign_dealer(table.pk, dealer, None)  # a dealer deals its assigned tables
         # A run that was cut short may have left a round open: void it, stakes returned.
         services.fail_unfinished_round(table.pk)
         Seat.objects.filter(table=table).delete()

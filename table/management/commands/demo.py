@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from table.autodealer import release
-from table.demo import DEALER, DEMO_PASSWORD, PLAYERS, STAFF, ensure_demo
+from table.demo import CASHIER, COMPLIANCE, DEALER, DEMO_PASSWORD, PLAYERS, STAFF, ensure_demo
 
 
 class Command(BaseCommand):
@@ -37,6 +37,8 @@ class Command(BaseCommand):
             f"  players: {', '.join(PLAYERS)}\n"
             f"  dealer console: {url}/tables/{demo.table.pk}/dealer/  as '{DEALER}'\n"
             f"  admin (Rules Submission, ledger, rounds): {url}/admin/  as '{STAFF}'\n"
+            f"  credits to players: {url}/admin/  as '{CASHIER}'; "
+            f"audit log: as '{COMPLIANCE}'\n"
             + (
                 "  The automatic dealer runs the table: sit at a box and bet.\n"
                 if not options["no_autodealer"]

@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from table.demo import DEALER, DEMO_PASSWORD, PLAYERS, STAFF, ensure_demo
+from table.demo import CASHIER, COMPLIANCE, DEALER, DEMO_PASSWORD, PLAYERS, STAFF, ensure_demo
 
 
 class Command(BaseCommand):
@@ -14,5 +14,6 @@ class Command(BaseCommand):
             f"Demo table '{demo.table.name}' (id {demo.table.pk}) under Rules Submission "
             f"'{demo.rules.name}'{' created' if demo.created else ''}.\n"
             f"Logins (password '{DEMO_PASSWORD}'): players {', '.join(PLAYERS)}; "
-            f"dealer '{DEALER}'; staff '{STAFF}'."
+            f"dealer '{DEALER}' (deals this table); cashier '{CASHIER}' (credits players); "
+            f"compliance officer '{COMPLIANCE}' (reads the audit log); superuser '{STAFF}'."
         )

@@ -1,0 +1,146 @@
+"""The admin's side of segregation of duties and of secrecy (kept apart from the rest of the
+admin so that it drops into any layout of it):
+
+- lists cannot be filtered on a secret field (:class:`NoSecretLookups`), and an event that a
+  player alone sees, or a hash that would pin it down, stays hidden while its round is in
+  play (see ``RoundEventAdmin``);
+- dealer assignments: who deals which table (adding and removing them is audited);
+- the audit log, read only, for compliance officers (``table.view_auditentry``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from table.engine.round import PUBLIC, Phase
+
+from .. import duties
+from ..models import AuditEntry, DealerAssignment, RoundEvent
+
+
+class NoSecretLookups(admin.ModelAdmin):
+    """The admin lets a list be filtered on any lookup of a model's own fields from the URL
+    (``?data__icontains=AS``): each filter on a secret is an oracle ("which rows match this
+    card?") for what the page hides. Refuse lookups on these fields (a 400)."""
+
+    secret_fields: tuple[str, ...] = ()
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if lookup.split("__", 1)[0] in self.secret_fields:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
+IN_PLAY = [p.value for p in Phase if p not in (Phase.SETTLED, Phase.VOID)]
+HIDDEN_IN_PLAY = "Hidden until the round is over: at the table only {} sees it."
+HASH_HIDDEN = "hidden until the round in play is over (it would give away hidden cards)"
+
+
+def secret_from(table_id: int) -> tuple[int, int] | None:
+    """Where the table's event chain starts to pin down a card still hidden at the table: the
+    (version, seq) of the first private event of a round in play, or None. From there on a
+    hash (and the next event's prev_hash) is a few million candidates away from a player's
+    hole cards."""
+    first = (
+        RoundEvent.objects.filter(table_id=table_id, round__phase__in=IN_PLAY)
+        .exclude(audience=PUBLIC)
+        .order_by("version", "seq")
+        .values_list("version", "seq")
+        .first()
+    )
+    return (first[0], first[1]) if first else None
+
+
+def _pretty(value: object) -> SafeString:
+    return format_html(
+        '<pre style="white-space: pre-wrap; max-height: 30em; overflow: auto">{}</pre>',
+        json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False),
+    )
+
+
+# --- Segregation of duties: dealer assignments and the audit log -------------------------------
+
+
+class DealerAssignmentForm(forms.ModelForm):
+    class Meta:
+        model = DealerAssignment
+        fields = ("table", "dealer")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        table, dealer = data.get("table"), data.get("dealer")
+        if table is not None and dealer is not None:
+            problem = duties.assignment_problem(table, dealer)
+            if problem:
+                raise forms.ValidationError(problem)
+        return data
+
+
+@admin.register(DealerAssignment)
+class DealerAssignmentAdmin(admin.ModelAdmin):
+    """Who deals which table. A dealer runs only the tables assigned here, and may not play
+    at them; a cashier (or a superuser) is never assigned. Adding and removing are audited."""
+
+    form = DealerAssignmentForm
+    list_display = ("table", "dealer", "assigned_at")
+    list_filter = ("table",)
+    list_select_related = ("table", "dealer")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # remove one and add another: each is a line in the audit log
+
+    def save_model(
+        self, request: HttpRequest, obj: DealerAssignment, form: Any, change: bool
+    ) -> None:
+        try:
+            assigned = duties.assign_dealer(obj.table_id, obj.dealer, request.user)
+        except duties.DutyError as refused:
+            messages.error(request, f"Not assigned: {refused.message}")
+            return
+        obj.pk = assigned.pk
+
+    def delete_model(self, request: HttpRequest, obj: DealerAssignment) -> None:
+        duties.unassign_dealer(obj, request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[DealerAssignment]) -> None:
+        for assignment in queryset.select_related("dealer"):
+            duties.unassign_dealer(assignment, request.user)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit log, for compliance officers (``table.view_auditentry``): read only here,
+    and append-only in the model and the database."""
+
+    list_display = ("created", "actor_name", "action", "table", "round", "summary")
+    list_filter = ("action", "table", "actor_name")
+    search_fields = ("actor_name", "action")
+    date_hierarchy = "created"
+    list_select_related = ("table", "round", "round__table")
+    fields = ("created", "actor_name", "actor", "action", "table", "round", "details_shown")
+    readonly_fields = ("details_shown",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="details")
+    def summary(self, obj: AuditEntry) -> str:
+        return ", ".join(f"{k}: {v}" for k, v in obj.details.items() if v not in (None, ""))[:160]
+
+    @admin.display(description="details")
+    def details_shown(self, obj: AuditEntry) -> SafeString:
+        return _pretty(obj.details)
