@@ -24,7 +24,7 @@ from . import services
 from .broadcast import deliver, table_group, user_group
 from .layer_watch import layer_epoch
 from .models import Table
-from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse
+from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse, ref_of
 from .snapshot import is_dealer, snapshot
 
 log = logging.getLogger(__name__)
@@ -296,12 +296,12 @@ class TableConsumer(FrameConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.last_seen = time.monotonic()
         if not self.bucket.take():
-            await self.error("rate_limited", "too many frames: slow down")
+            await self.error("rate_limited", "too many frames: slow down", ref_of(text_data))
             return
         try:
             command = parse(self.adapter, text_data, bytes_data)
         except ProtocolError as exc:
-            await self.error(exc.code, exc.message)
+            await self.error(exc.code, exc.message, exc.ref)
             return
         if command.cmd == "ping":
             # The table's version rides on the pong, so a client that missed a frame
