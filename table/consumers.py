@@ -16,6 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -90,17 +91,48 @@ class TokenBucket:
         return False
 
 
+#: What sending on a socket that is already closing raises: Daphne's (autobahn's)
+#: "Attempt to send on a closed protocol", or the OSError the ASGI spec asks servers for.
+SOCKET_GONE = (Disconnected, OSError)
+
+
 class FrameConsumer(AsyncWebsocketConsumer):
     """Channels' dispatch first hops to its shared sync thread to close stale database
     connections, for every message, a frame to fan out included. Our consumers touch the
     database only inside services run by ``in_worker``, which tidies connections in its own
     threads; so the hop (most of the event loop's time at a busy table) is skipped."""
 
+    #: The socket is closing (we closed it, or the client did): frames for it are dropped.
+    gone = False
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """A socket stays in its groups until Daphne reports the disconnect, a while after
+        the tab closed (or after we closed it and the client did not answer): a frame for it
+        then is dropped, not raised ("Exception inside application"), so the consumer lives
+        on to its disconnect and cleans up."""
+        if self.gone:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except SOCKET_GONE:
+            self.gone = True
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        if self.gone:
+            return
+        self.gone = True
+        try:
+            await super().close(code=code, reason=reason)
+        except SOCKET_GONE:
+            pass
 
 
 class TableConsumer(FrameConsumer):
