@@ -4,11 +4,18 @@ Every page runs only scripts and styles served by this site from ``static/`` (no
 script, style, ``style=`` attribute or event handler anywhere in the templates), connects
 only back to this site (its own websocket included), may not be framed, and posts forms
 only to itself. A script injected into a page would not run.
+
+The admin (staff only) also allows ``style=`` attributes (``style-src-attr``): its
+paytable signs and records are drawn with them (``table/admin.py``). Scripts stay
+``'self'`` there too. Moving those styles into a stylesheet would let this exception go.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.deprecation import MiddlewareMixin
 
 DIRECTIVES = (
@@ -23,6 +30,12 @@ DIRECTIVES = (
     "frame-ancestors 'none'",
 )
 HEADER = "Content-Security-Policy"
+ADMIN_STYLE_ATTRIBUTES = "style-src-attr 'unsafe-inline'"
+
+
+@lru_cache(maxsize=1)
+def admin_prefix() -> str:
+    return reverse("admin:index")
 
 
 def policy(request: HttpRequest) -> str:
@@ -35,7 +48,10 @@ def policy(request: HttpRequest) -> str:
         host = ""
     if host:
         connect += f" {'wss' if request.is_secure() else 'ws'}://{host}"
-    return "; ".join((*DIRECTIVES, connect))
+    directives = [*DIRECTIVES, connect]
+    if request.path.startswith(admin_prefix()):
+        directives.append(ADMIN_STYLE_ATTRIBUTES)
+    return "; ".join(directives)
 
 
 class ContentSecurityPolicyMiddleware(MiddlewareMixin):
