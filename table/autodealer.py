@@ -10,9 +10,12 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import os
 import secrets
+import socket
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q
@@ -37,18 +40,59 @@ class ClockTaken(Exception):
     pass
 
 
+def owner_name() -> str:
+    """A claim that says where it was made: ``autodealer-<pid>@<host>-<random>``, so that a
+    restart on the same machine can tell a dead owner (its process is gone) from a live one."""
+    host = socket.gethostname()[:32]
+    return f"autodealer-{os.getpid()}@{host}-{secrets.token_hex(4)}"
+
+
+def owner_is_gone(owner: str) -> bool:
+    """True only when ``owner`` provably no longer runs: it was claimed on this machine and no
+    process has its pid. A claim from another machine (or not in our format) is never
+    provably gone; it is taken over once its heartbeat is STALE_AFTER old."""
+    head, sep, rest = owner.partition("@")
+    if not sep or not head.startswith("autodealer-"):
+        return False
+    pid_text = head.removeprefix("autodealer-")
+    host = rest.rpartition("-")[0]
+    if not pid_text.isdigit() or host != socket.gethostname()[:32]:
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # a process of another user has that pid: alive
+        return False
+    return False  # alive (or the pid was reused: then wait for the claim to go stale)
+
+
 def acquire(table_id: int, owner: str) -> None:
-    """Take the table's clock, or raise :class:`ClockTaken` naming the owner."""
+    """Take the table's clock, or raise :class:`ClockTaken` naming the owner. A claim whose
+    owner has provably died (see :func:`owner_is_gone`) is taken over at once; any other
+    claim once its heartbeat is STALE_AFTER old."""
     now = timezone.now()
     taken = Table.objects.filter(
         Q(clock_owner="") | Q(clock_heartbeat__lt=now - STALE_AFTER) | Q(clock_owner=owner),
         pk=table_id,
     ).update(clock_owner=owner, clock_heartbeat=now)
-    if not taken:
+    if taken:
+        return
+    current = Table.objects.filter(pk=table_id).values_list("clock_owner", flat=True).first()
+    if current is None:
+        raise ClockTaken(f"there is no table {table_id}")
+    if owner_is_gone(current):
+        # Conditional on the same dead owner: two restarts racing cannot both win.
+        if Table.objects.filter(pk=table_id, clock_owner=current).update(
+            clock_owner=owner, clock_heartbeat=now
+        ):
+            log.warning("table %s: took the clock over from %s (process gone)", table_id, current)
+            return
         current = Table.objects.filter(pk=table_id).values_list("clock_owner", flat=True).first()
-        if current is None:
-            raise ClockTaken(f"there is no table {table_id}")
-        raise ClockTaken(f"table {table_id}'s clock is already run by {current}")
+    raise ClockTaken(f"table {table_id}'s clock is already run by {current}")
 
 
 def heartbeat(table_id: int, owner: str) -> bool:
@@ -70,9 +114,12 @@ class AutoDealer:
     full: bool = True  # False: only time-outs and abandoned seats (a human deals)
     settled_at: float = 0.0
     revealed_at: float = 0.0
+    #: Set (e.g. by a SIGTERM handler) to stop :meth:`run` after its current tick; the
+    #: claim on the clock is then released.
+    stopping: threading.Event = field(default_factory=threading.Event)
 
     def __post_init__(self) -> None:
-        self.owner = self.owner or f"autodealer-{secrets.token_hex(4)}"
+        self.owner = self.owner or owner_name()
 
     def tick(self) -> str | None:
         """Do at most one thing that is due; returns what it did."""
@@ -159,9 +206,11 @@ class AutoDealer:
         started = last_beat = time.monotonic()
         try:
             while stop_after is None or time.monotonic() - started < stop_after:
+                if self.stopping.is_set():
+                    break
                 did, last_beat = self._beat_and_tick(last_beat)
                 if not did:
-                    time.sleep(interval)
+                    self.stopping.wait(interval)
         finally:
             release(self.table_id, self.owner)
 
