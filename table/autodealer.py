@@ -24,7 +24,7 @@ from django.utils import timezone
 from table.engine.round import Phase
 from table.engine.round import Round as EngineRound
 
-from . import services
+from . import presence, services
 from .models import Round, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -125,6 +125,9 @@ class AutoDealer:
         """Do at most one thing that is due; returns what it did."""
         table = Table.objects.select_related("rules").get(pk=self.table_id)
         now = timezone.now()
+        # Leases that ran out (their socket's process died): the players are gone.
+        for change in presence.expire(self.table_id):
+            presence.announce_sync(self.table_id, change)
         did = self._abandon_dropped(table, now)
         if did:
             return did
@@ -145,16 +148,26 @@ class AutoDealer:
         if rnd is None or rnd.finished:
             if time.monotonic() - self.settled_at < RESULT_PAUSE:
                 return None
-            if Seat.objects.filter(table=table).exists():
+            # A round only for players who are here (a seat left by a crashed socket is not).
+            if Seat.objects.filter(presence.present_filter(now), table=table).exists():
                 services.open_betting(self.table_id)
                 return "open_betting"
             return None
         if rnd.phase is Phase.BETTING:
-            if table.betting_deadline and table.betting_deadline <= now:
+            if table.betting_deadline is None:
+                if rnd.boxes_in_play():  # the first bet after a wait: the countdown starts
+                    services.restart_betting_clock(self.table_id)
+                    return "betting_clock"
+                return None
+            if table.betting_deadline <= now:
                 if rnd.boxes_in_play():
                     services.no_more_bets(self.table_id)
                     return "no_more_bets"
-                services.restart_betting_clock(self.table_id)
+                if not Seat.objects.filter(presence.present_filter(now), table=table).exists():
+                    return None  # nobody here: the countdown waits for someone to come back
+                # Nobody bet: betting stays open without a countdown until someone bets (one
+                # event per idle spell, not one per countdown).
+                services.restart_betting_clock(self.table_id, wait=True)
                 return "betting_clock"
             return None
         if rnd.phase is Phase.CLOSED:

@@ -15,6 +15,7 @@ from table.engine.rules import TableRules
 from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler, commitment
 
 from .models import Account, BoxRecord, Round, Seat, SettlementLine, Table
+from .presence import is_present
 
 
 def is_dealer(user: AbstractBaseUser | AnonymousUser | None) -> bool:
@@ -92,7 +93,7 @@ def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> di
     viewer = user.get_username() if authenticated and user is not None else None
     dealer = is_dealer(user)
     seats = [
-        {"box": s.box, "player": s.player.get_username(), "connected": s.connected}
+        {"box": s.box, "player": s.player.get_username(), "connected": is_present(s)}
         for s in Seat.objects.filter(table=table).select_related("player")
     ]
     me: dict[str, Any] | None = None
