@@ -42,7 +42,7 @@ def test_presence_changes_write_nothing_to_the_chain(demo: Table) -> None:
     alice = make_user("alice")
     services.sit(demo.pk, alice, 2)
     before = chain(demo)
-    for i in range(50):  # a player reconnecting over and over
+    for _ in range(50):  # a player reconnecting over and over
         services.set_connected(demo.pk, alice, False)
         services.set_connected(demo.pk, alice, True)
     assert chain(demo) == before
