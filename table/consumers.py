@@ -36,6 +36,10 @@ RATE_BURST = 30.0
 #: connection is closed with CLOSE_RATE: a client that ignores "rate_limited" is let go.
 REFUSED_PER_SECOND = 3.0
 REFUSED_BURST = 30.0
+#: Snapshots a connection may ask for (a client asks one when it missed something): more
+#: wait for their turn, and asking again while one is on its way counts as a refused frame.
+SNAPSHOTS_PER_SECOND = 1.0
+SNAPSHOT_BURST = 5.0
 #: A connection with no frame from the client for this long is closed (clients ping every 15 s).
 IDLE_SECONDS = 120.0
 #: Frames of one table can cross on the way here (published by two processes, or by a
@@ -118,6 +122,8 @@ class TableConsumer(FrameConsumer):
         self.user = self.scope.get("user")
         self.bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
         self.tolerance = TokenBucket(REFUSED_PER_SECOND, REFUSED_BURST)
+        self.snapshot_bucket = TokenBucket(SNAPSHOTS_PER_SECOND, SNAPSHOT_BURST)
+        self.snapshot_wait: asyncio.TimerHandle | None = None
         self.admission: crowd.Admission | None = None
         self.last_snapshot: tuple[float, dict[str, Any]] | None = None
         self.last_seen = time.monotonic()
@@ -195,6 +201,8 @@ class TableConsumer(FrameConsumer):
             self.idle_task.cancel()
         if getattr(self, "gap_timer", None) is not None:
             self.gap_timer.cancel()
+        if getattr(self, "snapshot_wait", None) is not None:
+            self.snapshot_wait.cancel()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.authenticated and hasattr(self, "groups_joined"):
@@ -324,6 +332,35 @@ class TableConsumer(FrameConsumer):
                 await self.send_version(self.held.pop(version))
                 self.next_version = max(self.next_version, version + 1)
 
+    async def snapshot_requested(self, ref: str | None) -> None:
+        """At most SNAPSHOTS_PER_SECOND (bursts of SNAPSHOT_BURST); one more waits its turn
+        (a client asks again only once it has its snapshot), any beyond that is refused."""
+        if self.snapshot_wait is not None:
+            if not self.tolerance.take():
+                await self.close_rate_limited()
+            return
+        if self.snapshot_bucket.take():
+            await self.send_snapshot(ref)
+            return
+        delay = (1 - self.snapshot_bucket.tokens) / self.snapshot_bucket.rate
+
+        def due() -> None:
+            self.snapshot_wait = None
+            self.snapshot_bucket.take()
+            asyncio.ensure_future(self.send_snapshot(ref))
+
+        self.snapshot_wait = asyncio.get_running_loop().call_later(delay, due)
+
+    async def close_rate_limited(self) -> None:
+        await self.send_json(
+            {
+                "type": "closing",
+                "code": "rate_limited",
+                "message": "closed: far too many frames; reconnect later",
+            }
+        )
+        await self.close(code=CLOSE_RATE)
+
     async def session_takeover(self, message: dict[str, Any]) -> None:
         if message["channel"] == self.channel_name:
             return
@@ -346,14 +383,7 @@ class TableConsumer(FrameConsumer):
         self.last_seen = time.monotonic()
         if not self.bucket.take():
             if not self.tolerance.take():
-                await self.send_json(
-                    {
-                        "type": "closing",
-                        "code": "rate_limited",
-                        "message": "closed: far too many frames; reconnect later",
-                    }
-                )
-                await self.close(code=CLOSE_RATE)
+                await self.close_rate_limited()
                 return
             await self.error("rate_limited", "too many frames: slow down")
             return
@@ -377,7 +407,7 @@ class TableConsumer(FrameConsumer):
             )
             return
         if command.cmd == "snapshot":
-            await self.send_snapshot(command.ref)
+            await self.snapshot_requested(command.ref)
             return
         if not self.authenticated:
             await self.error("login_required", "log in to play", command.ref)

@@ -131,8 +131,7 @@ async def test_snapshots_and_pongs_do_not_wait_for_the_command_threads(
     release = threading.Event()
     # Every command thread busy (say, a slow settlement at every table).
     busy = [
-        consumers._service_pool.submit(release.wait, 20)
-        for _ in range(consumers.SERVICE_THREADS)
+        consumers._service_pool.submit(release.wait, 20) for _ in range(consumers.SERVICE_THREADS)
     ]
     try:
         started = time.monotonic()
@@ -228,3 +227,28 @@ async def test_a_reconnect_storm_tells_nobody_and_writes_nothing(
     ]
     assert await database_sync_to_async(chain)() == before
     await bob.close()
+
+
+async def test_snapshot_requests_beyond_the_burst_wait_and_a_flood_is_closed(
+    table_setup: dict[str, Any],
+) -> None:
+    table = table_setup["table"]
+    asker = await open_socket(table.pk, None)
+    await watching(asker)
+    for i in range(int(consumers.SNAPSHOT_BURST) + 1):  # a burst, and one more that waits
+        await asker.send(cmd="snapshot", ref=f"s{i}")
+    last = await asker.until(lambda f: f.get("ref") == f"s{int(consumers.SNAPSHOT_BURST)}", 5)
+    assert last["type"] == "snapshot"
+    flood = await open_socket(table.pk, None, name="flood")
+    await watching(flood)
+    for i in range(60):  # within the frame rate limit's burst, far beyond the snapshots'
+        await flood.send(cmd="snapshot", ref=f"f{i}")
+    closing = await flood.until(lambda f: f["type"] == "closing", 10)
+    assert closing["code"] == "rate_limited"
+    served = [f for f in flood.frames if f["type"] == "snapshot"]
+    assert len(served) <= consumers.SNAPSHOT_BURST + 2  # the first, the burst, one waiting
+    with pytest.raises(ConnectionError):
+        while True:
+            await flood.recv()
+    assert flood.closed_code == consumers.CLOSE_RATE
+    await asker.close()
