@@ -256,7 +256,9 @@ class TableConsumer(FrameConsumer):
         cache; a logged-in viewer asking again at the same version within a second gets the
         one just sent. Never older than what this socket was already sent."""
         if not self.authenticated:
-            version, text = await crowd.public_snapshot(self.table_id, (self.next_version or 1) - 1)
+            version, text = await crowd.public_snapshot(
+                self.table_id, (self.next_version or 1) - 1, fresh=self.next_version is None
+            )
             text = crowd.with_now(text, ref)
         else:
             last = self.last_snapshot
@@ -500,6 +502,9 @@ class DealerConsumer(TableConsumer):
 
     async def allowed(self) -> bool:
         return self.authenticated and await database_sync_to_async(is_dealer)(self.user)
+
+    async def admitted(self) -> bool:
+        return True  # the dealer is no watcher: never capped
 
     @database_sync_to_async
     def mark_connected(self, connected: bool) -> None:

@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import time
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,14 +85,15 @@ class _Loop:
     snapshot_builds: dict[int, asyncio.Future[tuple[int, str]]] = field(default_factory=dict)
 
 
-_loops: dict[int, _Loop] = {}
+#: Per event loop (a test's loop goes away with its state; an id could be reused).
+_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Loop] = weakref.WeakKeyDictionary()
 
 
 def _here() -> _Loop:
-    key = id(asyncio.get_running_loop())
-    state = _loops.get(key)
+    loop = asyncio.get_running_loop()
+    state = _loops.get(loop)
     if state is None:
-        state = _loops[key] = _Loop()
+        state = _loops[loop] = _Loop()
     return state
 
 
@@ -146,11 +148,16 @@ def _read_version(table_id: int) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
 
 
-async def table_version(table_id: int) -> int | None:
-    """The table's version, read at most once per VERSION_TTL here, however many ask."""
+async def table_version(table_id: int, fresh: bool = False) -> int | None:
+    """The table's version, read at most once per VERSION_TTL here, however many ask
+    (``fresh``: read now, e.g. for a socket that just joined the table's group)."""
     state = _here()
     cached = state.versions.get(table_id)
     now = time.monotonic()
+    if fresh:
+        version = await in_reader(_read_version)(table_id)
+        state.versions[table_id] = (now, version)
+        return version
     if cached is not None and now - cached[0] < VERSION_TTL:
         return cached[1]
     pending = state.version_reads.get(table_id)
@@ -172,11 +179,13 @@ def _build_public(table_id: int) -> tuple[int, str]:
     return int(snap["version"]), json.dumps(snap, separators=(",", ":"))
 
 
-async def public_snapshot(table_id: int, at_least: int) -> tuple[int, str]:
+async def public_snapshot(table_id: int, at_least: int, fresh: bool = False) -> tuple[int, str]:
     """A spectator's snapshot, as (version, JSON text without ``now``), no older than
-    ``at_least`` nor than the table's version as last read: built once per version."""
+    ``at_least`` nor than the table's version as last read (``fresh``: as read now, for a
+    socket's first snapshot: it has no frame from before it joined): built once per
+    version."""
     state = _here()
-    current = await table_version(table_id)
+    current = await table_version(table_id, fresh)
     wanted = max(at_least, current or 0)
     cached = state.snapshots.get(table_id)
     if cached is not None and cached[0] >= wanted:
@@ -195,7 +204,7 @@ async def public_snapshot(table_id: int, at_least: int) -> tuple[int, str]:
     built = await asyncio.shield(pending)
     if built[0] >= wanted:
         return built
-    return await public_snapshot(table_id, at_least)  # a build already under way was older
+    return await public_snapshot(table_id, wanted)  # a build already under way was older
 
 
 def with_now(text: str, ref: str | None) -> str:

@@ -103,10 +103,12 @@ async def test_watchers_are_capped_per_table_seated_players_always_get_in(
     assert await refused(await from_address(table.pk, "198.51.100.3")) == "too_many_connections"
     carol = await open_socket(table.pk, table_setup["carol"])
     assert await refused(carol) == "too_many_connections"
-    # The seated player comes back whatever the crowd.
+    # The seated player comes back whatever the crowd, and the dealer's console opens.
     alice = await open_socket(table.pk, table_setup["alice"])
     await watching(alice)
-    for sock in (a, b, alice):
+    console = await open_socket(table.pk, table_setup["dealer"], dealer=True)
+    await watching(console)
+    for sock in (a, b, alice, console):
         await sock.close()
 
 
