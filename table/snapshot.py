@@ -16,6 +16,7 @@ from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler, commitment
 
 from .duties import can_deal
 from .models import Account, BoxRecord, Round, Seat, SettlementLine, Table
+from .presence import is_present
 
 
 def is_dealer(user: AbstractBaseUser | AnonymousUser | None) -> bool:
@@ -154,7 +155,7 @@ def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> di
     viewer = user.get_username() if authenticated and user is not None else None
     dealer = can_deal(user, table.pk)  # the dealer assigned to this table, nobody else
     seats = [
-        {"box": s.box, "player": s.player.get_username(), "connected": s.connected}
+        {"box": s.box, "player": s.player.get_username(), "connected": is_present(s)}
         for s in Seat.objects.filter(table=table).select_related("player")
     ]
     me: dict[str, Any] | None = None
