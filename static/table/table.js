@@ -219,7 +219,8 @@ function maySit(box) {
   // Up to N adjacent boxes (Rules Submission): offer only boxes that keep the player's
   // boxes adjacent and within N.
   const mine = myBoxes(S);
-  if (!mine.length || leftTable) return true;
+  if (leftTable) return !mine.length; // left: the seats held until the round ends are not "yours"
+  if (!mine.length) return true;
   if (mine.length >= (S.table.rules.adjacent_boxes || 1)) return false;
   return box === mine[0] - 1 || box === mine[mine.length - 1] + 1;
 }
@@ -767,7 +768,7 @@ function renderBox(number) {
         "li",
         { class: `outcome-${x.outcome}` },
         h("span", {}, h("span", { class: "res-wager", text: SHORT_WAGER_NAMES[x.wager] || x.wager }), " ", h("span", { class: "res-outcome", text: x.outcome })),
-        h("span", { class: "amt", text: dollars(x.net, { signed: true }) }),
+        h("span", { class: "amt", text: x.net === 0 ? x.outcome : dollars(x.net, { signed: true }) }),
       ),
     ),
     b && b.net !== undefined && b.net !== null && results.length
@@ -804,7 +805,7 @@ function renderMyResult() {
               { class: `outcome-${x.outcome}` },
               h("span", { class: "res-wager", text: WAGER_NAMES[x.wager] || x.wager }),
               h("span", { class: "res-why", text: explainLine(x, b, r, S.table.paytables) }),
-              h("span", { class: "amt", text: dollars(x.net, { signed: true }) }),
+              h("span", { class: "amt", text: x.net === 0 ? x.outcome : dollars(x.net, { signed: true }) }),
             ),
           ),
         ),
