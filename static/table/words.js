@@ -3,6 +3,14 @@
 import { cardsText, cardText } from "./cards.js";
 import { dollars, WAGER_NAMES } from "./state.js";
 
+/** One wager's result without double negatives: "won $10.00", "lost $10.00", "push". */
+export function outcomeWords(line) {
+  if (line.outcome === "void") return "returned";
+  if (line.net > 0) return `won ${dollars(line.net)}`;
+  if (line.net < 0) return `lost ${dollars(-line.net)}`;
+  return "push";
+}
+
 function wagerList(wagers) {
   const parts = [];
   for (const key of ["ante", "odds", "raise", "prime", "four_card_bonus", "all_six"]) {
@@ -68,9 +76,8 @@ export function describeEvent(kind, d) {
     case "dealer_card_exposed":
       return `Dealer card exposed: ${d.reason}.`;
     case "box_settled": {
-      const lines = (d.results || [])
-        .map((r) => `${WAGER_NAMES[r.wager] || r.wager} ${r.outcome} ${dollars(r.net, { signed: true })}`)
-        .join(", ");
+      // "Ante lost $10.00", never "Ante lose −$10.00".
+      const lines = (d.results || []).map((r) => `${WAGER_NAMES[r.wager] || r.wager} ${outcomeWords(r)}`).join(", ");
       const hand = d.hand ? `${d.hand}` : d.folded ? "folded, mucked" : "";
       return `${boxWho(d)}${hand ? ` — ${hand}` : ""}: ${lines}; net ${dollars(d.net, { signed: true })}.`;
     }
