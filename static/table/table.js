@@ -553,8 +553,14 @@ function react(kind, data) {
  */
 function bringRevealIntoView() {
   const r = S?.round;
-  if (!r || revealScrolled === r.round || !myBoxes(S).some((n) => findBox(S, n))) return;
-  revealScrolled = r.round;
+  const key = r ? `${r.round}:${r.phase}` : null;
+  if (!r || revealScrolled === key || !myBoxes(S).some((n) => findBox(S, n))) return;
+  revealScrolled = key;
+  // After this frame's render: the pinned bar grows when the result appears.
+  requestAnimationFrame(scrollToDealer);
+}
+
+function scrollToDealer() {
   const dealer = $(".dealer-area");
   const top = dealer.getBoundingClientRect().top;
   const pinned = $("#pinned").getBoundingClientRect().bottom;
