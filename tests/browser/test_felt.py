@@ -20,6 +20,7 @@ from .helpers import (
     expect_balance,
     open_console,
     open_table,
+    place_bets,
     sit,
     wait_phase,
 )
@@ -72,8 +73,9 @@ def seated(browser: Any, site: Site, name: str, box: int, **options: Any) -> tup
 
 
 def bet_and_place(player: Client, box: int, chips: list[tuple[int, str]]) -> None:
+    """Chips on a box, confirmed with "Place bets" (see the chips test for not confirming)."""
     add_chips(player, box, chips)
-    no_pending(player)
+    place_bets(player)
 
 
 def play_round(dealer: Client, player: Client, box: int, raise_: int) -> None:
@@ -121,8 +123,11 @@ def test_chips_never_confirmed_still_play_and_a_fold_leaves_the_layout(
     frank, dealer = seated(browser, site, "frank", 6)
     erin = login(browser, site, "erin", PHONE, phone=True)
     open_table(erin, site)
+    sit(erin, 4)
     start = site.balances()["frank"]
     start_round(dealer, frank, erin)
+    # Below the table minimum: the chips cannot be placed, and at "no more bets" she is told.
+    add_chips(erin, 4, [(100, "ante")])
     # Chips on the spot, "Place bets" never pressed: they are the bet.
     add_chips(frank, 6, [(500, "ante"), (500, "ante")])
     no_pending(frank)
@@ -135,6 +140,9 @@ def test_chips_never_confirmed_still_play_and_a_fold_leaves_the_layout(
     expect_balance(frank, start - 2000)
     shot(frank, "desktop-betting-placed-by-themselves")
     close_and_deal(dealer, frank, erin)
+    expect(erin.page.locator("#notice")).to_contain_text("did not play")
+    expect(erin.page.locator("#notice")).to_be_in_viewport()
+    shot(erin, "phone-unplaced-chips-told")
     expect(frank.page.locator("#my-hands .card.face")).to_have_count(5)
     expect(dealer.page.locator('#box-rows tr[data-box="6"]')).to_contain_text("frank")
     # Folded with no optional wager: off the layout at once for everyone else (§684a.11(b)(2)).
@@ -144,6 +152,7 @@ def test_chips_never_confirmed_still_play_and_a_fold_leaves_the_layout(
     shot(erin, "phone-others-fold-mucked")
     reveal_and_settle(dealer, frank, erin)
     stand(frank, 6)
+    stand(erin, 4)
     no_errors(frank, erin, dealer)
 
 
@@ -333,7 +342,8 @@ def test_a_phone_keeps_balance_timer_and_result_in_view(browser: Any, site: Site
 def test_a_superseded_tab_says_so_where_you_look(browser: Any, site: Site) -> None:
     erin = login(browser, site, "erin", PHONE, phone=True)
     open_table(erin, site)
-    erin.page.locator(".table-actions").scroll_into_view_if_needed()
+    erin.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # down at the log
+    assert erin.page.evaluate("window.scrollY") > 800
     second = erin.page.context.new_page()
     second.goto(site.url(f"/tables/{site.table_id}/"))
     expect(erin.page.locator("#superseded")).to_be_in_viewport()
