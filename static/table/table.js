@@ -556,17 +556,19 @@ function bringRevealIntoView() {
   const key = r ? `${r.round}:${r.phase}` : null;
   if (!r || revealScrolled === key || !myBoxes(S).some((n) => findBox(S, n))) return;
   revealScrolled = key;
-  // After this frame's render: the pinned bar grows when the result appears.
-  requestAnimationFrame(scrollToDealer);
+  // After this frame's render: the pinned bar grows when the result appears. At settlement
+  // the page may still be gliding from the reveal: jump, so the result does not cover it.
+  const instant = r.phase === "settled" || r.phase === "void";
+  requestAnimationFrame(() => scrollToDealer(instant));
 }
 
-function scrollToDealer() {
+function scrollToDealer(instant) {
   const dealer = $(".dealer-area");
   const top = dealer.getBoundingClientRect().top;
   const pinned = $("#pinned").getBoundingClientRect().bottom;
   if (top < pinned || top > window.innerHeight * 0.5) {
     const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    window.scrollBy({ top: top - pinned - 8, behavior: reduce ? "auto" : "smooth" });
+    window.scrollBy({ top: top - pinned - 8, behavior: reduce || instant ? "instant" : "smooth" });
   }
 }
 

@@ -328,6 +328,12 @@ def test_a_phone_keeps_balance_timer_and_result_in_view(browser: Any, site: Site
     dealer_does(dealer, "Settle", "settled")
     wait_phase(erin, "settled")
     expect(erin.page.locator("#round-result")).to_be_in_viewport()
+    # The dealer's whole hand is clear of the pinned bar (which grew with the result).
+    erin.page.wait_for_function(
+        "document.querySelector('#dealer-cards').getBoundingClientRect().top >="
+        " document.querySelector('#pinned').getBoundingClientRect().bottom - 1",
+        timeout=5_000,
+    )
     expect(erin.page.locator("#round-result")).to_contain_text(
         re.compile(r"You (won|lost|broke even)")
     )
