@@ -402,9 +402,20 @@ function doubleBets() {
     next.set(box, doubled);
   }
   if (!next.size) return;
-  if (extra > (S.me?.balance ?? 0)) {
-    messages.error(`Doubling needs ${dollars(extra)} more and your balance is ${dollars(S.me?.balance ?? 0)}.`);
-    return;
+  const balance = S.me?.balance ?? 0;
+  if (extra > balance) {
+    // Capped by the balance: each wager grows by the same share of what doubling would add,
+    // in whole dollars.
+    if (balance < 200) {
+      messages.error(`Doubling needs ${dollars(extra)} more and your balance is ${dollars(balance)}.`);
+      return;
+    }
+    const share = balance / extra;
+    for (const [box, doubled] of next) {
+      const d = draftOf(box);
+      for (const w of BET_WAGERS) doubled[w] = (d[w] || 0) + Math.floor((((doubled[w] || 0) - (d[w] || 0)) * share) / 100) * 100;
+    }
+    messages.notice(`Doubled as far as your balance (${dollars(balance)}) allows.`);
   }
   for (const [box, doubled] of next) {
     remember(box);
