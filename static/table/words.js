@@ -159,15 +159,21 @@ function beatDealer(box) {
   return box.results?.some((x) => x.wager === "raise" && x.outcome === "win") ?? false;
 }
 
+/** "three aces beat", "a pair of kings beats": the verb agrees with the hand's name. */
+function verb(hand, singular) {
+  return /^(three|four) [a-z]+s$/i.test(hand || "") ? singular.replace(/s$/, "") : singular;
+}
+
 function versus(box, round) {
-  const mine = lower(box.hand) || "your hand";
-  const dealer = lower(round.dealer?.hand) || "the dealer's hand";
-  if (box.hand && round.dealer?.hand === box.hand) return `your ${mine} ties the dealer's (a tie goes to you)`;
-  return `your ${mine} beats the dealer's ${dealer}`;
+  const mine = lower(box.hand) || "hand";
+  const dealer = lower(round.dealer?.hand) || "hand";
+  if (box.hand && round.dealer?.hand === box.hand) return `your ${mine} ${verb(mine, "ties")} the dealer's (a tie goes to you)`;
+  return `your ${mine} ${verb(mine, "beats")} the dealer's ${dealer}`;
 }
 
 function beaten(box, round) {
-  return `dealer's ${lower(round.dealer?.hand) || "hand"} beats your ${lower(box.hand) || "hand"}`;
+  const dealer = lower(round.dealer?.hand) || "hand";
+  return `dealer's ${dealer} ${verb(dealer, "beats")} your ${lower(box.hand) || "hand"}`;
 }
 
 /**
