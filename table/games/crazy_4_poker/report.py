@@ -39,7 +39,13 @@ from table.engine.analysis import (
 )
 
 from . import analysis
-from .hands import KING_HIGH, PAIR_OF_ACES
+from .hands import (
+    KING_HIGH,
+    PAIR_OF_ACES,
+    FiveCardCategory,
+    five_card_categories,
+    four_card_hand,
+)
 from .paytables import (
     FIVE_CARD_PROGRESSIVES,
     FOUR_CARD_PROGRESSIVES,
@@ -145,7 +151,11 @@ def strategy(classes: analysis.PlayerClasses, game: analysis.MainGame) -> dict[s
     folded_from = max(v for v in values if v < play_from and sum(by_value[v][1:]) == 0)
     words = [
         f"Play 3x with {hand_words(three_from)} or better"
-        + (" - every hand allowed to." if three_from == PAIR_OF_ACES else "."),
+        + (
+            " - every hand allowed to."
+            if hand_words(three_from) == hand_words(PAIR_OF_ACES)
+            else "."
+        ),  # fmt: skip
         f"Play 1x with {hand_words(play_from)} or better, up to {hand_words(top_1x)}.",
         *[
             f"{b['hand'][0].upper()}{b['hand'][1:]} is borderline: play {b['played']:,} of "
@@ -161,6 +171,39 @@ def strategy(classes: analysis.PlayerClasses, game: analysis.MainGame) -> dict[s
         "play_1x_from": hand_words(play_from),
         "borderline": borderline,
     }
+
+
+def folded_but_paid(classes: analysis.PlayerClasses, game: analysis.MainGame) -> dict[str, int]:
+    """How many of the C(52,5) player hands the optimal strategy folds although a wager lost
+    on a fold would pay them (§657a.11(b)(1)-(2), house interpretation 3): the Super Bonus,
+    Queens Up, either progressive and the Hand Bonus on the player's hand. Zero for each means
+    those wagers' figures below are their figures as played."""
+    five = five_card_hands()
+    folded = game.choice == analysis.FOLD
+    values = classes.value[folded].tolist()
+    weights = classes.weight[folded].tolist()
+    categories = five_card_categories(five.cards[classes.rows[folded]]).tolist()
+    tables: dict[str, tuple[Paytable, bool]] = {
+        "super_bonus": (SUPER_BONUS, False),
+        **{f"queens_up_{n}": (t, False) for n, t in QUEENS_UP_PAYTABLES.items()},
+        **{
+            f"four_card_progressive_{n}": (t.paytable, False)
+            for n, t in FOUR_CARD_PROGRESSIVES.items()
+        },  # fmt: skip
+        **{
+            f"five_card_progressive_{n}": (t.paytable, True)
+            for n, t in FIVE_CARD_PROGRESSIVES.items()
+        },  # fmt: skip
+        "hand_bonus_player": (HAND_BONUS_PAYTABLE, True),
+    }
+    out: dict[str, int] = {}
+    for key, (table, five_card) in tables.items():
+        out[key] = sum(
+            w
+            for v, c, w in zip(values, categories, weights, strict=True)
+            if table.row_for(FiveCardCategory(c) if five_card else four_card_hand(v)) is not None
+        )
+    return out
 
 
 def main_game_section(progress: Progress = _quiet) -> dict[str, Any]:
@@ -210,6 +253,7 @@ def main_game_section(progress: Progress = _quiet) -> dict[str, Any]:
             },
         },
         "super_bonus_rows": _super_bonus_rows(),
+        "folded_hands_a_lost_wager_would_pay": folded_but_paid(classes, game),
         "seconds": round(counted + evaluated, 2),
         "seconds_detail": {
             **{k: round(v, 2) for k, v in classes.seconds.items()},
@@ -589,9 +633,19 @@ def markdown_lines(report: Mapping[str, Any]) -> list[str]:
             )
     out += [
         "",
-        "Queens Up is lost on a fold (§657a.11(b)(1)) but every hand it pays (a pair of queens "
-        "or better) plays under the optimal strategy, so these are its figures as played. The "
-        "Six Card Bonus stays in action after a fold (§657a.11(b)(3)).",
+        "Queens Up is lost on a fold (§657a.11(b)(1)), and so are the Super Bonus, the "
+        "progressive and the Hand Bonus; "
+        + (
+            "the optimal strategy folds no hand any of them pays (checked hand by hand), so "
+            "these are their figures as played."
+            if not any(m["folded_hands_a_lost_wager_would_pay"].values())
+            else "the optimal strategy folds some hands they pay: "
+            + ", ".join(
+                f"{k} {n:,}" for k, n in m["folded_hands_a_lost_wager_would_pay"].items() if n
+            )
+            + " hands."
+        )
+        + " The Six Card Bonus stays in action after a fold (§657a.11(b)(3)).",
         "",
         "### Progressives and the Five Card Hand Bonus, at the seeded meter",
         "",
