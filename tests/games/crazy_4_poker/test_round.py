@@ -825,3 +825,35 @@ def test_random_command_sequences_conserve_money(
 def test_the_step_is_four_card_frenzys_shape() -> None:
     step = Step()
     assert isinstance(step, EngineStep) and step.events == () and step.meters == ()
+
+
+def test_a_dealer_hand_jackpot_is_split_in_settlement_order() -> None:
+    # §657a.12(f)(2): the dealer's royal flush takes 100% of the hand-bonus meter once, split
+    # equally among the live dealer-hand wagers; listed box 5 first, then box 2 (§657a.11(c)).
+    rnd = opened(stacked("2C 3D 5H 7S 9C", "2D 3H 5S 7C 9D", "AS KS QS JS TS"))
+    books = Books(rnd.rules)
+    books.meters["hand_bonus"] = books.start["hand_bonus"] = Meter(1_000_000)
+    books.add(rnd.bet(2, "p2", {"ante": 1000, "hand_bonus_dealer": 100}))
+    books.add(rnd.bet(5, "p5", {"ante": 1000, "hand_bonus_dealer": 100}))
+    books.add(rnd.close_betting())
+    assert books.meters["hand_bonus"] == Meter(1_000_026, 16)
+    books.add(rnd.deal())
+    books.add(rnd.decide(2, "p2", 1000))
+    books.add(rnd.decide(5, "p5", 1000))
+    books.add(rnd.reveal())
+    step = books.settle(rnd)
+    payouts = [(c.meter, c.box, c.wager, c.paid, c.reset) for c in step.meters]
+    assert payouts == [
+        ("hand_bonus", 5, "hand_bonus_dealer", 500_013, True),
+        ("hand_bonus", 2, "hand_bonus_dealer", 500_013, True),
+    ]
+    assert rnd.results is not None
+    # Reset to the $0 reseed plus the reserve (house interpretation 6).
+    assert rnd.results["meters"]["hand_bonus"] == {
+        "before": {"amount": 1_000_026, "reserve": 16},
+        "paid": 1_000_026,
+        "reseeds": 1,
+        "amount": 16,
+        "reserve": 0,
+    }
+    check_money(rnd, books)
