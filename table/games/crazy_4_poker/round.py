@@ -536,7 +536,9 @@ class Round:
             else ()
         )
         kind = "wagers_placed" if placed else "wagers_withdrawn"
-        return Step((Event(kind, {"box": box, "player": player, "wagers": placed}),), transfers)
+        return Step(
+            (Event(kind, {"box": box, "player": player, "wagers": dict(placed)}),), transfers
+        )
 
     def withdraw(self, box: int, player: str) -> Step:
         return self.bet(box, player, {})

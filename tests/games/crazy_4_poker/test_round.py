@@ -857,3 +857,11 @@ def test_a_dealer_hand_jackpot_is_split_in_settlement_order() -> None:
         "reserve": 0,
     }
     check_money(rnd, books)
+
+
+def test_events_already_sent_do_not_change_afterwards() -> None:
+    rnd, books = dealt_round()
+    placed = next(e for e in books.events if e["kind"] == "wagers_placed")
+    sent = json.dumps(placed)
+    rnd.decide(1, "alice", 3000)  # the Play joins the box's wagers, not the old event
+    assert json.dumps(placed) == sent and "play" not in placed["data"]["wagers"]
