@@ -44,7 +44,8 @@ def _box(rnd: Round, play: BoxPlay, player: str | None, settled: dict[int, Any])
         "cards": None,
     }
     if play.cards and owner:
-        item.update(hand_json(play.cards))
+        # A misdealt box (§657a.13(c)) holds other than five cards: shown, but not valued.
+        item.update(hand_json(play.cards) if len(play.cards) == 5 else {"cards": codes(play.cards)})
         if rnd.phase is Phase.DECISIONS and play.decision is None:
             low, high = rnd.play_range(play)
             item["play_options"] = {

@@ -69,6 +69,7 @@ class Books:
             assert json.loads(json.dumps(as_dict)) == as_dict, e.kind
             self.events.append(as_dict)
         for c in step.meters:
+            assert MeterChange.from_dict(json.loads(json.dumps(c.to_dict()))) == c
             self.changes.append(c)
             if c.kind in ("increment", "reverse"):
                 m = self.meters[c.meter]
@@ -140,3 +141,5 @@ def check_round_trip(rnd: Round) -> None:
     assert again.to_dict() == rnd.to_dict()
     for viewer in [None, *{b.player for b in rnd.boxes.values()}]:
         assert again.view(viewer) == rnd.view(viewer)
+        assert json.loads(json.dumps(rnd.view(viewer))) == rnd.view(viewer)
+    assert again.view(None, dealer=True) == rnd.view(None, dealer=True)

@@ -99,6 +99,11 @@ def rounds() -> dict[str, Round]:
     rnd, books = start()
     bets(rnd, books)
     books.add(rnd.close_betting())
+    books.add(rnd.deal([Fault.MISDEAL]))  # box 1 gets four cards (§657a.13(c))
+    snap("void_misdeal", rnd)
+    rnd, books = start()
+    bets(rnd, books)
+    books.add(rnd.close_betting())
     books.add(rnd.deal(rng=Draw()))
     books.add(rnd.decide(1, "alice", 3000))
     books.add(rnd.dealer_card_exposed())
@@ -249,12 +254,16 @@ def test_results_and_meters_are_public_after_settlement() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["void_betting", "void_closed", "void_shoe_jam", "void_dealer_card_exposed"]
+    "name",
+    ["void_betting", "void_closed", "void_shoe_jam", "void_misdeal", "void_dealer_card_exposed"],
 )
 def test_void_rounds_show_why_and_reveal_the_shoe(name: str) -> None:
     v = view(name, "carol")
     assert v["phase"] == "void" and v["void_reason"] is not None
     assert len(v["shoe"]) == 52 and v["players"] is None
+    if name == "void_misdeal":
+        assert box(v, 4)["cards"] == ROUNDS[name].view("carol")["boxes"][2]["cards"]
+        assert len(box(view(name, "alice"), 1)["cards"]) == 4  # what she was dealt, unvalued
 
 
 def test_views_do_not_change_the_round() -> None:
