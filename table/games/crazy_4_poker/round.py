@@ -597,6 +597,7 @@ class Round:
         six = any(b.wagers.get(SIX_CARD_BONUS, 0) for b in in_play)
         plan = DealPlan.from_faults(faults, len(in_play) + 1 + int(six))
         dealt = deal(self.order, len(in_play), six, plan)
+        draws = (None, None) if dealt.irregularity else self._draw(rng or SecretsSource())
         events: list[Event] = []
         for card in dealt.face_up_discards:
             # §657a.13(a): a card found face up is not used and goes to the discard rack.
@@ -610,9 +611,7 @@ class Round:
         if dealt.irregularity:
             step = self._void(FROM_DEAL[dealt.irregularity].value)
             return Step((*events, *step.events), step.transfers, step.meters)
-        self.magic_card, self.lucky_position = draw_bonuses(
-            self.rules.rules, rng or SecretsSource()
-        )
+        self.magic_card, self.lucky_position = draws
         self.phase = Phase.DECISIONS
         events.append(
             Event(
@@ -638,6 +637,11 @@ class Round:
             )
         events.extend(self._advance_turn())
         return Step(tuple(events))
+
+    def _draw(self, rng: RandomSource) -> tuple[Card | None, int | str | None]:
+        """The Magic Card and Lucky position (§657a.1), drawn before the round changes so a
+        faulty source of randomness refuses the deal and changes nothing."""
+        return draw_bonuses(self.rules.rules, _Checked(rng))
 
     # --- decisions ---------------------------------------------------------------------
 
@@ -1052,6 +1056,19 @@ class Round:
             void_reason=d["void_reason"],
             results=d["results"],
         )
+
+
+class _Checked:
+    """A source of randomness whose every answer is checked to be in range."""
+
+    def __init__(self, rng: RandomSource) -> None:
+        self.rng = rng
+
+    def randbelow(self, n: int, /) -> int:
+        j = self.rng.randbelow(n)
+        if type(j) is not int or not 0 <= j < n:
+            raise InvalidInput("bad_random", f"randbelow({n}) answered {j!r}")
+        return j
 
 
 def _resets(meter: str, wager: str, s: BoxSettlement, rnd: Round) -> bool:

@@ -865,3 +865,28 @@ def test_events_already_sent_do_not_change_afterwards() -> None:
     sent = json.dumps(placed)
     rnd.decide(1, "alice", 3000)  # the Play joins the box's wagers, not the old event
     assert json.dumps(placed) == sent and "play" not in placed["data"]["wagers"]
+
+
+@pytest.mark.parametrize(
+    "answers", [[0, 52], [0, -1], [1], [0, 3, 0, 7], [0, 3, 0, -1], [0, 3, 0, True]]
+)
+def test_a_faulty_random_source_refuses_the_deal_and_changes_nothing(answers: list[int]) -> None:
+    rules = Rules(
+        FULL.queens_up,
+        hand_bonus_wager=100,
+        magic_card_probability=Fraction(1),
+        lucky_bonus_probability=Fraction(1),
+    )
+    rnd = opened(rules=table(rules))
+    rnd.bet(1, "alice", {"ante": 1000})
+    rnd.close_betting()
+    before = rnd.to_dict()
+
+    class Faulty:
+        def randbelow(self, n: int, /) -> int:
+            return answers.pop(0)
+
+    with pytest.raises(InvalidInput) as info:
+        rnd.deal(rng=Faulty())
+    assert info.value.code == "bad_random"
+    assert rnd.to_dict() == before
