@@ -23,6 +23,7 @@ order and salt are revealed when the round is over, as in Four Card Frenzy.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
@@ -32,10 +33,17 @@ from typing import Any, Final
 from table.engine.cards import DECK, Card, card_code, check_distinct, codes
 from table.engine.errors import InvalidInput, RuleViolation
 from table.engine.hands import describe
-from table.engine.round import PUBLIC as PUBLIC
-from table.engine.round import Event, Transfer, to_player
+from table.engine.round import PUBLIC, Event, Transfer, to_player
 from table.engine.round import Step as EngineStep
-from table.engine.shoe import DealPlan, Fault, RandomSource, SecretsSource, commitment, shuffle
+from table.engine.shoe import (
+    DealPlan,
+    Fault,
+    RandomSource,
+    SecretsSource,
+    commitment,
+    new_salt,
+    shuffle,
+)
 
 from .contract import parse_rules
 from .hands import (
@@ -68,6 +76,7 @@ from .settlement import (
     settle,
 )
 
+GAME: Final = "crazy_4_poker"
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
 #: The dealer console's audience (FCF's are ``PUBLIC`` and ``to_player(name)``).
 DEALER: Final = "dealer"
@@ -103,7 +112,26 @@ class Phase(StrEnum):
     VOID = "void"
 
 
-_UNFINISHED: Final = (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
+UNFINISHED: Final = (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
+
+
+__all__ = [
+    "BOXES",
+    "DEALER",
+    "GAME",
+    "PUBLIC",
+    "VOID_REASONS",
+    "BoxPlay",
+    "Event",
+    "MeterChange",
+    "Phase",
+    "Round",
+    "Step",
+    "TableRules",
+    "Transfer",
+    "hand_json",
+    "to_player",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,38 +141,43 @@ class VoidReason:
     irregularity: Irregularity | None = None  # the §657a.13 irregularity, when it is one
 
 
-#: Why a round may be voided, and in which phases each can happen.
+#: Why a round may be voided, and the phases in which it may be voided for each. No phases:
+#: only the virtual shoe produces it, while dealing, and :meth:`Round.deal` then voids the
+#: round with what it found (as in Four Card Frenzy, no deal irregularity is taken on trust).
 VOID_REASONS: Final[Mapping[str, VoidReason]] = {
     Irregularity.CARDS_FACE_UP.value: VoidReason(
         "more than one card was found face up in the shoe while dealing (§657a.13(a))",
-        (Phase.CLOSED,),
+        (),
         Irregularity.CARDS_FACE_UP,
     ),
     Irregularity.SHOE_JAM.value: VoidReason(
         "the dealing shoe jammed or failed to deal all cards (§657a.13(f))",
-        (Phase.CLOSED,),
+        (),
         Irregularity.SHOE_JAM,
     ),
     Irregularity.WRONG_CARD_COUNT.value: VoidReason(
         "a box or the dealer was dealt a wrong number of cards (§657a.13(c), §657a.10(f))",
-        (Phase.CLOSED, Phase.DECISIONS),
+        (),
         Irregularity.WRONG_CARD_COUNT,
     ),
+    # §657a.10(c)-(f): the stub is counted once the stacks are dispensed; counted, not trusted.
     Irregularity.STUB_COUNT_WRONG.value: VoidReason(
         "the stub count shows the deck is not 52 cards; the deck leaves the table (§657a.10(f))",
         (Phase.DECISIONS,),
         Irregularity.STUB_COUNT_WRONG,
     ),
+    # §657a.13(d): only before every box has played or folded.
     Irregularity.DEALER_CARD_EXPOSED.value: VoidReason(
         "a dealer card was exposed before every box had played or folded (§657a.13(d)): "
         "every wager is returned, side bets included",
         (Phase.DECISIONS,),
         Irregularity.DEALER_CARD_EXPOSED,
     ),
-    "table_closed": VoidReason(
-        "the table closed before the round was dealt", (Phase.BETTING, Phase.CLOSED)
+    "table_closed": VoidReason("the table closed before the round was dealt", (Phase.BETTING,)),
+    "server_restart": VoidReason(
+        "the round could not resume after an interruption",
+        (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS),
     ),
-    "server_restart": VoidReason("the round could not resume after an interruption", _UNFINISHED),
 }
 
 
@@ -375,6 +408,7 @@ class Round:
     dealer_cards: list[Card] = field(default_factory=list)
     six_card_bonus_card: Card | None = None
     discards: list[Card] = field(default_factory=list)  # face-up cards, Six Card stack rest
+    face_up: list[Card] = field(default_factory=list)  # found face up while dealing: public
     stub: list[Card] = field(default_factory=list)
     magic_card: Card | None = None
     lucky_position: int | str | None = None
@@ -404,7 +438,7 @@ class Round:
             "round_opened",
             {
                 "round": number,
-                "game": "crazy_4_poker",
+                "game": GAME,
                 "deck_back": deck_back,
                 "commitment": rnd.commitment,
                 "rules": rules.to_dict(),
@@ -413,11 +447,17 @@ class Round:
         return rnd, Step((event,))
 
     @classmethod
-    def open_shuffled(
-        cls, number: int, rules: TableRules, deck_back: str, rng: RandomSource, salt: str
+    def shuffled(
+        cls,
+        number: int,
+        rules: TableRules,
+        rng: RandomSource,
+        deck_back: str = "red",
+        salt: str | None = None,
     ) -> tuple[Round, Step]:
-        """Open with a fresh Fisher-Yates shuffle of 52 from ``rng`` (``secrets`` in play)."""
-        return cls.open(number, rules, deck_back, shuffle(DECK, rng), salt)
+        """A round with a freshly shuffled deck of 52 (§657a.5); ``rng`` is the shuffler's
+        randomness (``SecretsSource`` in production)."""
+        return cls.open(number, rules, deck_back, shuffle(DECK, rng), salt or new_salt())
 
     @property
     def commitment(self) -> str:
@@ -597,7 +637,10 @@ class Round:
         six = any(b.wagers.get(SIX_CARD_BONUS, 0) for b in in_play)
         plan = DealPlan.from_faults(faults, len(in_play) + 1 + int(six))
         dealt = deal(self.order, len(in_play), six, plan)
-        draws = (None, None) if dealt.irregularity else self._draw(rng or SecretsSource())
+        exposed = Fault.DEALER_CARD_EXPOSED in faults
+        draws = (
+            (None, None) if dealt.irregularity or exposed else self._draw(rng or SecretsSource())
+        )
         events: list[Event] = []
         for card in dealt.face_up_discards:
             # §657a.13(a): a card found face up is not used and goes to the discard rack.
@@ -607,9 +650,25 @@ class Round:
         self.dealer_cards = list(dealt.dealer_stack)
         self.six_card_bonus_card = dealt.all_six_card
         self.discards = [*dealt.face_up_discards, *dealt.all_six_discards]
+        self.face_up = list(dealt.face_up_discards)
         self.stub = list(dealt.stub)
         if dealt.irregularity:
-            step = self._void(FROM_DEAL[dealt.irregularity].value)
+            # The evidence: what the shoe was told to do and what it delivered.
+            evidence = {
+                "faults": [f.value for f in faults],
+                "face_up": codes(dealt.face_up_discards),
+                "stacks": [len(s) for s in (*dealt.box_stacks, dealt.dealer_stack)],
+            }
+            step = self._void(FROM_DEAL[dealt.irregularity].value, evidence)
+            return Step((*events, *step.events), step.transfers, step.meters)
+        if Fault.DEALER_CARD_EXPOSED in faults:
+            # §657a.13(d): the shoe exposed a dealer card while dealing, before any decision:
+            # all hands void, every wager returned (nothing stays in action, unlike ch. 684a).
+            evidence = {
+                "card": card_code(self.dealer_cards[0]),
+                "faults": [f.value for f in faults],
+            }
+            step = self._void(Irregularity.DEALER_CARD_EXPOSED.value, evidence)
             return Step((*events, *step.events), step.transfers, step.meters)
         self.magic_card, self.lucky_position = draws
         self.phase = Phase.DECISIONS
@@ -907,22 +966,53 @@ class Round:
 
     # --- irregularities ------------------------------------------------------------------
 
-    def check_void(self, reason: str) -> VoidReason:
+    def void_reasons_now(self) -> list[str]:
+        """The reasons the round may be voided for in this phase (given the evidence)."""
+        return [r for r, v in VOID_REASONS.items() if self.phase in v.phases]
+
+    def stub_count(self) -> int:
+        """The cards of this round's deck as counted after the deal (§657a.10(d)): the stub,
+        the discards and every stack; before the deal, the deck in the shoe."""
+        if not self.dealer_cards:
+            return len(self.order)
+        counted = len(self.stub) + len(self.discards) + len(self.dealer_cards)
+        counted += sum(len(b.cards) for b in self.boxes.values())
+        return counted + (1 if self.six_card_bonus_card is not None else 0)
+
+    def check_void(self, reason: str, evidence: object = None) -> dict[str, Any]:
+        """Refuse a void the rules do not allow now; returns the evidence to record."""
         if not isinstance(reason, str) or reason not in VOID_REASONS:
-            known = {i.value for i in Irregularity}
-            if isinstance(reason, str) and reason in known:
-                irregularity = Irregularity(reason)
+            if isinstance(reason, str) and reason in {i.value for i in Irregularity}:
                 raise RuleViolation(
                     "not_void",
                     f"{reason.replace('_', ' ')} does not void the round "
-                    f"({CONSEQUENCES[irregularity].section})",
+                    f"({CONSEQUENCES[Irregularity(reason)].section})",
                 )
             raise InvalidInput(
                 "unknown_irregularity",
                 f"unknown irregularity {reason!r} (one of {', '.join(VOID_REASONS)})",
             )
-        why = VOID_REASONS[reason]
-        self._require(*why.phases)
+        self._require(*UNFINISHED)
+        known = VOID_REASONS[reason]
+        if self.phase is Phase.REVEALED:
+            raise RuleViolation(
+                "outcome_known",
+                "the dealer's hand is face up: the round is settled now, not voided (§657a.11(c))",
+            )
+        if not known.phases:
+            raise RuleViolation(
+                "shoe_only",
+                "only the shoe reports this irregularity, while dealing, and the deal then "
+                "voids the round itself; this round's deal reported none (§657a.13)",
+            )
+        if reason == "table_closed" and self.phase is not Phase.BETTING:
+            raise RuleViolation("round_in_play", "the wagers are locked: finish the round first")
+        if self.phase not in known.phases:
+            raise RuleViolation(
+                "irregularity_not_now",
+                f"{reason.replace('_', ' ')} cannot void the round now: only when it is "
+                + " or ".join(p.value for p in known.phases),
+            )
         if reason == Irregularity.DEALER_CARD_EXPOSED and self.to_act is None:
             # §657a.13(d) voids only an exposure "prior to each player having either folded or
             # placed a Play Wager": with every decision made, the hand stands.
@@ -930,19 +1020,36 @@ class Round:
                 "decisions_complete",
                 "every box has decided: an exposed dealer card changes nothing; reveal the hand",
             )
-        return why
+        if reason == Irregularity.STUB_COUNT_WRONG:
+            count = self.stub_count()
+            if count == len(DECK):
+                raise RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
+            return {"count": count}
+        if not isinstance(evidence, dict) or not evidence:
+            raise InvalidInput("no_evidence", "a void must say what was found")
+        try:
+            return dict(json.loads(json.dumps(evidence)))
+        except (TypeError, ValueError):
+            raise InvalidInput("no_evidence", "the evidence must be plain JSON data") from None
 
-    def void(self, reason: str) -> Step:
-        """Void the round for a named irregularity: every stake back, side bets included, and
-        the meter increments taken back out (§657a.13, CRAZY_4_POKER.md)."""
-        self.check_void(reason)
-        return self._void(reason)
+    def void(self, reason: str, evidence: dict[str, Any] | None = None) -> Step:
+        """Void the round for an irregularity found outside the deal, with its evidence:
+        every stake back, side bets included, and the meter increments taken back out
+        (§657a.13, CRAZY_4_POKER.md)."""
+        found = self.check_void(reason, evidence)
+        return self._void(reason, found)
 
-    def dealer_card_exposed(self) -> Step:
-        """§657a.13(d): a dealer card exposed before every box has played or folded."""
-        return self.void(Irregularity.DEALER_CARD_EXPOSED.value)
+    def dealer_card_exposed(self, evidence: dict[str, Any] | None = None) -> Step:
+        """§657a.13(d): a dealer card exposed before every box has played or folded voids the
+        round, every wager returned; after that it changes nothing (refused)."""
+        found = {"to_act": self.to_act, **(evidence or {})}
+        return self.void(Irregularity.DEALER_CARD_EXPOSED.value, found)
 
-    def _void(self, reason: str) -> Step:
+    def irregularity(self) -> str | None:
+        """Why the round did not end as a plain settlement (§657a.13), in words, or None."""
+        return VOID_REASONS[self.void_reason].explanation if self.void_reason else None
+
+    def _void(self, reason: str, evidence: dict[str, Any]) -> Step:
         transfers = []
         for current in self.boxes.values():
             for wager, stake in current.wagers.items():
@@ -954,28 +1061,35 @@ class Round:
             MeterChange(name, "reverse", -inc.primary, -inc.reserve)
             for name, inc in sorted(self.increments.items())
         )
-        irregularity = VOID_REASONS[reason].irregularity
-        consequence = CONSEQUENCES[irregularity] if irregularity is not None else None
+        known = VOID_REASONS[reason]
         self.phase = Phase.VOID
         self.void_reason = reason
         self.to_act = None
-        event = Event(
+        public = Event(
             "round_void",
             {
                 "reason": reason,
-                "explanation": VOID_REASONS[reason].explanation,
-                "reshuffle": True,
-                "remove_deck": bool(consequence and consequence.remove_deck),
+                "explanation": known.explanation,
                 "returned": {str(p.box): p.staked() for p in self.boxes.values()},
                 "meter_reversals": {
                     c.meter: {"amount": c.amount, "reserve": c.reserve} for c in changes
                 },
+                "evidence": evidence,
                 "shoe": codes(self.order),
                 "salt": self.salt,
                 "commitment": self.commitment,
             },
         )
-        return Step((event,), tuple(transfers), changes)
+        # What the dealer does with the cards and the deck (§657a.13, §657a.10(f)).
+        procedure: dict[str, Any] = {"reason": reason, "reshuffle": True, "remove_deck": False}
+        if known.irregularity is not None:
+            c = CONSEQUENCES[known.irregularity]
+            procedure.update(
+                section=c.section, reshuffle=c.reshuffle or c.void, remove_deck=c.remove_deck
+            )
+        return Step(
+            (public, Event("irregularity_procedure", procedure, DEALER)), tuple(transfers), changes
+        )
 
     # --- views ---------------------------------------------------------------------------
 
@@ -994,7 +1108,7 @@ class Round:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": "crazy_4_poker",
+            "game": GAME,
             "number": self.number,
             "rules": self.rules.to_dict(),
             "deck_back": self.deck_back,
@@ -1005,6 +1119,7 @@ class Round:
             "dealer_cards": list(self.dealer_cards),
             "six_card_bonus_card": self.six_card_bonus_card,
             "discards": list(self.discards),
+            "face_up": list(self.face_up),
             "stub": list(self.stub),
             "magic_card": self.magic_card,
             "lucky_position": self.lucky_position,
@@ -1026,8 +1141,8 @@ class Round:
 
     @classmethod
     def _from_dict(cls, d: dict[str, Any]) -> Round:
-        if d.get("game") != "crazy_4_poker":
-            raise ValueError("not a Crazy 4 Poker round")
+        if d.get("game") != GAME:
+            raise ValueError(f"game {d.get('game')!r} is not {GAME}")
         boxes = [BoxPlay.from_dict(b) for b in d["boxes"]]
 
         def card_or_none(value: object) -> Card | None:
@@ -1045,6 +1160,7 @@ class Round:
             dealer_cards=[int(c) for c in d["dealer_cards"]],
             six_card_bonus_card=card_or_none(d["six_card_bonus_card"]),
             discards=[int(c) for c in d["discards"]],
+            face_up=[int(c) for c in d["face_up"]],
             stub=[int(c) for c in d["stub"]],
             magic_card=card_or_none(d["magic_card"]),
             lucky_position=lucky if lucky is None or lucky == "dealer" else int(lucky),

@@ -547,38 +547,49 @@ def _in_phase(phase: str) -> tuple[Round, Books]:
 
 
 PHASES = ["betting", "closed", "decisions", "decisions_one_left", "decided", "revealed", "settled"]
-ALLOWED = {
-    "cards_face_up": {"closed"},
-    "shoe_jam": {"closed"},
-    "wrong_card_count": {"closed", "decisions", "decisions_one_left", "decided"},
-    "stub_count_wrong": {"decisions", "decisions_one_left", "decided"},
-    "dealer_card_exposed": {"decisions", "decisions_one_left"},
-    "table_closed": {"betting", "closed"},
-    "server_restart": {
-        "betting",
-        "closed",
-        "decisions",
-        "decisions_one_left",
-        "decided",
-        "revealed",
-    },
-}
+AFTER_THE_DEAL = ("decisions", "decisions_one_left", "decided")
+EVIDENCE = {"seen_by": "the floorperson", "note": "camera 3"}
+
+
+def expected(reason: str, phase: str) -> str:
+    """ "void", or the code a void for ``reason`` is refused with in ``phase``."""
+    if phase == "settled":
+        return "wrong_phase"
+    if phase == "revealed":
+        return "outcome_known"  # the dealer's hand is face up: settled, not voided
+    if reason in ("cards_face_up", "shoe_jam", "wrong_card_count"):
+        return "shoe_only"  # §657a.13(a), (c), (f): found by the deal itself
+    if reason == "stub_count_wrong":
+        # §657a.10(f): counted after the deal, not taken on trust; the virtual shoe's is right.
+        return "stub_correct" if phase in AFTER_THE_DEAL else "irregularity_not_now"
+    if reason == "dealer_card_exposed":
+        if phase in ("decisions", "decisions_one_left"):
+            return "void"  # §657a.13(d): before every box has played or folded
+        return "decisions_complete" if phase == "decided" else "irregularity_not_now"
+    if reason == "table_closed":
+        return "void" if phase == "betting" else "round_in_play"
+    assert reason == "server_restart"
+    return "void"
 
 
 @pytest.mark.parametrize("phase", PHASES)
 @pytest.mark.parametrize("reason", sorted(VOID_REASONS))
 def test_void_only_in_the_phases_where_it_can_happen(reason: str, phase: str) -> None:
     rnd, books = _in_phase(phase)
-    assert set(ALLOWED) == set(VOID_REASONS)
-    if phase not in ALLOWED[reason]:
+    outcome = expected(reason, phase)
+    assert (outcome == "void") is (rnd.phase.value in VOID_REASONS[reason].phases) or (
+        outcome in ("decisions_complete", "stub_correct")
+    )
+    if outcome != "void":
         before = rnd.to_dict()
         with pytest.raises(RuleViolation) as info:
-            rnd.void(reason)
-        assert info.value.code in ("wrong_phase", "decisions_complete")
+            rnd.void(reason, EVIDENCE)
+        assert info.value.code == outcome
         assert rnd.to_dict() == before
         return
+    assert reason in rnd.void_reasons_now()
     increments = {c.meter: c for c in books.changes if c.kind == "increment"}
-    step = books.add(rnd.void(reason))
+    step = books.add(rnd.void(reason, EVIDENCE))
     assert rnd.phase is Phase.VOID and rnd.void_reason == reason and rnd.to_act is None
     # §657a.13: every wager back, side bets (and any Play) included...
     assert sum(t.amount for t in step.transfers) == -sum(b.staked() for b in rnd.boxes.values())
@@ -586,13 +597,39 @@ def test_void_only_in_the_phases_where_it_can_happen(reason: str, phase: str) ->
     assert {c.meter: (c.amount, c.reserve) for c in step.meters} == {
         name: (-c.amount, -c.reserve) for name, c in increments.items()
     }
-    event = step.events[-1]
-    assert event.kind == "round_void" and event.data["reason"] == reason
-    assert event.data["remove_deck"] is (reason == "stub_count_wrong")
+    public, procedure = step.events
+    assert public.kind == "round_void" and public.data["reason"] == reason
+    assert public.data["evidence"]["seen_by"] == "the floorperson"
+    assert procedure.kind == "irregularity_procedure" and procedure.audience == DEALER
+    assert procedure.data["reshuffle"] is True and procedure.data["remove_deck"] is False
+    assert rnd.irregularity() == VOID_REASONS[reason].explanation
     check_money(rnd, books)
     check_round_trip(rnd)
     with pytest.raises(RuleViolation):
-        rnd.void("server_restart")
+        rnd.void("server_restart", EVIDENCE)
+
+
+@pytest.mark.parametrize("evidence", [None, {}, [1], "camera", {"x": object()}])
+def test_a_declared_void_needs_its_evidence(evidence: Any) -> None:
+    rnd, _ = _in_phase("decisions")
+    before = rnd.to_dict()
+    with pytest.raises(InvalidInput) as info:
+        rnd.void("server_restart", evidence)
+    assert info.value.code == "no_evidence"
+    assert rnd.to_dict() == before
+
+
+def test_the_shoe_exposing_a_dealer_card_while_dealing_voids_everything() -> None:
+    # §657a.13(d): before any box has decided; unlike ch. 684a, the side bets are returned too.
+    rnd, books = _in_phase("closed")
+    step = books.add(rnd.deal([Fault.DEALER_CARD_EXPOSED]))
+    assert rnd.phase is Phase.VOID and rnd.void_reason == "dealer_card_exposed"
+    void = next(e for e in step.events if e.kind == "round_void")
+    assert void.data["evidence"]["card"] == card_code(rnd.dealer_cards[0])
+    assert sum(t.amount for t in step.transfers) == -sum(b.staked() for b in rnd.boxes.values())
+    assert not any(e.kind == "hole_cards" for e in step.events)
+    check_money(rnd, books)
+    check_round_trip(rnd)
 
 
 def test_dealer_card_exposed_before_every_decision_voids_everything() -> None:
@@ -622,11 +659,11 @@ def test_irregularities_that_do_not_void_and_unknown_ones_are_refused() -> None:
     before = rnd.to_dict()
     for reason in ("one_card_face_up", "card_drawn_in_error", "shuffler_jam"):
         with pytest.raises(RuleViolation) as info:
-            rnd.void(reason)
+            rnd.void(reason, EVIDENCE)
         assert info.value.code == "not_void"
     for reason in ("nope", 3, None):
         with pytest.raises(InvalidInput) as info2:
-            rnd.void(reason)  # type: ignore[arg-type]
+            rnd.void(reason, EVIDENCE)  # type: ignore[arg-type]
         assert info2.value.code == "unknown_irregularity"
     assert rnd.to_dict() == before
 
@@ -681,10 +718,11 @@ def test_open_refuses_a_bad_shoe_and_bad_rules() -> None:
         TableRules(FULL, ante_min=1000, ante_max=500)
 
 
-def test_open_shuffled_uses_the_injected_source() -> None:
-    a, _ = Round.open_shuffled(1, table(), "red", SeededSource(5), "s")
-    b, _ = Round.open_shuffled(1, table(), "red", SeededSource(5), "s")
+def test_shuffled_uses_the_injected_source() -> None:
+    a, _ = Round.shuffled(1, table(), SeededSource(5), "red", "s")
+    b, _ = Round.shuffled(1, table(), SeededSource(5))
     assert a.order == b.order == shuffle(DECK, SeededSource(5))
+    assert a.salt == "s" and len(b.salt) == 32
 
 
 @pytest.mark.parametrize("rules", [FULL, FOUR_CARD, PLAIN])
@@ -793,7 +831,10 @@ def test_random_command_sequences_conserve_money(
             elif command == "exposed":
                 step = rnd.dealer_card_exposed()
             else:
-                step = rnd.void(data.draw(st.sampled_from([*VOID_REASONS, "nope"])))
+                step = rnd.void(
+                    data.draw(st.sampled_from([*VOID_REASONS, "nope"])),
+                    data.draw(st.sampled_from([None, EVIDENCE])),
+                )
         except EngineError as exc:
             assert exc.code and exc.message
             assert rnd.to_dict() == before, (command, exc.code)  # refusals change nothing
@@ -815,8 +856,9 @@ def test_random_command_sequences_conserve_money(
     check_money(rnd, books)
     check_round_trip(rnd)
     if rnd.phase in (Phase.SETTLED, Phase.VOID):
-        final = books.events[-1]
-        assert final["kind"] in ("round_settled", "round_void")
+        ends = [e for e in books.events if e["kind"] in ("round_settled", "round_void")]
+        assert len(ends) == 1
+        final = ends[0]
         shoe = [parse_card(c) for c in final["data"]["shoe"]]
         assert commitment(shoe, final["data"]["salt"]) == books.events[0]["data"]["commitment"]
         assert card_code(shoe[0]) == final["data"]["shoe"][0]

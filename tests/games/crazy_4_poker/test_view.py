@@ -89,8 +89,20 @@ def rounds() -> dict[str, Round]:
         bets(rnd, books)
         if phase == "closed":
             books.add(rnd.close_betting())
-        books.add(rnd.void("table_closed"))
+            books.add(rnd.void("server_restart", {"restarted": "the server"}))
+        else:
+            books.add(rnd.void("table_closed", {"closed_by": "the pit boss"}))
         snap(name, rnd)
+    rnd, books = start()
+    bets(rnd, books)
+    books.add(rnd.close_betting())
+    books.add(rnd.deal([Fault.DEALER_CARD_EXPOSED]))  # §657a.13(d), by the shoe
+    snap("void_dealer_card_shown_by_the_shoe", rnd)
+    rnd, books = start()
+    bets(rnd, books)
+    books.add(rnd.close_betting())
+    books.add(rnd.deal([Fault.FACE_UP_CARD], rng=Draw()))  # §657a.13(a): one card, discarded
+    snap("decisions_after_a_face_up_card", rnd)
     rnd, books = start()
     bets(rnd, books)
     books.add(rnd.close_betting())
@@ -130,6 +142,7 @@ def visible_cards(rnd: Round, player: str | None) -> set[int]:
     for b in rnd.boxes.values():
         if player is not None and b.player == player:
             seen |= set(b.cards)
+    seen |= set(rnd.face_up)  # §657a.13(a): found face up, seen by everyone
     if rnd.phase is Phase.REVEALED:
         seen |= set(rnd.dealer_cards)
         if rnd.six_card_bonus_card is not None:
@@ -147,7 +160,9 @@ def test_every_view_of_every_phase_renders_for_every_viewer(
     assert json.loads(json.dumps(v)) == v
     assert v["phase"] == rnd.phase.value and v["game"] == "crazy_4_poker"
     assert [b["box"] for b in v["boxes"]] == sorted(rnd.boxes)
-    assert ("console" in v) is dealer
+    assert ("meter_increments" in v) is dealer
+    assert v["viewer"]["role"] == ("dealer" if dealer else "player" if player else "spectator")
+    assert v["face_up_discards"] == [card_code(c) for c in rnd.face_up]
     who = None if dealer else player
     # No card the viewer may not see appears anywhere in what it is sent.
     text = json.dumps(v)
@@ -194,9 +209,9 @@ def test_the_owner_sees_the_play_sizes_allowed() -> None:
 
 def test_a_folded_hand_is_discarded_unseen_unless_its_six_card_bonus_keeps_it() -> None:
     decided = view("decided", None)
-    assert box(decided, 1)["folded"] and box(decided, 1)["on_layout"]  # §657a.11(b)(3)
-    assert box(decided, 4)["folded"] and not box(decided, 4)["on_layout"]  # §657a.11(c)
-    assert box(decided, 2)["on_layout"] and not box(decided, 2)["folded"]
+    assert box(decided, 1)["folded"] and not box(decided, 1)["discarded"]  # §657a.11(b)(3)
+    assert box(decided, 4)["folded"] and box(decided, 4)["discarded"]  # §657a.11(c)
+    assert not box(decided, 2)["discarded"] and not box(decided, 2)["folded"]
     settled = view("settled", "bob")
     assert box(settled, 1)["cards"] == ALICE.split()  # settled with the Six Card Bonus card
     assert box(settled, 1)["six_card_category"] == "three_of_a_kind"
@@ -232,13 +247,15 @@ def test_magic_card_and_lucky_position_are_shown_at_settlement() -> None:
 
 
 def test_the_dealer_console_sees_the_shoe_and_meters_but_no_face_down_card() -> None:
-    console = view("decisions_first", None, dealer=True)["console"]
+    console = view("decisions_first", None, dealer=True)
     assert console["stub"] == 52 - 25 and console["discards"] == 4
     assert console["meter_increments"]["hand_bonus"] == {"amount": 26, "reserve": 16}
-    assert view("betting", None, dealer=True)["console"]["meter_increments"] == {}
+    assert view("betting", None, dealer=True)["meter_increments"] == {}
+    assert "stub" not in view("closed", None, dealer=True)
     for player, dealer in VIEWERS:
         if not dealer:
-            assert "console" not in view("decisions_first", player)
+            v = view("decisions_first", player)
+            assert "stub" not in v and "meter_increments" not in v
 
 
 def test_results_and_meters_are_public_after_settlement() -> None:
@@ -255,11 +272,19 @@ def test_results_and_meters_are_public_after_settlement() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["void_betting", "void_closed", "void_shoe_jam", "void_misdeal", "void_dealer_card_exposed"],
+    [
+        "void_betting",
+        "void_closed",
+        "void_shoe_jam",
+        "void_misdeal",
+        "void_dealer_card_exposed",
+        "void_dealer_card_shown_by_the_shoe",
+    ],
 )
 def test_void_rounds_show_why_and_reveal_the_shoe(name: str) -> None:
     v = view(name, "carol")
     assert v["phase"] == "void" and v["void_reason"] is not None
+    assert v["void_explanation"] == v["irregularity"] and v["moves"] == []
     assert len(v["shoe"]) == 52 and v["players"] is None
     if name == "void_misdeal":
         assert box(v, 4)["cards"] == ROUNDS[name].view("carol")["boxes"][2]["cards"]
@@ -272,3 +297,45 @@ def test_views_do_not_change_the_round() -> None:
         for player, dealer in VIEWERS:
             rnd.view(player, dealer)
         assert rnd.to_dict() == before, name
+
+
+def test_moves_say_what_each_viewer_may_do_now() -> None:
+    def moves(name: str, player: str | None, dealer: bool = False) -> list[str]:
+        return [m["move"] for m in view(name, player, dealer)["moves"]]
+
+    assert moves("betting", "dave") == ["bet"]
+    assert view("betting", "dave")["moves"][0]["boxes"] == [3, 5, 6]
+    assert moves("betting", "bob") == ["bet", "withdraw"]
+    assert moves("betting", None, dealer=True) == ["close_betting", "void"]
+    assert moves("betting_empty", None, dealer=True) == ["void"]
+    assert moves("closed", None, dealer=True) == ["deal", "void"]
+    decide = view("decisions_first", "alice")["moves"]
+    assert decide == [
+        {
+            "move": "decide",
+            "box": 1,
+            "options": ["fold", "play"],
+            "play": {"min": 1000, "max": 3000},
+        }
+    ]
+    assert moves("decisions_first", "bob") == []
+    assert view("decisions_first", None, dealer=True)["moves"] == [
+        {"move": "time_out", "box": 1},
+        {"move": "void", "reasons": ["stub_count_wrong", "dealer_card_exposed", "server_restart"]},
+    ]
+    assert moves("decided", None, dealer=True) == ["reveal", "void"]
+    assert view("revealed", None, dealer=True)["moves"] == [
+        {"move": "settle", "meters": ["mega", "major", "minor", "hand_bonus"]}
+    ]
+    for name in ("settled", "void_betting"):
+        for player, dealer in VIEWERS:
+            assert view(name, player, dealer)["moves"] == []
+    assert moves("decisions_first", None) == []  # a spectator does nothing
+
+
+def test_a_card_found_face_up_is_shown_to_everyone() -> None:
+    rnd = ROUNDS["decisions_after_a_face_up_card"]
+    assert rnd.phase is Phase.DECISIONS and len(rnd.face_up) == 1
+    shown = card_code(rnd.face_up[0])
+    for player, dealer in VIEWERS:
+        assert view("decisions_after_a_face_up_card", player, dealer)["face_up_discards"] == [shown]
