@@ -783,15 +783,18 @@ class Round:
         events.extend(self._advance_turn())
         return Step(tuple(events), transfers)
 
-    def check_time_out(self) -> int:
+    def check_time_out(self, box: int | None = None) -> int:
         self._require(Phase.DECISIONS)
         if self.to_act is None:
             raise RuleViolation("nobody_to_act", "every box has decided")
+        if box is not None and self._box(box) != self.to_act:
+            raise RuleViolation("not_your_turn", f"box {box} is not deciding now")
         return self.to_act
 
-    def time_out(self) -> Step:
-        """The box to act ran out of decision time: it folds (§657a.7(b), §657a.11(b))."""
-        return self.decide(self.check_time_out(), None, 0, "timeout")
+    def time_out(self, box: int | None = None) -> Step:
+        """The box to act (``box``, when given, must be it) ran out of decision time: it
+        folds, its wagers lost as abandoned (§657a.7(b), §657a.11(b))."""
+        return self.decide(self.check_time_out(box), None, 0, "timeout")
 
     def abandon(self, player: str) -> Step:
         """A player left the table (§657a.7(b)).
