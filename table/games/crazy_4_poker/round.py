@@ -36,6 +36,7 @@ from table.engine.hands import describe
 from table.engine.round import PUBLIC, Event, Transfer, to_player
 from table.engine.round import Step as EngineStep
 from table.engine.shoe import (
+    CARDS_PER_STACK,
     DealPlan,
     Fault,
     RandomSource,
@@ -385,7 +386,18 @@ def _dollars(cents: int) -> str:
 
 
 def hand_json(cards: Sequence[Card]) -> dict[str, Any]:
-    """A five-card hand in words: the best four (§657a.6(b)) and the five-card category."""
+    """A five-card hand in words: the best four (§657a.6(b)) and the five-card category.
+
+    A stack of other than five cards (a misdeal, §657a.13(c), or a jammed shoe, §657a.13(f):
+    the round is void) is shown as dealt, with no hand."""
+    if len(cards) != CARDS_PER_STACK:
+        return {
+            "cards": codes(cards),
+            "best_four": None,
+            "hand": None,
+            "category": None,
+            "five_card_category": None,
+        }
     hand = best_four(list(cards))
     return {
         "cards": codes(cards),
@@ -839,10 +851,10 @@ class Round:
         return Step((Event("dealer_revealed", self.dealer_public()),))
 
     def dealer_public(self) -> dict[str, Any]:
-        hand = best_four(self.dealer_cards)
+        whole = len(self.dealer_cards) == CARDS_PER_STACK
         return {
             **hand_json(self.dealer_cards),
-            "qualifies": dealer_qualifies(hand.value),
+            "qualifies": dealer_qualifies(best_four(self.dealer_cards).value) if whole else None,
             "six_card_bonus_card": (
                 None if self.six_card_bonus_card is None else card_code(self.six_card_bonus_card)
             ),

@@ -53,8 +53,7 @@ def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any])
         "cards": None,
     }
     if mine and play.cards:
-        # A misdealt box (§657a.13(c)) holds other than five cards: shown, but not valued.
-        item.update(hand_json(play.cards) if len(play.cards) == 5 else {"cards": codes(play.cards)})
+        item.update(hand_json(play.cards))  # a misdealt stack: the cards, no hand
         if rnd.phase is Phase.DECISIONS and play.decision is None:
             low, high = rnd.play_range(play)
             item["play_options"] = {

@@ -972,3 +972,17 @@ def test_a_faulty_random_source_refuses_the_deal_and_changes_nothing(answers: li
         rnd.deal(rng=Faulty())
     assert info.value.code == "bad_random"
     assert rnd.to_dict() == before
+
+
+def test_a_short_stack_from_a_jammed_shoe_renders_without_a_hand() -> None:
+    # §657a.13(f): without a Six Card Bonus the jam hits the dealer's stack; void, and the
+    # recall still shows what was dealt.
+    rnd = opened()
+    rnd.bet(1, "bob", {"ante": 1000})
+    rnd.close_betting()
+    rnd.deal([Fault.JAM])
+    assert rnd.phase is Phase.VOID and len(rnd.dealer_cards) < 5
+    dealer = rnd.dealer_public()
+    assert dealer["hand"] is None and dealer["qualifies"] is None
+    assert dealer["cards"] == [card_code(c) for c in rnd.dealer_cards]
+    check_round_trip(rnd)

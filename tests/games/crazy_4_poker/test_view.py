@@ -112,6 +112,7 @@ def rounds() -> dict[str, Round]:
     bets(rnd, books)
     books.add(rnd.close_betting())
     books.add(rnd.deal([Fault.MISDEAL]))  # box 1 gets four cards (§657a.13(c))
+    assert len(rnd.boxes[1].cards) == 4
     snap("void_misdeal", rnd)
     rnd, books = start()
     bets(rnd, books)
@@ -288,7 +289,12 @@ def test_void_rounds_show_why_and_reveal_the_shoe(name: str) -> None:
     assert len(v["shoe"]) == 52 and v["players"] is None
     if name == "void_misdeal":
         assert box(v, 4)["cards"] == ROUNDS[name].view("carol")["boxes"][2]["cards"]
-        assert len(box(view(name, "alice"), 1)["cards"]) == 4  # what she was dealt, unvalued
+        alice = box(view(name, "alice"), 1)
+        assert len(alice["cards"]) == 4 and alice["hand"] is None  # as dealt, no hand
+    if name in ("void_misdeal", "void_shoe_jam"):
+        # The recall may show the dealer's stack as dealt: whole or not, it renders.
+        dealer = ROUNDS[name].dealer_public()
+        assert json.loads(json.dumps(dealer)) == dealer
 
 
 def test_views_do_not_change_the_round() -> None:
