@@ -106,7 +106,7 @@ class ProgressiveMeterAdmin(admin.ModelAdmin):
         made = meters.create_meter(obj.name, obj.kind, obj.paytable, obj.wager)
         for f in ProgressiveMeter._meta.concrete_fields:
             setattr(obj, f.attname, getattr(made, f.attname))
-        obj._state.adding = False
+        obj._state.adding, obj._state.db = False, made._state.db
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
