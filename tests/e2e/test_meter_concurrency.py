@@ -23,6 +23,8 @@ pytestmark = [pytest.mark.realstack, pytest.mark.slow]
 
 REAL = os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get("REDIS_URL")
 ROUNDS = 120
+#: (primary, reserve) cents per $1 wager and the reseed: hand bonus, Five-Card A.
+RATES = {False: ((13, 8), 0), True: ((21, 0), 10_000_00)}
 
 SETUP = """
 from table import ledger, meters
@@ -74,7 +76,8 @@ for m in ProgressiveMeter.objects.all():
     out["standing"][m.pk] = [m.amount, m.reserve, m.version, m.account.balance]
     out["events"][m.pk] = [
         {"v": e.version, "kind": e.kind, "table": e.table_id, "round": e.round_number,
-         "box": e.box, "wager": e.wager, "percent": e.percent, "split": e.split, "paid": e.paid,
+         "box": e.box, "wager": e.wager, "stakes": e.stakes, "percent": e.percent,
+         "split": e.split, "paid": e.paid,
          "ab": e.amount_before, "rb": e.reserve_before, "aa": e.amount_after,
          "ra": e.reserve_after, "funded": e.funded, "reseeded": e.reseeded}
         for e in MeterEvent.objects.filter(meter=m).order_by("version")
@@ -104,6 +107,18 @@ def test_two_processes_feed_and_hit_the_same_meters() -> None:
             assert (e["ab"], e["rb"]) == (prev["aa"], prev["ra"]), e
         assert (events[-1]["aa"], events[-1]["ra"]) == (amount, reserve)
         assert account == amount + reserve
+        # Every change is the rules' arithmetic: increments at the rates per $1 wager, a
+        # 100% hit resetting to the reseed plus the reserve.
+        rates, reseed = RATES[meter_id == str(made["five"])]
+        for e in events:
+            if e["kind"] == "increment":
+                stakes = e["stakes"]
+                assert (e["aa"] - e["ab"], e["ra"] - e["rb"]) == (
+                    rates[0] * stakes,
+                    rates[1] * stakes,
+                )
+            if e["reseeded"]:
+                assert (e["aa"], e["ra"]) == (reseed + e["rb"] + e["ab"] - e["paid"], 0)
         # Each hit paid what the meter held at its turn, in commit order: the first share of
         # a hit is its percentage of the amount it found, rounded down, split.
         for e in events:
