@@ -49,6 +49,9 @@ def test_every_admin_page_renders(boss: Client, game: Game, alice: Any, table: T
     game.play([(alice, 1, {"ante": 10_00, "prime": 5_00})])
     game.open()  # a round in play too
     services.place_bets(table.pk, alice, 1, {"ante": 5_00}, key="k")
+    from table import meters  # a progressive meter and its history (table/admin/meters.py)
+
+    meters.create_meter("Test mega", "mega", "C", 100, [table])
     assert boss.get(reverse("admin:index")).status_code == 200
     unchecked = []
     for model, model_admin in admin.site._registry.items():
