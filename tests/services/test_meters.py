@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import channel_layers, get_channel_layer
 from django.db import transaction
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from table import ledger, meters
@@ -460,8 +461,15 @@ def test_the_history_is_append_only(table: Table, hand_bonus: ProgressiveMeter) 
 
 
 def test_each_committed_change_publishes_one_meter_frame(
-    table: Table, hand_bonus: ProgressiveMeter, alice: Any, django_capture_on_commit_callbacks: Any
+    table: Table,
+    hand_bonus: ProgressiveMeter,
+    alice: Any,
+    django_capture_on_commit_callbacks: Any,
+    settings: Any,
 ) -> None:
+    # The in-process layer, on every pass (the realstack test covers Redis between processes).
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(meters.meter_group(hand_bonus.pk), channel)
@@ -489,6 +497,7 @@ def test_each_committed_change_publishes_one_meter_frame(
                 table, Round.objects.get(table=table, number=2), hand_bonus=[100]
             )
     assert callbacks == []
+    channel_layers.backends.clear()
 
 
 # --- the admin -----------------------------------------------------------------------------------
@@ -539,7 +548,7 @@ ops = st.lists(
 
 
 @pytest.mark.django_db
-@settings(max_examples=40)
+@hypothesis_settings(max_examples=40)
 @given(ops)
 def test_meters_and_ledger_conserve_money(ops: list[tuple[Any, ...]]) -> None:
     """Random rounds at two linked tables: increments, hits of every kind, voids. The ledger
