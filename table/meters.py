@@ -272,6 +272,14 @@ def publish(frame: dict[str, Any]) -> None:
         log.exception("could not publish version %s of meter %s", frame["version"], frame["meter"])
 
 
+def table_meter_frames(table_id: int) -> list[dict[str, Any]]:
+    """The meters of a table as they stand (committed), one frame each, for a socket's first
+    snapshot; the frames that follow carry higher versions."""
+    return [
+        meter_frame(m) for m in ProgressiveMeter.objects.filter(tables__id=table_id).order_by("pk")
+    ]
+
+
 def _after_commit(meter: ProgressiveMeter, cause: str, table: Table | None) -> None:
     """One frame per change, sent only once the change is committed (never a rolled-back one)."""
     frame = meter_frame(meter, cause, table)
@@ -286,6 +294,7 @@ def apply_increments(
     round: Round,
     progressive: Sequence[int] = (),
     hand_bonus: Sequence[int] = (),
+    held: ledger.Held | None = None,
 ) -> dict[str, Increment]:
     """Add this round's increments to the table's meters when betting closes (§657a.10(a)(2)).
 
@@ -294,6 +303,7 @@ def apply_increments(
     progressive wager adds its rates to every progressive meter of the table (a Five-Card C
     wager feeds mega, major and minor), each hand-bonus wager to the hand-bonus meter. The
     table's bankroll (the drop) funds them. Returns each meter's increment by kind.
+    ``held``: the accounts the table's command already locked (``ledger.lock_for_table``).
     """
     _require_transaction()
     if round.table_id != table.pk:
@@ -348,11 +358,11 @@ def apply_increments(
             stakes=len(stakes),
         )
         _after_commit(meter, MeterEvent.INCREMENT, table)
-    ledger.post(postings, table, round)
+    ledger.post(postings, table, round, held)
     return increments
 
 
-def reverse_increments(round: Round) -> dict[str, Increment]:
+def reverse_increments(round: Round, held: ledger.Held | None = None) -> dict[str, Increment]:
     """A void round takes its increments back out (§657a.13; the stakes go back separately).
 
     The primary share comes off the amount and the reserve share off the reserve. Should a
@@ -419,7 +429,7 @@ def reverse_increments(round: Round) -> dict[str, Increment]:
         )
         _after_commit(meter, MeterEvent.REVERSAL, round.table)
         out[meter.kind] = inc
-    ledger.post(postings, round.table, round)
+    ledger.post(postings, round.table, round, held)
     return out
 
 
@@ -495,7 +505,9 @@ def _validate_hits(
     return out
 
 
-def pay_hits(table: Table, round: Round, hits: Sequence[Hit]) -> list[Payment]:
+def pay_hits(
+    table: Table, round: Round, hits: Sequence[Hit], held: ledger.Held | None = None
+) -> list[Payment]:
     """Pay each hit from its meter as it stands at that box's turn (§657a.12(d)(4), (e)(4)).
 
     ``hits`` in settlement order: a second winner of the same meter gets what the first left.
@@ -572,7 +584,7 @@ def pay_hits(table: Table, round: Round, hits: Sequence[Hit]) -> list[Payment]:
                 Payment(box, player, hit.wager, hit.meter, share, last and hit.percent == 100)
             )
         _after_commit(meter, MeterEvent.HIT, table)
-    ledger.post(postings, table, round)
+    ledger.post(postings, table, round, held)
     return payments
 
 

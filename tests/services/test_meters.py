@@ -498,6 +498,11 @@ def test_each_committed_change_publishes_one_meter_frame(
             )
     assert callbacks == []
     channel_layers.backends.clear()
+    # A socket's first snapshot: the table's meters as they stand, then newer frames.
+    assert meters.table_meter_frames(table.pk) == [
+        {"type": "meter", "meter": hand_bonus.pk, "kind": "hand_bonus", "name": "hand bonus",
+         "amount": 10_000_13 - 1_000_01, "version": 3}
+    ]  # fmt: skip
 
 
 # --- the admin -----------------------------------------------------------------------------------
@@ -620,3 +625,17 @@ def test_meters_and_ledger_conserve_money(ops: list[tuple[Any, ...]]) -> None:
         assert drop - funded == fed  # the bankrolls paid the increments (net of voids) and reseeds
     finally:
         transaction.savepoint_rollback(sid)
+
+
+def test_the_accounts_a_table_command_holds_stay_up_to_date(
+    table: Table, hand_bonus: ProgressiveMeter, alice: Any
+) -> None:
+    rnd = new_round(table)
+    with transaction.atomic():
+        players, bankroll, held = ledger.lock_for_table(table, ["alice"])
+        meters.apply_increments(table, rnd, hand_bonus=[100], held=held)
+        hit = Hit("hand_bonus", 10, ((1, "alice"),), "hand_bonus_player")
+        meters.pay_hits(table, rnd, [hit], held=held)
+        for account in (bankroll, players["alice"]):
+            assert held[account][2] == Account.objects.get(pk=account).balance
+    assert ledger.player_account(alice).balance == 10_000_00 + 1_000_01
