@@ -41,7 +41,7 @@ def unguard(apps, schema_editor):  # type: ignore[no-untyped-def]
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('table', '0002_insiders'),
+        ('table', '0004_protocol'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
