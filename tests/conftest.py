@@ -76,7 +76,9 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
     from asgiref.sync import SyncToAsync
 
     from table.consumers import SERVICE_THREADS, _service_pool
+    from table.crowd import READ_THREADS, _read_pool
 
     with django_db_blocker.unblock():
         _close_connections_in(_service_pool, SERVICE_THREADS)
+        _close_connections_in(_read_pool, READ_THREADS)  # snapshots and pongs (table/crowd.py)
         _close_connections_in(SyncToAsync.single_thread_executor, 1)
