@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 from table.engine.errors import EngineError, InvalidInput, RuleViolation
 from table.engine.round import PUBLIC, Event, Transfer, to_player
@@ -503,6 +503,7 @@ R = TypeVar("R")  # the game's rules (a frozen value, kept by every round)
 S = TypeVar("S")  # the game's round state
 
 
+@runtime_checkable
 class Game(Protocol[R, S]):
     """A table game the platform can host. One instance per game, stateless: every round's
     state is an ``S`` the platform stores as :meth:`to_dict` and loads with :meth:`from_dict`.
@@ -513,6 +514,9 @@ class Game(Protocol[R, S]):
     #: The game's name for people, and the regulation it implements.
     title: str
     regulation: str
+    #: The round's phases in order, ``"void"`` last (a round may end there from any phase
+    #: before it is settled); :attr:`RoundStatus.phase` is one of them.
+    phases: tuple[str, ...]
     #: ``settle_round``'s contract for this game: one round's JSON in, its settlement out;
     #: raises ``InvalidInput`` for bad input (the game's contract document says which).
     settle_one: Callable[[object], dict[str, Any]]

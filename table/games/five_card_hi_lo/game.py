@@ -10,7 +10,7 @@ one deck per round, no shared meters, no payout limit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
@@ -39,6 +39,7 @@ from ..base import (
     DealingPlan,
     FeltParts,
     Figure,
+    Game,
     GameStep,
     Inputs,
     MeterSpec,
@@ -122,6 +123,7 @@ class FiveCardHiLo:
 
     name = NAME
     title = "Five Card Hi-Lo"
+    phases = tuple(p.value for p in Phase)
     regulation = "58 Pa. Code ch. 663a"
     felt = FeltParts(
         spots=((ANTE, PLAY), (TIE, POKER_BONUS)),
@@ -129,6 +131,8 @@ class FiveCardHiLo:
         felt_module=None,
         console_module=None,
     )
+
+    settle_one: Callable[[object], dict[str, Any]]
 
     def __init__(self) -> None:
         self.settle_one = contract.settle_one
@@ -465,4 +469,4 @@ class FiveCardHiLo:
         return Round.from_dict(dict(data))
 
 
-GAME: Final = FiveCardHiLo()
+GAME: Final[Game[HiLoRules, Round]] = FiveCardHiLo()

@@ -9,7 +9,7 @@ winnings (§684a.12(g)); no shared meters.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
@@ -48,6 +48,7 @@ from ..base import (
     DealingPlan,
     FeltParts,
     Figure,
+    Game,
     GameStep,
     Inputs,
     MeterSpec,
@@ -121,6 +122,7 @@ class FourCardFrenzy:
 
     name = NAME
     title = "Four Card Frenzy"
+    phases = tuple(p.value for p in Phase)
     regulation = "58 Pa. Code ch. 684a"
     felt = FeltParts(
         spots=((ANTE, ODDS, RAISE), (PRIME, FOUR_CARD_BONUS, ALL_SIX)),
@@ -128,6 +130,8 @@ class FourCardFrenzy:
         felt_module="table/table.js",
         console_module="table/dealer.js",
     )
+
+    settle_one: Callable[[object], dict[str, Any]]
 
     def __init__(self) -> None:
         self.settle_one = contract.settle_one
@@ -414,4 +418,4 @@ class FourCardFrenzy:
         return Round.from_dict({k: v for k, v in data.items() if k != "game"})
 
 
-GAME: Final = FourCardFrenzy()
+GAME: Final[Game[TableRules, Round]] = FourCardFrenzy()

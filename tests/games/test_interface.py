@@ -1,0 +1,411 @@
+"""Every registered game implements the platform's interface (table/games/base.py), and the
+game-agnostic driver (table/games/driver.py) plays whole rounds of each through it alone:
+a Rules Submission validated, wagers from the moves the views offer, the dealing plan, the
+decisions and settings, the reveal, settlement, money that adds up, views for the owner,
+another player, a spectator and the dealer at every command (never a hole card to anyone
+else before the round is over), the state through to_dict/from_dict, and voids."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+import pytest
+
+from table.engine.errors import EngineError, InvalidInput, RuleViolation
+from table.games import FOUR_CARD_FRENZY, GAMES, contract_settler, game, game_of_state
+from table.games.base import (
+    BET,
+    CLOSE_BETTING,
+    DEAL,
+    DEALER,
+    DECIDE,
+    PUBLIC,
+    SET_HANDS,
+    SETTLE,
+    VOID,
+    Actor,
+    Command,
+    Fault,
+    Game,
+    Role,
+    check_view,
+)
+from table.games.driver import TableDriver, choose_args, place_bets, play_round, void_now
+from tests.conftest import SeededSource
+
+NAMES = sorted(GAMES)
+PLAYERS = ("ann", "bob", "cat")
+#: Seated but betting nothing: "another player" in every view check.
+OTHER = "eve"
+SEEDS = range(24)
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string anywhere in a JSON value (keys included)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        out = set()
+        for k, v in value.items():
+            out |= {k} | _strings(v)
+        return out
+    if isinstance(value, list | tuple):
+        return set().union(*map(_strings, value)) if value else set()
+    return set()
+
+
+def _driver(name: str, seed: int) -> tuple[TableDriver, SeededSource]:
+    g = game(name)
+    rng = SeededSource(seed)
+    return TableDriver(g, g.default_rules(), rng), rng
+
+
+class ViewChecks:
+    """Run after every command: every viewer's view keeps the contract and the secrets; the
+    stored state round-trips; the deck adds up; what the dealing plan said is dealt."""
+
+    def __init__(self) -> None:
+        self.phases: set[str] = set()
+        self.plan_cards: int | None = None
+        self.checked = 0
+
+    def __call__(self, driver: TableDriver) -> None:
+        g = driver.game
+        stored = driver.stored
+        assert stored is not None
+        state = g.from_dict(stored)
+        # §: the round is the audit record - nothing lost between store and load.
+        assert json.loads(json.dumps(g.to_dict(state))) == stored
+        status = g.status(state)
+        assert status.phase in g.phases
+        self.phases.add(status.phase)
+        assert status.cards_counted == 52
+        boxes = g.boxes(state)
+        if not status.dealt:
+            self.plan_cards = g.dealing_plan(state).cards
+        elif driver.log[-1][1].name == DEAL and status.phase != "void":
+            assert status.cards_dealt == self.plan_cards
+        owners = {b.player for b in boxes}
+        viewers = [Actor.player(p) for p in (*PLAYERS, OTHER)]
+        viewers += [Actor.spectator(), Actor.dealer("dealer")]
+        for viewer in viewers:
+            view = g.view(state, viewer)
+            assert check_view(view) == [], check_view(view)
+            assert view["game"] == g.name
+            assert view["phase"] == status.phase
+            assert view["viewer"]["role"] == viewer.role.value
+            shown = _strings(json.loads(json.dumps(view)))
+            if viewer.role is not Role.PLAYER or viewer.name not in owners:
+                assert all(m["move"] not in (DECIDE, SET_HANDS) for m in view["moves"])
+            if viewer.role is Role.SPECTATOR:
+                assert view["moves"] == []
+            if not status.revealed:
+                assert view["dealer"] is None
+            if status.finished:
+                continue
+            for box in boxes:
+                if viewer.role is Role.PLAYER and box.player == viewer.name:
+                    if box.cards and box.in_play:
+                        item = next(b for b in view["boxes"] if b["box"] == box.box)
+                        assert set(box.cards) <= set(item["cards"] or ())
+                    continue
+                leaked = set(box.cards) & shown
+                assert not leaked, f"{viewer} sees box {box.box}'s {leaked} in {status.phase}"
+        self.checked += 1
+
+
+# --- the interface ---------------------------------------------------------------------------
+
+
+def _protocol_members() -> list[str]:
+    members = [n for n in vars(Game) if not n.startswith("_")]
+    return [*members, *Game.__annotations__]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_satisfies_the_protocol(name: str) -> None:
+    g = game(name)
+    assert isinstance(g, Game)
+    assert g.name == name
+    for member in _protocol_members():
+        assert hasattr(g, member), member
+    assert g.phases[-1] == "void"
+    assert contract_settler(name) is g.settle_one
+
+
+def test_every_member_of_the_interface_is_documented() -> None:
+    for member, value in vars(Game).items():
+        if inspect.isfunction(value) and not member.startswith("_"):
+            assert (value.__doc__ or "").strip(), member
+    source = inspect.getsource(Game)
+    for attribute in Game.__annotations__:
+        assert "#: " in source.split(f"    {attribute}:")[0].rsplit("\n\n", 1)[-1], attribute
+
+
+def test_a_stored_round_names_its_game_and_four_card_frenzy_predates_the_key() -> None:
+    for name in NAMES:
+        driver, _ = _driver(name, 1)
+        driver.open()
+        assert game_of_state(driver.stored or {}) is game(name)
+    driver, _ = _driver(FOUR_CARD_FRENZY, 1)
+    driver.open()
+    assert "game" not in (driver.stored or {})
+    with pytest.raises(InvalidInput) as refused:
+        game("blackjack")
+    assert refused.value.code == "unknown_game"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_state_of_another_game_is_refused(name: str) -> None:
+    other = next(n for n in NAMES if n != name)
+    driver, _ = _driver(other, 2)
+    driver.open()
+    with pytest.raises(InvalidInput) as refused:
+        game(name).from_dict(driver.stored or {})
+    assert refused.value.code == "bad_state"
+
+
+# --- the Rules Submission -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_rules_choices_round_trip_and_are_validated(name: str) -> None:
+    g = game(name)
+    rules = g.default_rules()
+    assert g.rules_problems(rules) == []
+    stored = json.loads(json.dumps(g.rules_to_dict(rules)))
+    assert g.parse_rules(stored) == rules
+    assert g.rule_changes(rules, rules) == []
+    fields = g.rules_fields()
+    assert {f.name for f in fields} <= set(stored)
+    choice = next(f for f in fields if f.kind == "choice")
+    other = next(o for o in choice.options if o != stored[choice.name])
+    changed = g.parse_rules({**stored, choice.name: other})
+    assert g.rule_changes(rules, changed), "a new paytable is something a player notices"
+    # An unknown paytable: refused when read, or named among the problems; no round opens.
+    try:
+        bad = g.parse_rules({**stored, choice.name: "Z9"})
+    except InvalidInput:
+        return
+    assert choice.name in {p.field for p in g.rules_problems(bad)}
+    with pytest.raises(InvalidInput):
+        g.open_round(1, bad, "red", list(range(52)), "salt")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_signs_wagers_settings_and_the_exact_mathematics(name: str) -> None:
+    g = game(name)
+    rules = g.default_rules()
+    signs = g.signs(rules)
+    assert signs and all(s.rows for s in signs)
+    json.dumps([s.to_dict() for s in signs])
+    wagers = g.wagers(rules)
+    assert any(w.required and w.placed == "bet" for w in wagers)
+    assert any(w.placed == "decision" for w in wagers)
+    assert all(w.low <= w.high for w in wagers)
+    settings = g.table_settings(rules)
+    assert settings.boxes_per_player >= 1 and settings.betting_seconds >= 5
+    figures = g.math_report(rules)
+    assert figures
+    for figure in figures:
+        # Every wager keeps something for the house, and not more than the stake.
+        assert 0 < figure.house_edge < 1, figure
+
+
+# --- whole rounds through the interface ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_whole_rounds_through_the_interface_only(name: str) -> None:
+    g = game(name)
+    checks = ViewChecks()
+    decisions: list[dict[str, Any]] = []
+    settled = 0
+    for seed in SEEDS:
+        driver, rng = _driver(name, seed)
+        driver.observers.append(checks)
+        status = play_round(driver, PLAYERS, rng)
+        assert status.finished
+        if status.phase == "settled":
+            settled += 1
+            assert status.players is not None
+            # Each player's transfers add up to the settlement's net, and what the players
+            # won the table lost: no money made or lost.
+            for player, net in status.players.items():
+                assert driver.money.get(player, 0) == net
+        assert driver.table == -sum(driver.money.values())
+        decisions += [dict(c.args) for _, c, _ in driver.log if c.name in (DECIDE, SET_HANDS)]
+        # Every event is plain data for an audience the platform knows.
+        for event in driver.events:
+            json.dumps(event.data)
+            assert event.audience in (PUBLIC, DEALER) or event.audience.startswith("player:")
+    assert settled >= len(SEEDS) // 2
+    assert checks.phases >= set(g.phases) - {"void"}, checks.phases
+    assert checks.checked > 10 * len(SEEDS)
+    assert decisions
+
+
+def test_the_decisions_each_game_really_has() -> None:
+    """A Raise multiple above 1x, a Play, a setting with an ace low: each comes up."""
+    seen: dict[str, list[dict[str, Any]]] = {n: [] for n in NAMES}
+    for name in NAMES:
+        for seed in SEEDS:
+            driver, rng = _driver(name, seed)
+            play_round(driver, PLAYERS, rng, time_outs=False)
+            seen[name] += [dict(c.args) for _, c, _ in driver.log if c.name in (DECIDE, SET_HANDS)]
+    assert any(d.get("raise", 0) >= 2 for d in seen["four_card_frenzy"])
+    assert any(d.get("raise") == 0 for d in seen["four_card_frenzy"])
+    hilo = seen["five_card_hi_lo"]
+    assert any(d.get("play") is True for d in hilo) and any(d.get("play") is False for d in hilo)
+    # One ace low: an ace among the two low cards.
+    assert any("low" in d and any(c.startswith("A") for c in d["low"]) for d in hilo)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_clock_times_out_whoever_is_awaited(name: str) -> None:
+    g = game(name)
+    driver, rng = _driver(name, 5)
+    driver.open()
+    assert g.timer(driver.state()).kind == "betting"  # type: ignore[union-attr]
+    assert g.timer(driver.state()).expire is None  # type: ignore[union-attr]
+    place_bets(driver, PLAYERS, rng)
+    expire = g.timer(driver.state()).expire  # type: ignore[union-attr]
+    assert expire is not None and expire.name == CLOSE_BETTING
+    driver.send(Actor.house(), expire)
+    driver.send(Actor.dealer(), Command(DEAL))
+    # Nobody decides: the clock times out every box, then the house moves the round on.
+    for _ in range(40):
+        status = driver.status()
+        if status.finished:
+            break
+        timer = g.timer(driver.state())
+        if timer is not None and timer.expire is not None:
+            assert timer.seconds >= 5 and timer.boxes
+            driver.send(Actor.house(), timer.expire)
+            continue
+        step = next(m for m in driver.moves(Actor.dealer()) if m.name in ("reveal", SETTLE))
+        driver.send(Actor.house(), Command(step.name))
+    assert driver.status().finished
+    boxes = g.boxes(driver.state())
+    assert all(b.decision is not None for b in boxes if b.in_play)
+
+
+# --- refusals change nothing ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_refused_commands_change_nothing(name: str) -> None:
+    driver, rng = _driver(name, 7)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    before = json.dumps(driver.stored)
+    refused = [
+        (Actor.player("ann"), Command(DEAL)),  # only the dealer deals
+        (Actor.spectator(), Command(BET, 1, {"ante": 500})),  # a spectator does not bet
+        (Actor.dealer(), Command("shuffle_up_and_deal")),
+        (Actor.player(OTHER), Command(DECIDE, 1, {})),  # not now, and malformed
+        (Actor.dealer(), Command(SETTLE)),  # nothing dealt
+        (Actor.player("ann"), Command(BET, 9, {"ante": 500})),  # no box 9
+        (Actor.player("ann"), Command(BET, None, {"ante": 500})),
+    ]
+    for actor, command in refused:
+        with pytest.raises(EngineError):
+            driver.send(actor, command)
+        assert json.dumps(driver.stored) == before
+    for move in driver.moves(Actor.player(OTHER)):
+        assert move.name == BET
+
+
+# --- voids -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_dealer_voids_while_betting_every_stake_back(name: str) -> None:
+    driver, rng = _driver(name, 11)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    assert any(v < 0 for v in driver.money.values())
+    void = next(m for m in driver.moves(Actor.dealer()) if m.name == VOID)
+    table_closed = next(c for c in void.choices if c.args["reason"] == "table_closed")
+    driver.send(Actor.dealer(), Command(VOID, None, table_closed.args))
+    status = driver.status()
+    assert status.finished and status.phase == "void" and status.void_reason == "table_closed"
+    assert status.irregularity
+    assert all(v == 0 for v in driver.money.values()) and driver.table == 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_round_voided_after_the_deal_returns_everything(name: str) -> None:
+    driver, rng = _driver(name, 13)
+    checks = ViewChecks()
+    driver.observers.append(checks)
+    meters = dict(driver.meters.readings)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    driver.send(Actor.dealer(), Command(CLOSE_BETTING))
+    driver.send(Actor.dealer(), Command(DEAL))
+    status = driver.status()
+    assert status.dealt and not status.finished
+    void_now(driver, "server_restart", {"phase": status.phase})
+    status = driver.status()
+    assert status.phase == "void" and status.void_reason == "server_restart"
+    assert all(v == 0 for v in driver.money.values()) and driver.table == 0
+    assert driver.meters.readings == meters
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("fault", [Fault.JAM, Fault.TWO_FACE_UP_CARDS, Fault.MISDEAL])
+def test_a_shoe_fault_armed_by_the_platform_voids_the_deal(name: str, fault: Fault) -> None:
+    driver, rng = _driver(name, 17)
+    driver.observers.append(ViewChecks())
+    try:
+        status = play_round(driver, PLAYERS, rng, faults=(fault,))
+    except InvalidInput:
+        if name == FOUR_CARD_FRENZY and fault is Fault.MISDEAL:
+            pytest.xfail(
+                "Four Card Frenzy's owner view values a misdealt box of 4 cards and raises; "
+                "fixed on branch protocol (177d8ee), not yet on main"
+            )
+        raise
+    assert status.phase == "void" and status.void_reason
+    assert all(v == 0 for v in driver.money.values()) and driver.table == 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_player_who_leaves_mid_round_is_folded_by_the_house(name: str) -> None:
+    driver, rng = _driver(name, 19)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    driver.send(Actor.dealer(), Command(CLOSE_BETTING))
+    driver.send(Actor.dealer(), Command(DEAL))
+    driver.send(Actor.house(), Command("abandon", None, {"player": "ann"}))
+    for _ in range(60):
+        if driver.status().finished:
+            break
+        moved = False
+        for player in ("bob", "cat"):
+            for move in driver.moves(Actor.player(player)):
+                driver.send(
+                    Actor.player(player), Command(move.name, move.box, choose_args(move, rng))
+                )
+                moved = True
+                break
+            if moved:
+                break
+        if moved:
+            continue
+        timer = driver.game.timer(driver.state())
+        if timer is not None and timer.expire is not None:
+            driver.send(Actor.house(), timer.expire)
+            continue
+        step = next(m for m in driver.moves(Actor.dealer()) if m.name in ("reveal", SETTLE))
+        driver.send(Actor.dealer(), Command(step.name))
+    status = driver.status()
+    assert status.finished
+    for box in driver.game.boxes(driver.state()):
+        if box.player == "ann" and box.in_play:
+            assert box.abandoned
+    with pytest.raises(RuleViolation):
+        driver.send(Actor.player("ann"), Command(DECIDE, 1, {"raise": 1, "play": True}))
