@@ -1,8 +1,9 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-The websocket router is wrapped in ``AllowedHostsOriginValidator(AuthMiddlewareStack(...))``:
-cookies ride on websocket handshakes, so a page from another origin must not be able to
-open a socket with a player's session (cross-site websocket hijacking).
+The websocket router is wrapped in ``SameOriginValidator(AuthMiddlewareStack(...))``:
+cookies ride on websocket handshakes, so a page from another origin (scheme, host and port)
+must not be able to open a socket with a player's session (cross-site websocket hijacking);
+see ``frenzy_site.websocket_origin``.
 """
 
 import gc
@@ -16,16 +17,14 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from frenzy_site.websocket_origin import SameOriginValidator  # noqa: E402
 from table.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

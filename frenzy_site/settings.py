@@ -1,6 +1,8 @@
 """Settings for the Four Card Frenzy table.
 
-With no environment it runs embedded: SQLite and the in-memory channel layer, DEBUG on.
+With no environment it runs embedded: SQLite and the in-memory channel layer, DEBUG off
+(``DJANGO_DEBUG=1`` turns it on for development: never where players can reach the site,
+since a debug page shows every URL pattern and the settings).
 ``DATABASE_URL`` switches to PostgreSQL (or any database dj-database-url knows) and
 ``REDIS_URL`` to the Redis channel layer, so that several Daphne processes can serve one table.
 Production hardening lives in ``frenzy_site.settings_production``.
@@ -18,7 +20,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 SECRET_KEY = os.environ.get(
     "DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me-4c4rdfr3nzy-0123456789abcdef"
 )
-DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
+DEBUG = os.environ.get("DJANGO_DEBUG", "0") == "1"
 ALLOWED_HOSTS = [
     h.strip()
     for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
@@ -43,6 +45,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "frenzy_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -134,6 +137,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# WhiteNoise serves static/ (and the admin's files) straight from the finders, DEBUG off
+# included, so the site works without a collectstatic step; files in STATIC_ROOT (after
+# collectstatic) are served as well.
+WHITENOISE_USE_FINDERS = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"

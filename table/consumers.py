@@ -16,6 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -25,7 +26,7 @@ from .broadcast import deliver, table_group, user_group
 from .duties import can_deal
 from .layer_watch import layer_epoch
 from .models import Table
-from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse
+from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse, ref_of
 from .snapshot import snapshot
 
 log = logging.getLogger(__name__)
@@ -91,17 +92,48 @@ class TokenBucket:
         return False
 
 
+#: What sending on a socket that is already closing raises: Daphne's (autobahn's)
+#: "Attempt to send on a closed protocol", or the OSError the ASGI spec asks servers for.
+SOCKET_GONE = (Disconnected, OSError)
+
+
 class FrameConsumer(AsyncWebsocketConsumer):
     """Channels' dispatch first hops to its shared sync thread to close stale database
     connections, for every message, a frame to fan out included. Our consumers touch the
     database only inside services run by ``in_worker``, which tidies connections in its own
     threads; so the hop (most of the event loop's time at a busy table) is skipped."""
 
+    #: The socket is closing (we closed it, or the client did): frames for it are dropped.
+    gone = False
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """A socket stays in its groups until Daphne reports the disconnect, a while after
+        the tab closed (or after we closed it and the client did not answer): a frame for it
+        then is dropped, not raised ("Exception inside application"), so the consumer lives
+        on to its disconnect and cleans up."""
+        if self.gone:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except SOCKET_GONE:
+            self.gone = True
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        if self.gone:
+            return
+        self.gone = True
+        try:
+            await super().close(code=code, reason=reason)
+        except SOCKET_GONE:
+            pass
 
 
 class TableConsumer(FrameConsumer):
@@ -297,12 +329,12 @@ class TableConsumer(FrameConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.last_seen = time.monotonic()
         if not self.bucket.take():
-            await self.error("rate_limited", "too many frames: slow down")
+            await self.error("rate_limited", "too many frames: slow down", ref_of(text_data))
             return
         try:
             command = parse(self.adapter, text_data, bytes_data)
         except ProtocolError as exc:
-            await self.error(exc.code, exc.message)
+            await self.error(exc.code, exc.message, exc.ref)
             return
         if command.cmd == "ping":
             # The table's version rides on the pong, so a client that missed a frame

@@ -360,6 +360,10 @@ class CommandRecord(models.Model):
     actor = models.CharField(max_length=160)
     key = models.CharField(max_length=64)
     command = models.CharField(max_length=40)
+    #: SHA-256 of the command and its arguments: a key sent again with another command is
+    #: refused (``key_reused``), not answered with the first command's reply. Empty on
+    #: records made before it was kept (those replay whatever is sent).
+    request = models.CharField(max_length=64, blank=True, default="")
     response = models.JSONField()
     created = models.DateTimeField(auto_now_add=True)
 

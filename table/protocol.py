@@ -7,12 +7,15 @@ documents every command and event.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 #: Largest frame a client may send, in bytes.
 MAX_FRAME_BYTES = 4096
+#: Longest ``ref`` a client may send (and that an error frame echoes).
+MAX_REF_CHARS = 64
 
 Box = Annotated[int, Field(ge=1, le=6, description="Box number, 1 = farthest to the dealer's left")]
 Cents = Annotated[int, Field(ge=0, le=100_000_000, description="An amount in integer cents")]
@@ -21,7 +24,7 @@ Cents = Annotated[int, Field(ge=0, le=100_000_000, description="An amount in int
 class Command(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    ref: Annotated[str, Field(max_length=64)] | None = Field(
+    ref: Annotated[str, Field(max_length=MAX_REF_CHARS)] | None = Field(
         None, description="Echoed back in the reply so the client can match it"
     )
     key: (
@@ -137,20 +140,74 @@ DEALER_ADAPTER: TypeAdapter[Any] = TypeAdapter(DealerCommand)
 
 
 class ProtocolError(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: The refused frame's ``ref``, when it had a usable one: echoed in the error frame.
+        self.ref = ref
+
+
+class _NotJson:
+    """What :func:`_read` gives for a text that is not JSON."""
+
+
+_NOT_JSON = _NotJson()
+
+
+def _read(text: str) -> tuple[Any, list[str]]:
+    """The frame as plain JSON, and the keys that appear twice in one of its objects."""
+    repeated: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for key, value in items:
+            if key in obj:
+                repeated.append(key)
+            obj[key] = value
+        return obj
+
+    try:
+        return json.loads(text, object_pairs_hook=pairs), repeated
+    except (ValueError, RecursionError):
+        return _NOT_JSON, repeated
+
+
+def _usable_ref(frame: Any, repeated: list[str]) -> str | None:
+    """A frame's ``ref`` if it is one the protocol allows (and said once): echoed in errors."""
+    ref = frame.get("ref") if isinstance(frame, dict) and "ref" not in repeated else None
+    return ref if isinstance(ref, str) and len(ref) <= MAX_REF_CHARS else None
+
+
+def _fits(text: str | None) -> bool:
+    return text is not None and len(text.encode()) <= MAX_FRAME_BYTES
+
+
+def ref_of(text: str | None) -> str | None:
+    """The ``ref`` of a frame refused before it is validated (rate limiting), if usable."""
+    if text is None or not _fits(text):
+        return None
+    return _usable_ref(*_read(text))
 
 
 def parse(adapter: TypeAdapter[Any], text: str | None, raw_bytes: bytes | None = None) -> Any:
-    """Validate one inbound frame; :class:`ProtocolError` says what is wrong in plain words."""
+    """Validate one inbound frame; :class:`ProtocolError` says what is wrong in plain words
+    and carries the frame's ``ref`` when it had a usable one (binary and oversized frames are
+    not read, so theirs is not known)."""
     if raw_bytes is not None:
         raise ProtocolError("binary_frame", "send JSON text frames, not binary")
     if text is None:
         raise ProtocolError("empty_frame", "empty frame")
-    if len(text.encode()) > MAX_FRAME_BYTES:
+    if not _fits(text):
         raise ProtocolError("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+    frame, repeated = _read(text)
+    ref = _usable_ref(frame, repeated)
+    if repeated:
+        # JSON parsers disagree on which of two equal keys wins ({"ante": 5, "ante": 500}):
+        # a frame that says one thing twice is refused, never read one way or the other.
+        raise ProtocolError(
+            "duplicate_key", f"the key {repeated[0]!r} appears twice in one object", ref
+        )
     try:
         return adapter.validate_json(text)
     except ValidationError as exc:
@@ -158,11 +215,13 @@ def parse(adapter: TypeAdapter[Any], text: str | None, raw_bytes: bytes | None =
         where = ".".join(str(p) for p in first.get("loc", ()))
         kind = first.get("type", "")
         if kind == "json_invalid":
-            raise ProtocolError("bad_json", "the frame is not valid JSON") from None
+            raise ProtocolError("bad_json", "the frame is not valid JSON", ref) from None
         if kind in ("union_tag_invalid", "union_tag_not_found"):
-            raise ProtocolError("unknown_command", "unknown or missing command ('cmd')") from None
+            raise ProtocolError(
+                "unknown_command", "unknown or missing command ('cmd')", ref
+            ) from None
         raise ProtocolError(
-            "bad_frame", f"{where or 'frame'}: {first.get('msg', 'invalid')}"
+            "bad_frame", f"{where or 'frame'}: {first.get('msg', 'invalid')}", ref
         ) from None
 
 

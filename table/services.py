@@ -12,6 +12,8 @@ back and the in-memory engine objects are thrown away.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import os
 import time
 from collections.abc import Callable
@@ -417,6 +419,7 @@ class _Locked:
 
     table: Table
     answer: Any  # the stored response to this idempotency key, if it was seen before
+    request: str | None  # the fingerprint of the command that key was first used for
     stored_round: tuple[str, Any] | None  # the current round's (phase, state)
     seats: dict[int, tuple[int, str]]  # box -> (user id, username)
 
@@ -437,6 +440,8 @@ def _locked_read_sql(vendor: str) -> str:
     return (
         f"{lock}SELECT {table_cols}, {rules_cols}, "
         f"(SELECT c.response FROM {fastsql.table(CommandRecord)} c WHERE c.table_id = t.id "
+        f"AND c.actor = %s AND c.{fastsql.col('key')} = %s), "
+        f"(SELECT c.request FROM {fastsql.table(CommandRecord)} c WHERE c.table_id = t.id "
         f"AND c.actor = %s AND c.{fastsql.col('key')} = %s), "
         f"(SELECT phase FROM {rounds} WHERE id = t.current_round_id), "
         f"(SELECT state FROM {rounds} WHERE id = t.current_round_id), "
@@ -459,7 +464,9 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
     postgres = connection.vendor == "postgresql"
     found = fastsql.last_one(
         _locked_read_sql(connection.vendor),
-        [table_id, actor, key, table_id] if postgres else [actor, key, table_id],
+        [table_id, actor, key, actor, key, table_id]
+        if postgres
+        else [actor, key, actor, key, table_id],
     )
     if found is None:
         raise ServiceError("no_table", f"there is no table {table_id}")
@@ -479,13 +486,31 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
         if isinstance(f, models.BooleanField):
             setattr(rules, f.attname, bool(getattr(rules, f.attname)))
     table.rules = rules
-    answer, phase, state, seat_rows = found[rules_end:]
+    answer, request, phase, state, seat_rows = found[rules_end:]
     seats = {
         int(box): (int(player), str(name))
         for box, player, name in (fastsql.loads(seat_rows) if seat_rows else [])
     }
     stored_round = (phase, state) if phase is not None else None
-    return _Locked(table, answer, stored_round, seats)
+    return _Locked(table, answer, request, stored_round, seats)
+
+
+def fingerprint(command: str, request: dict[str, Any] | None = None) -> str:
+    """What a command asked for (its name and arguments), as kept with its idempotency key."""
+    text = json.dumps(
+        {"command": command, **(request or {})},
+        sort_keys=True,
+        separators=(",", ":"),
+        default=repr,
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _stakes(wagers: Any) -> Any:
+    """A bet's wagers for its fingerprint: a wager of 0 is no wager."""
+    if isinstance(wagers, dict):
+        return {str(k): v for k, v in wagers.items() if not (type(v) is int and v == 0)}
+    return wagers
 
 
 def execute(
@@ -497,6 +522,7 @@ def execute(
     key: str | None = None,
     expected_version: int | None = None,
     publish: bool = True,
+    request: dict[str, Any] | None = None,
 ) -> Result:
     """Run one command in one transaction holding the table's row lock.
 
@@ -506,8 +532,14 @@ def execute(
     Frames of one table can still reach the channel layer out of order from two processes
     (or a consumer and the clock): each socket puts them back in version order
     (``TableConsumer.table_frame``).
+
+    ``request`` holds the command's arguments: an idempotency key answers again only the
+    command it was first used for; sent with another command (or other arguments) it is
+    refused with ``key_reused`` and changes nothing.
     """
     from . import broadcast
+
+    asked = fingerprint(command, request) if key else ""
 
     # Not inside a caller's transaction: the last round trip can carry the COMMIT too.
     outermost = connection.get_autocommit() and connection.vendor == "postgresql"
@@ -516,6 +548,12 @@ def execute(
             locked = _lock_table(table_id, actor, key)
             table = locked.table
             if key and locked.answer is not None:
+                if locked.request and locked.request != asked:
+                    raise ServiceError(
+                        "key_reused",
+                        "this idempotency key was already used for another command: "
+                        "nothing was done; send a new key with each command",
+                    )
                 answer = fastsql.loads(locked.answer)
                 return Result(answer["version"], answer, replayed=True)
             if expected_version is not None and expected_version != table.version:
@@ -534,13 +572,14 @@ def execute(
             if key:
                 fastsql.insert_many(
                     CommandRecord,
-                    ["table_id", "actor", "key", "command", "response", "created"],
+                    ["table_id", "actor", "key", "command", "request", "response", "created"],
                     [
                         (
                             table_id,
                             actor,
                             key,
                             command,
+                            asked,
                             fastsql.dumps(response),
                             fastsql.when(ctx.now),
                         )
@@ -670,7 +709,7 @@ def sit(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
         ctx.note("seated", {"box": number, "player": player_name(user)})
         return {"box": number}
 
-    return execute(table_id, player_name(user), "sit", body, **kw)
+    return execute(table_id, player_name(user), "sit", body, request={"box": box}, **kw)
 
 
 def _box_has_stake(rnd: EngineRound | None, box: int) -> bool:
@@ -703,7 +742,7 @@ def stand(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
         ctx.note("stood", {"box": number, "player": player_name(user)})
         return {"box": number}
 
-    return execute(table_id, player_name(user), "stand", body, **kw)
+    return execute(table_id, player_name(user), "stand", body, request={"box": box}, **kw)
 
 
 def leave(table_id: int, user: AbstractBaseUser, **kw: Any) -> Result:
@@ -958,7 +997,8 @@ def place_bets(
         ctx.apply(rnd.bet(number, player_name(user), dict(wagers)))
         return {"box": number, "wagers": rnd.boxes[number].wagers if number in rnd.boxes else {}}
 
-    return execute(table_id, player_name(user), "bet", body, **kw)
+    request = {"box": box, "wagers": _stakes(wagers)}
+    return execute(table_id, player_name(user), "bet", body, request=request, **kw)
 
 
 def withdraw_bets(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
@@ -998,7 +1038,8 @@ def decide(table_id: int, user: AbstractBaseUser, box: int, multiple: int, **kw:
         ctx.apply(rnd.decide(number, player_name(user), multiple))
         return {"box": number, "multiple": multiple}
 
-    return execute(table_id, player_name(user), "decide", body, **kw)
+    request = {"box": box, "raise": multiple}
+    return execute(table_id, player_name(user), "decide", body, request=request, **kw)
 
 
 def time_out(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -1060,7 +1101,14 @@ def void_round(
         ctx.apply(ctx.live_round().void(reason))
         return {"reason": reason}
 
-    return execute(table_id, dealer_name(dealer), "void", _as_dealer(dealer, body), **kw)
+    return execute(
+        table_id,
+        dealer_name(dealer),
+        "void",
+        _as_dealer(dealer, body),
+        request={"reason": reason},
+        **kw,
+    )
 
 
 def dealer_card_exposed(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -1104,7 +1152,10 @@ def arm_fault(
         _audit(ctx, "drill_armed", {"fault": kind.value})
         return {"fault": kind.value}
 
-    return execute(table_id, dealer_name(dealer), "arm_fault", _as_dealer(dealer, body), **kw)
+    request = {"fault": fault}
+    return execute(
+        table_id, dealer_name(dealer), "arm_fault", _as_dealer(dealer, body), request=request, **kw
+    )
 
 
 def change_decks(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -1216,8 +1267,14 @@ def change_rules(
         ctx.note("rules_changed", _rules_notice(rnd, rules))
         return {"pending": False}
 
+    request = {"rules": rules.pk}
     return execute(
-        table_id, dealer_name(staff), "change_rules", _as_dealer(staff, body, staff_may=True), **kw
+        table_id,
+        dealer_name(staff),
+        "change_rules",
+        _as_dealer(staff, body, staff_may=True),
+        request=request,
+        **kw,
     )
 
 

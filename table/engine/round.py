@@ -31,7 +31,7 @@ from .settlement import (
     RoundSettlement,
     settle,
 )
-from .shoe import DealPlan, Fault, commitment, deal
+from .shoe import CARDS_PER_STACK, DealPlan, Fault, commitment, deal
 
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
 
@@ -467,17 +467,29 @@ class Round:
         return Step((Event("dealer_revealed", self.dealer_public()),))
 
     def dealer_public(self) -> dict[str, Any]:
-        hand = best_four(self.dealer_cards)
+        """The dealer's cards face up, with their best four-card hand. A stack of other than
+        five cards (a jammed shoe, §684a.13(f), or a misdeal, §684a.13(c): the round is void)
+        is shown as dealt, with no hand: ``best_four``, ``hand``, ``category`` and
+        ``qualifies`` are None."""
         from .hands import qualifies
 
-        return {
+        public: dict[str, Any] = {
             "cards": codes(self.dealer_cards),
-            "best_four": codes(hand.cards),
-            "hand": describe(hand.value),
-            "category": hand.category.key,
-            "qualifies": qualifies(hand.value),
+            "best_four": None,
+            "hand": None,
+            "category": None,
+            "qualifies": None,
             "all_six_card": card_code(self.all_six_card) if self.all_six_card is not None else None,
         }
+        if len(self.dealer_cards) == CARDS_PER_STACK:
+            hand = best_four(self.dealer_cards)
+            public.update(
+                best_four=codes(hand.cards),
+                hand=describe(hand.value),
+                category=hand.category.key,
+                qualifies=qualifies(hand.value),
+            )
+        return public
 
     def _settlement(self) -> RoundSettlement:
         boxes = [
@@ -726,13 +738,16 @@ class Round:
                 "cards": None,
             }
             if play.cards and player is not None and play.player == player:
-                hand = best_four(play.cards)
-                item.update(
-                    cards=codes(play.cards),
-                    best_four=codes(hand.cards),
-                    hand=describe(hand.value),
-                    max_raise=max_raise_multiple(hand.value),
-                )
+                # A box dealt other than five cards (a misdeal, §684a.13(c), or a jammed shoe,
+                # §684a.13(f), both void the round) has no hand: its owner sees the cards.
+                item.update(cards=codes(play.cards), best_four=None, hand=None, max_raise=None)
+                if len(play.cards) == CARDS_PER_STACK:
+                    hand = best_four(play.cards)
+                    item.update(
+                        best_four=codes(hand.cards),
+                        hand=describe(hand.value),
+                        max_raise=max_raise_multiple(hand.value),
+                    )
             if number in settled_boxes:
                 shown = settled_boxes[number]
                 item["results"] = shown["results"]

@@ -92,8 +92,10 @@ async def open_socket(
     dealer: bool = False,
     origin: str = "http://testserver",
     name: str = "",
+    host: str = "testserver",
 ) -> Sock:
-    headers = [(b"origin", origin.encode())]
+    # As a browser sends them: the site's Host, and the origin of the page opening the socket.
+    headers = [(b"host", host.encode()), (b"origin", origin.encode())]
     if user is not None:
         cookie = await database_sync_to_async(session_cookie)(user)
         headers.append((b"cookie", cookie.encode()))

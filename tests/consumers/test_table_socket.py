@@ -279,3 +279,108 @@ async def test_rate_limit(table_setup: dict[str, Any]) -> None:
         codes.append(frame.get("code", "pong"))
     assert "rate_limited" in codes and codes.count("pong") >= 30
     await alice.close()
+
+
+async def test_error_frames_echo_the_ref(
+    table_setup: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client matches replies by ``ref``: every error for a frame that carries a usable
+    ref (a string of up to 64 characters) echoes it, whatever refused the frame."""
+    from table import consumers
+
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    await alice.recv()
+    cases = [
+        ('{"cmd": "explode", "ref": "r-unknown"}', "unknown_command", "r-unknown"),
+        ('{"ref": "r-missing"}', "unknown_command", "r-missing"),
+        ('{"cmd": "sit", "box": 9, "ref": "r-box"}', "bad_frame", "r-box"),
+        ('{"cmd": "sit", "box": 1, "extra": 1, "ref": "r-extra"}', "bad_frame", "r-extra"),
+        ('{"cmd": "deal", "ref": "r-dealer-only"}', "unknown_command", "r-dealer-only"),
+        ('{"cmd": "sit", "box": 1, "ref": 7}', "bad_frame", None),  # not a string
+        (json.dumps({"cmd": "sit", "box": 9, "ref": "x" * 65}), "bad_frame", None),
+        ('{"cmd": "sit", "box": 1, "ref": "r-', "bad_json", None),
+    ]
+    for text, code, ref in cases:
+        await alice.send_raw(text)
+        reply = await alice.reply()
+        assert reply["type"] == "error", text
+        assert reply["code"] == code, (text, reply)
+        assert reply["ref"] == ref, (text, reply)
+    await alice.close()
+    # Rate limiting: the refused frames' refs come back too.
+    monkeypatch.setattr(consumers, "RATE_BURST", 2.0)
+    monkeypatch.setattr(consumers, "RATE_PER_SECOND", 0.01)
+    bob = await open_socket(table.pk, table_setup["bob"])
+    await bob.recv()
+    for i in range(5):
+        await bob.send(cmd="ping", t=i, ref=f"p{i}")
+    limited = [await bob.until(lambda f: f["type"] in ("pong", "error")) for _ in range(5)]
+    assert [f["ref"] for f in limited] == [f"p{i}" for i in range(5)]
+    assert [f.get("code") for f in limited][2:] == ["rate_limited"] * 3
+    await bob.close()
+
+
+async def test_duplicate_json_keys_are_refused(table_setup: dict[str, Any]) -> None:
+    """``{"ante": 500, "ante": 50000}`` must not become a $500 bet (JSON parsers disagree
+    about which duplicate wins): a frame with a key twice in one object is refused."""
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
+    await alice.recv()
+    await dealer.recv()
+    await seat(alice, 1)
+    assert (await dealer.command(cmd="open_betting"))["type"] == "ok"
+    await alice.send(cmd="snapshot")
+    before = await alice.until(lambda f: f["type"] == "snapshot")
+    for text in (
+        '{"cmd": "bet", "box": 1, "wagers": {"ante": 500, "ante": 50000}, "ref": "d1"}',
+        '{"cmd": "bet", "box": 1, "box": 2, "wagers": {"ante": 500}, "ref": "d2"}',
+        '{"cmd": "stand", "cmd": "sit", "box": 2, "ref": "d3"}',
+    ):
+        await alice.send_raw(text)
+        reply = await alice.reply()
+        assert reply["type"] == "error" and reply["code"] == "duplicate_key", (text, reply)
+        assert reply["ref"] == text.rsplit('"ref": "', 1)[1][:2]
+        assert "twice" in reply["message"]
+    await alice.send(cmd="snapshot")
+    after = await alice.until(lambda f: f["type"] == "snapshot")
+    assert after["version"] == before["version"] and after["round"] == before["round"]
+    # The same bet without the duplicate goes through.
+    ok = await alice.command(cmd="bet", box=1, wagers={"ante": 500}, ref="d4")
+    assert ok["type"] == "ok" and ok["result"]["wagers"]["ante"] == 500
+    await alice.close()
+    await dealer.close()
+
+
+async def test_a_key_reused_for_another_command_is_refused(table_setup: dict[str, Any]) -> None:
+    """A withdraw sent with the key of the bet must not get the bet's "ok" marked replayed
+    while the bet stays on the felt: it is refused as a reused key."""
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
+    await alice.recv()
+    await dealer.recv()
+    await seat(alice, 2)
+    await dealer.command(cmd="open_betting")
+    bet = await alice.command(cmd="bet", box=2, wagers={"ante": 500}, key="reuse-key-01")
+    assert bet["type"] == "ok" and not bet["replayed"]
+    withdraw = await alice.command(cmd="withdraw", box=2, key="reuse-key-01", ref="w1")
+    assert withdraw["type"] == "error" and withdraw["code"] == "key_reused", withdraw
+    assert withdraw["ref"] == "w1"
+    other_bet = await alice.command(cmd="bet", box=2, wagers={"ante": 900}, key="reuse-key-01")
+    assert other_bet["type"] == "error" and other_bet["code"] == "key_reused", other_bet
+    # The very same command again is a retry: its first answer comes back.
+    again = await alice.command(cmd="bet", box=2, wagers={"ante": 500}, key="reuse-key-01")
+    assert again["type"] == "ok" and again["replayed"] is True
+    assert again["version"] == bet["version"]
+    await alice.send(cmd="snapshot")
+    snap = await alice.until(lambda f: f["type"] == "snapshot")
+    assert snap["version"] == bet["version"]
+    assert [b["wagers"]["ante"] for b in snap["round"]["boxes"]] == [500]  # still on the felt
+    balance = await database_sync_to_async(
+        lambda: ledger.Account.objects.get(name="player:alice").balance
+    )()
+    assert balance == 10_000_00 - 1000
+    await alice.close()
+    await dealer.close()

@@ -156,11 +156,17 @@ async def test_origin_is_checked_and_the_session_authenticates(
     for origin in ("http://evil.example", "null", "http://testserver.evil.example"):
         foreign = await open_socket(table.pk, table_setup["alice"], origin=origin)
         assert foreign.closed_code is not None, origin
-    local = await open_socket(table.pk, table_setup["alice"], origin="http://localhost:8000")
+    local = await open_socket(
+        table.pk, table_setup["alice"], origin="http://localhost:8000", host="localhost:8000"
+    )
     assert (await local.recv())["me"]["username"] == "alice"
     await local.close()
     # A forged session cookie is nobody: a spectator who cannot act.
-    headers = [(b"origin", b"http://testserver"), (b"cookie", b"sessionid=forged0123456789")]
+    headers = [
+        (b"host", b"testserver"),
+        (b"origin", b"http://testserver"),
+        (b"cookie", b"sessionid=forged0123456789"),
+    ]
     forged = WebsocketCommunicator(application, path, headers)
     connected, _ = await forged.connect()
     assert connected
@@ -170,6 +176,77 @@ async def test_origin_is_checked_and_the_session_authenticates(
     reply = await forged.receive_json_from()
     assert reply["code"] == "login_required"
     await forged.disconnect()
+
+
+async def handshake(path: str, headers: list[tuple[bytes, bytes]], scheme: str = "") -> bool:
+    """Open and close a websocket with exactly these headers: was it accepted?"""
+    comm = WebsocketCommunicator(application, path, headers)
+    if scheme:
+        comm.scope["scheme"] = scheme
+    connected, _ = await comm.connect(timeout=5)
+    if connected:
+        await comm.receive_json_from()  # the snapshot
+        await comm.disconnect()
+    return connected
+
+
+async def test_the_origin_must_match_scheme_host_and_port(
+    table_setup: dict[str, Any], settings: Any
+) -> None:
+    """Another program on the same machine (another port), or another scheme, is another
+    origin: its pages may not open a socket with the player's session cookie."""
+    table = table_setup["table"]
+    cookie = (await database_sync_to_async(ws.session_cookie)(table_setup["alice"])).encode()
+    path = f"/ws/tables/{table.pk}/"
+
+    async def opens(
+        origin: str, host: str = "127.0.0.1:8201", scheme: str = "", *more: Any
+    ) -> bool:
+        headers = [(b"host", host.encode()), (b"origin", origin.encode()), (b"cookie", cookie)]
+        return await handshake(path, headers + list(more), scheme)
+
+    assert await opens("http://127.0.0.1:8201")
+    for foreign in (
+        "http://127.0.0.1:9999",  # another port
+        "https://127.0.0.1:8201",  # another scheme
+        "http://127.0.0.1",  # port 80
+        "http://localhost:8201",  # another host name
+        "ws://127.0.0.1:8201",
+        "null",
+        "http://127.0.0.1:8201@evil.example",
+        "http://127.0.0.1:8201/page",
+    ):
+        assert not await opens(foreign), foreign
+    # Default ports are the same origin written either way.
+    assert await opens("http://127.0.0.1", host="127.0.0.1:80")
+    assert await opens("http://127.0.0.1:80", host="127.0.0.1")
+    # A Host that is not ours (DNS rebinding) is refused even when the origin matches it.
+    assert not await opens("http://evil.example:8201", host="evil.example:8201")
+    # Two Origin headers, or none: refused.
+    assert not await handshake(
+        path,
+        [
+            (b"host", b"127.0.0.1:8201"),
+            (b"origin", b"http://127.0.0.1:8201"),
+            (b"origin", b"http://evil.example"),
+        ],
+    )
+    assert not await handshake(path, [(b"host", b"127.0.0.1:8201")])
+    # Over TLS the site's origin is https.
+    assert await opens("https://127.0.0.1:8201", "127.0.0.1:8201", "wss")
+    assert not await opens("http://127.0.0.1:8201", "127.0.0.1:8201", "wss")
+    # Behind a TLS proxy that says so (SECURE_PROXY_SSL_HEADER), as for HTTP requests.
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    proto = (b"x-forwarded-proto", b"https")
+    assert await opens("https://127.0.0.1:8201", "127.0.0.1:8201", "", proto)
+    assert not await opens("http://127.0.0.1:8201", "127.0.0.1:8201", "", proto)
+    assert await opens("http://127.0.0.1:8201", "127.0.0.1:8201", "")
+    # An origin the site names in CSRF_TRUSTED_ORIGINS, port and scheme included.
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.casino.example", "https://*.lobby.example"]
+    assert await opens("https://play.casino.example")
+    assert await opens("https://a.lobby.example")
+    assert not await opens("http://play.casino.example")
+    assert not await opens("https://play.casino.example:8443")
 
 
 async def test_one_live_connection_per_user_per_table_and_endpoint(

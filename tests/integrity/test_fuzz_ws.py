@@ -1,8 +1,9 @@
 """Bad input in bulk through the real consumers (frenzy_site.asgi.application): malformed,
-oversized, wrongly typed, stale, replayed, out-of-turn and other-player's-box frames from
-players, a spectator and the dealer. Every one gets an error frame (a replayed key gets its
-first answer back, as the protocol says), the table's state and version do not move, and the
-ledger verifies.
+oversized, wrongly typed, duplicate-keyed, stale, replayed, out-of-turn and other-player's-box
+frames from players, a spectator and the dealer. Every one gets an error frame (a replayed
+key gets its first answer back, as the protocol says; the key with another command is refused)
+that echoes the frame's ``ref`` when it had a usable one, the table's state and version do not
+move, and the ledger verifies.
 
 Hypothesis draws a list of frames per example; each example is one ``asyncio.run()`` session
 that connects the sockets, sends them all, and compares the table before and after. Two
@@ -60,6 +61,7 @@ DEALER_CMDS = (
     "arm_fault",
 )
 SEED_KEY = "fuzz-seed-key-0001"  # alice's first bet: replaying it must change nothing
+SEED_BET = {"box": 1, "wagers": {"ante": 10_00, "prime": 1_00}}
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,27 @@ class Frame:
     expect: str = "error"  # or "replayed"
     code: str | None = None  # the error code, when only one is right
     stale: int = 0  # if set: the frame is a JSON object whose version is now + stale
+
+
+def usable_ref(text: str | None) -> str | None:
+    """The ``ref`` an error must echo (docs/protocol.md): a string of up to 64 characters
+    given once at the top of a JSON object frame that fits the size limit."""
+    if text is None or len(text.encode()) > MAX_FRAME_BYTES:
+        return None
+    refs: list[Any] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        refs.extend(v for k, v in items if k == "ref")
+        return dict(items)
+
+    try:
+        frame = json.loads(text, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(frame, dict) or len(refs) != (1 if "ref" in frame else 0):
+        return None
+    ref = frame.get("ref")
+    return ref if isinstance(ref, str) and len(ref) <= 64 else None
 
 
 def well_formed(who: str, text: str) -> bool:
@@ -103,9 +126,19 @@ boxes = st.one_of(st.integers(min_value=-3, max_value=9), json_values)
 @st.composite
 def garbage(draw: Any, who: str) -> Frame:
     """Not a command: random text, random JSON, binary, empty objects."""
-    kind = draw(st.sampled_from(["text", "json", "binary", "near"]))
+    kind = draw(st.sampled_from(["text", "json", "binary", "near", "duplicate"]))
     if kind == "binary":
         return Frame(who, data=draw(st.binary(max_size=64)), code="binary_frame")
+    if kind == "duplicate":
+        # A real command with one of its keys said twice: {"ante": 500, "ante": 50000}.
+        body = draw(dealer_commands if who == "dealer" else player_commands(st.integers(1, 6)))
+        if draw(st.booleans()):
+            body["ref"] = draw(st.text(max_size=10))
+        text = json.dumps(body)
+        key = draw(st.sampled_from(sorted({*body, *body.get("wagers", {})})))
+        value = json.dumps(draw(json_scalars))
+        text = text.replace(f'"{key}": ', f'"{key}": {value}, "{key}": ', 1)
+        return Frame(who, text, code="duplicate_key")
     if kind == "text":
         text = draw(st.text(max_size=80))
     elif kind == "json":
@@ -241,14 +274,33 @@ def stale(draw: Any, who: str) -> Frame:
     return Frame(who, text, stale=offset, code="stale_version")
 
 
+def is_seed_bet(body: dict[str, Any]) -> bool:
+    """Alice's first bet again: the same box and stakes (a wager of 0 is no wager)."""
+    wagers = {k: v for k, v in body.get("wagers", {}).items() if v}
+    return body["cmd"] == "bet" and body["box"] == SEED_BET["box"] and wagers == SEED_BET["wagers"]
+
+
 @st.composite
 def replayed(draw: Any) -> Frame:
-    """Alice's first bet's idempotency key, with any command: the first answer comes back."""
-    body = draw(player_commands(st.integers(min_value=1, max_value=6)))
+    """Alice's first bet's idempotency key: with that bet again (a retry) the first answer
+    comes back; with any other command it is refused as a reused key."""
+    if draw(st.booleans()):
+        zeros = draw(st.sets(st.sampled_from(["four_card_bonus", "all_six"])))
+        body = {
+            "cmd": "bet",
+            "box": SEED_BET["box"],
+            "wagers": {**SEED_BET["wagers"], **dict.fromkeys(zeros, 0)},
+        }
+    else:
+        body = draw(player_commands(st.integers(min_value=1, max_value=6)))
     body["key"] = SEED_KEY
     if draw(st.booleans()):
         body["version"] = draw(st.integers(min_value=0, max_value=10**6))
-    return Frame("alice", json.dumps(body), expect="replayed")
+    if draw(st.booleans()):
+        body["ref"] = draw(st.text(max_size=10))
+    if is_seed_bet(body):
+        return Frame("alice", json.dumps(body), expect="replayed")
+    return Frame("alice", json.dumps(body), code="key_reused")
 
 
 # The well-formed commands each table state must refuse, by who sends them.
@@ -469,6 +521,11 @@ async def session(attacked: dict[str, Any], batch: list[Frame]) -> tuple[Any, An
                 await sock.send_raw(text or " ")
             reply = await sock.reply(timeout=10)
             sent += 1
+            # Every reply, refusals included, echoes the frame's ref when it had a usable one.
+            assert reply.get("ref") == (None if frame.data is not None else usable_ref(text)), (
+                frame,
+                reply,
+            )
             CODES[reply.get("code") or "replayed"] += 1
             if frame.expect == "replayed":
                 assert reply["type"] == "ok" and reply["replayed"] is True, (frame, reply)
@@ -540,3 +597,4 @@ def test_fuzz_sent_thousands_of_frames() -> None:
     # The refusals came from every layer: the frame checks, the services and the engine.
     assert {"bad_frame", "frame_too_large", "stale_version", "not_your_box"} <= set(CODES)
     assert {"wrong_phase", "not_your_turn", "login_required", "replayed"} <= set(CODES)
+    assert {"duplicate_key", "key_reused"} <= set(CODES)

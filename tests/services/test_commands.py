@@ -46,16 +46,48 @@ def test_a_replayed_key_returns_the_first_answer_and_changes_nothing(
     assert not first.replayed
     before = state_of(table, alice)
     assert before[4] == (START - 25_00,)
-    # The same key again, even with other wagers (a client retrying after a lost answer).
-    again = services.place_bets(table.pk, alice, 1, {"ante": 50_00}, key="bet-1")
+    # The same command with the same key again (a client retrying after a lost answer).
+    again = services.place_bets(table.pk, alice, 1, {"ante": 10_00, "prime": 5_00}, key="bet-1")
     assert again.replayed
     assert again.response == first.response
     assert again.version == first.version
+    assert state_of(table, alice) == before
+    # Unoffered wagers written as zero are the same bet.
+    zeros = {"ante": 10_00, "prime": 5_00, "four_card_bonus": 0, "all_six": 0}
+    assert services.place_bets(table.pk, alice, 1, zeros, key="bet-1").replayed
+    # The same key with other wagers is another command: refused, not answered as a replay.
+    refused(
+        "key_reused", lambda: services.place_bets(table.pk, alice, 1, {"ante": 50_00}, key="bet-1")
+    )
     assert state_of(table, alice) == before
     assert CommandRecord.objects.filter(key="bet-1").count() == 1
     # A new key is a new command.
     services.place_bets(table.pk, alice, 1, {"ante": 20_00}, key="bet-2")
     assert balance(alice) == START - 40_00
+
+
+def test_a_key_reused_for_another_command_is_refused_and_changes_nothing(
+    game: Game, alice: Any, table: Table
+) -> None:
+    """A withdraw (or a stand, a decision...) sent with the key of an earlier bet must not
+    be answered with the bet's "ok" marked replayed while the bet stays on the felt."""
+    game.sit(alice, 1, 2)
+    game.open()
+    services.place_bets(table.pk, alice, 1, {"ante": 10_00}, key="bet-key-1")
+    before = state_of(table, alice)
+    for command in (
+        lambda: services.withdraw_bets(table.pk, alice, 1, key="bet-key-1"),
+        lambda: services.place_bets(table.pk, alice, 2, {"ante": 10_00}, key="bet-key-1"),
+        lambda: services.stand(table.pk, alice, 2, key="bet-key-1"),
+        lambda: services.leave(table.pk, alice, key="bet-key-1"),
+    ):
+        error = refused("key_reused", command)
+        assert "key" in error.message
+        assert state_of(table, alice) == before
+    assert engine_round(table).boxes[1].wagers["ante"] == 10_00
+    # The withdraw goes through with a key of its own.
+    services.withdraw_bets(table.pk, alice, 1, key="withdraw-key-1")
+    assert balance(alice) == START
 
 
 def test_keys_belong_to_their_sender(game: Game, alice: Any, bob: Any, table: Table) -> None:
