@@ -109,10 +109,11 @@ class TableDriver:
     def status(self) -> RoundStatus:
         return self.game.status(self.state())
 
-    def open(self, salt: str | None = None) -> GameStep:
-        """Shuffle a deck of 52 and open the next round's betting."""
+    def open(self, salt: str | None = None, order: Sequence[int] | None = None) -> GameStep:
+        """Shuffle a deck of 52 (or take the stacked ``order`` a test gives) and open the
+        next round's betting."""
         self.number += 1
-        order = shuffle(DECK, self.rng)
+        order = list(order) if order is not None else shuffle(DECK, self.rng)
         salt = salt or "".join("0123456789abcdef"[self.rng.randbelow(16)] for _ in range(32))
         state, step = self.game.open_round(self.number, self.rules, "red", order, salt)
         self._record(Actor.house(), Command("open"), step, state)

@@ -29,6 +29,7 @@ from table.games.base import (
     Command,
     Fault,
     Game,
+    MeterReading,
     Role,
     check_view,
 )
@@ -195,7 +196,7 @@ def test_rules_choices_round_trip_and_are_validated(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_signs_wagers_settings_and_the_exact_mathematics(name: str) -> None:
+def test_signs_wagers_and_settings(name: str) -> None:
     g = game(name)
     rules = g.default_rules()
     signs = g.signs(rules)
@@ -207,7 +208,18 @@ def test_signs_wagers_settings_and_the_exact_mathematics(name: str) -> None:
     assert all(w.low <= w.high for w in wagers)
     settings = g.table_settings(rules)
     assert settings.boxes_per_player >= 1 and settings.betting_seconds >= 5
-    figures = g.math_report(rules)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.slow) if n == "crazy_4_poker" else n  # ~20 s
+        for n in NAMES
+    ],
+)
+def test_the_exact_mathematics_of_the_rules_in_force(name: str) -> None:
+    g = game(name)
+    figures = g.math_report(g.default_rules())
     assert figures
     for figure in figures:
         # Every wager keeps something for the house, and not more than the stake.
@@ -248,19 +260,64 @@ def test_whole_rounds_through_the_interface_only(name: str) -> None:
 
 
 def test_the_decisions_each_game_really_has() -> None:
-    """A Raise multiple above 1x, a Play, a setting with an ace low: each comes up."""
-    seen: dict[str, list[dict[str, Any]]] = {n: [] for n in NAMES}
+    """A Raise multiple above 1x, a Play above the Ante, a setting with an ace low: each
+    comes up, with folds, when players pick among the moves offered."""
+    seen: dict[str, list[tuple[dict[str, Any], int]]] = {n: [] for n in NAMES}
     for name in NAMES:
         for seed in SEEDS:
             driver, rng = _driver(name, seed)
             play_round(driver, PLAYERS, rng, time_outs=False)
-            seen[name] += [dict(c.args) for _, c, _ in driver.log if c.name in (DECIDE, SET_HANDS)]
-    assert any(d.get("raise", 0) >= 2 for d in seen["four_card_frenzy"])
-    assert any(d.get("raise") == 0 for d in seen["four_card_frenzy"])
-    hilo = seen["five_card_hi_lo"]
+            antes = {b.box: b.wagers.get("ante", 0) for b in driver.game.boxes(driver.state())}
+            seen[name] += [
+                (dict(c.args), antes.get(c.box or 0, 0))
+                for _, c, _ in driver.log
+                if c.name in (DECIDE, SET_HANDS)
+            ]
+    frenzy = [d for d, _ in seen["four_card_frenzy"]]
+    assert any(d.get("raise", 0) >= 2 for d in frenzy)
+    assert any(d.get("raise") == 0 for d in frenzy)
+    hilo = [d for d, _ in seen["five_card_hi_lo"]]
     assert any(d.get("play") is True for d in hilo) and any(d.get("play") is False for d in hilo)
     # One ace low: an ace among the two low cards.
     assert any("low" in d and any(c.startswith("A") for c in d["low"]) for d in hilo)
+    if "crazy_4_poker" in seen:
+        plays = seen["crazy_4_poker"]
+        assert any(d["play"] == 0 for d, _ in plays)
+        assert any(d["play"] == ante for d, ante in plays)
+        # §657a.11(b): with aces or better, up to three times the Ante.
+        assert any(ante < d["play"] <= 3 * ante for d, ante in plays)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if game(n).meters(game(n).default_rules())])
+def test_meters_shared_by_two_tables_follow_every_change(name: str) -> None:
+    """Two tables of the same game share one set of meters (the platform keeps them): each
+    round's increments at "no more bets", payouts at settlement and reversals on a void land
+    on them, and they stand where the round's own settlement says."""
+    g = game(name)
+    first, rng = _driver(name, 23)
+    second = TableDriver(g, g.default_rules(), rng, meters=first.meters)
+    seeds = {s.name: s.seed for s in g.meters(g.default_rules())}
+    assert first.meters.readings == {n: MeterReading(a) for n, a in seeds.items()}
+    for round_ in range(12):
+        driver = (first, second)[round_ % 2]
+        before = dict(driver.meters.readings)
+        status = play_round(driver, PLAYERS, rng)
+        after = driver.meters.readings
+        if status.phase == "void":
+            assert after == before
+            continue
+        settled = g.view(driver.state(), Actor.dealer())
+        assert set(settled["meters"]) == set(seeds)
+        for meter, ends in settled["meters"].items():
+            assert after[meter] == MeterReading(ends["amount"], ends["reserve"])
+    # A void after "no more bets" takes the increments back out.
+    before = dict(first.meters.readings)
+    first.open()
+    place_bets(first, PLAYERS, rng)
+    first.send(Actor.dealer(), Command(CLOSE_BETTING))
+    assert first.meters.readings != before
+    void_now(first, "server_restart", {"phase": "closed"})
+    assert first.meters.readings == before
 
 
 @pytest.mark.parametrize("name", NAMES)
