@@ -393,8 +393,8 @@ class Stack:
 
 @dataclass(frozen=True, slots=True)
 class DealingPlan:
-    """The stacks the next deal dispenses, in order (§…10(b) of each chapter), from one deck
-    of 52 (two decks alternate between rounds when the table has two)."""
+    """The stacks the next deal dispenses, in order (§684a.10(b), §657a.10(b), §663a.10(b)),
+    from one deck of 52 (two decks alternate between rounds when the table has two)."""
 
     stacks: tuple[Stack, ...]
 

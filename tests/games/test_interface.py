@@ -77,7 +77,7 @@ class ViewChecks:
         stored = driver.stored
         assert stored is not None
         state = g.from_dict(stored)
-        # §: the round is the audit record - nothing lost between store and load.
+        # The round is the audit record: nothing lost between store and load.
         assert json.loads(json.dumps(g.to_dict(state))) == stored
         status = g.status(state)
         assert status.phase in g.phases
