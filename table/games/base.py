@@ -68,6 +68,7 @@ __all__ = [
     "GameStep",
     "Inputs",
     "InvalidInput",
+    "Line",
     "MeterChange",
     "MeterReading",
     "MeterSpec",
@@ -89,6 +90,7 @@ __all__ = [
     "command_box",
     "dollars",
     "field_changes",
+    "lines_of",
     "require_dealer",
     "require_player",
     "to_player",
@@ -435,6 +437,34 @@ class RoundStatus:
 
 
 @dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a box's settlement: a wager (or a bonus paid on top of one) with its
+    stake, outcome (``win``, ``push``, ``lose``, ``void``) and net in cents, and the paytable
+    row or hand that decided it, in words."""
+
+    wager: str
+    stake: int
+    outcome: str
+    net: int
+    row: str | None = None
+
+
+def lines_of(results: Sequence[Mapping[str, Any]], row_key: str | None) -> tuple[Line, ...]:
+    """Settlement lines from a round's JSON results (``wager``, ``stake``, ``outcome``,
+    ``net``, and the row under ``row_key``)."""
+    return tuple(
+        Line(
+            str(r["wager"]),
+            int(r["stake"]),
+            str(r["outcome"]),
+            int(r["net"]),
+            None if row_key is None or r.get(row_key) is None else str(r[row_key]),
+        )
+        for r in results
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class BoxState:
     """One box of the round, everything included: for the platform's records (the round's
     audit record) and checks - never sent to a viewer as it is (that is :meth:`Game.view`)."""
@@ -449,6 +479,7 @@ class BoxState:
     abandoned: bool
     hand: str | None  # the hand in words, once dealt
     net: int | None  # once settled
+    lines: tuple[Line, ...] = ()  # once settled: every wager's result (they add up to net)
 
 
 @dataclass(frozen=True, slots=True)

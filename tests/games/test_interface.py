@@ -247,6 +247,13 @@ def test_whole_rounds_through_the_interface_only(name: str) -> None:
             # won the table lost: no money made or lost.
             for player, net in status.players.items():
                 assert driver.money.get(player, 0) == net
+            # The records: each box's settlement lines add up to its net, and its player's.
+            boxes = [b for b in g.boxes(driver.state()) if b.in_play]
+            for box in boxes:
+                assert box.net is not None and box.lines
+                assert sum(line.net for line in box.lines) == box.net
+            for player, net in status.players.items():
+                assert sum(b.net or 0 for b in boxes if b.player == player) == net
         assert driver.table == -sum(driver.money.values())
         decisions += [dict(c.args) for _, c, _ in driver.log if c.name in (DECIDE, SET_HANDS)]
         # Every event is plain data for an audience the platform knows.

@@ -56,6 +56,7 @@ from ..base import (
     bettable_boxes,
     command_box,
     field_changes,
+    lines_of,
     require_dealer,
     require_player,
 )
@@ -320,6 +321,7 @@ class FiveCardHiLo:
                     abandoned=play.abandoned,
                     hand=hand,
                     net=settled[number]["net"] if number in settled else None,
+                    lines=lines_of(settled[number]["results"], "hand") if number in settled else (),
                 )
             )
         return tuple(out)

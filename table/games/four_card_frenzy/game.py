@@ -64,6 +64,7 @@ from ..base import (
     WagerSpec,
     bettable_boxes,
     command_box,
+    lines_of,
     require_dealer,
     require_player,
 )
@@ -276,6 +277,7 @@ class FourCardFrenzy:
                     abandoned=play.abandoned,
                     hand=describe(best_four(play.cards).value) if len(play.cards) == 5 else None,
                     net=settled[number]["net"] if number in settled else None,
+                    lines=lines_of(settled[number]["results"], "row") if number in settled else (),
                 )
             )
         return tuple(out)
