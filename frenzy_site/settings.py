@@ -11,6 +11,7 @@ Production hardening lives in ``frenzy_site.settings_production``.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -34,6 +35,7 @@ INSTALLED_APPS = [
     "daphne",  # first, so that runserver serves ASGI (websockets included)
     "django.contrib.admin",
     "django.contrib.auth",
+    "axes",  # login throttling (table/login_throttle.py)
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
@@ -53,7 +55,25 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a refused (throttled) login into the "too many attempts" page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes), for the player login and the admin login: after
+# AXES_FAILURE_LIMIT wrong passwords for one account, or from one client address, logins
+# are refused for AXES_COOLOFF_TIME without hashing the password. Behind a reverse proxy
+# run Daphne with --proxy-headers so that the client address is the visitor's.
+AUTHENTICATION_BACKENDS = [
+    "table.login_throttle.LoginThrottle",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("FRENZY_LOGIN_FAILURES", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("FRENZY_LOGIN_COOLOFF_MINUTES", "5")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_DISABLE_ACCESS_LOG = True  # failures only: no row per successful login
 
 ROOT_URLCONF = "frenzy_site.urls"
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import os
 import secrets
+import socket
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q
@@ -21,7 +24,7 @@ from django.utils import timezone
 from table.engine.round import Phase
 from table.engine.round import Round as EngineRound
 
-from . import services
+from . import presence, services
 from .models import Round, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -38,18 +41,59 @@ class ClockTaken(Exception):
     pass
 
 
+def owner_name() -> str:
+    """A claim that says where it was made: ``autodealer-<pid>@<host>-<random>``, so that a
+    restart on the same machine can tell a dead owner (its process is gone) from a live one."""
+    host = socket.gethostname()[:32]
+    return f"autodealer-{os.getpid()}@{host}-{secrets.token_hex(4)}"
+
+
+def owner_is_gone(owner: str) -> bool:
+    """True only when ``owner`` provably no longer runs: it was claimed on this machine and no
+    process has its pid. A claim from another machine (or not in our format) is never
+    provably gone; it is taken over once its heartbeat is STALE_AFTER old."""
+    head, sep, rest = owner.partition("@")
+    if not sep or not head.startswith("autodealer-"):
+        return False
+    pid_text = head.removeprefix("autodealer-")
+    host = rest.rpartition("-")[0]
+    if not pid_text.isdigit() or host != socket.gethostname()[:32]:
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # a process of another user has that pid: alive
+        return False
+    return False  # alive (or the pid was reused: then wait for the claim to go stale)
+
+
 def acquire(table_id: int, owner: str) -> None:
-    """Take the table's clock, or raise :class:`ClockTaken` naming the owner."""
+    """Take the table's clock, or raise :class:`ClockTaken` naming the owner. A claim whose
+    owner has provably died (see :func:`owner_is_gone`) is taken over at once; any other
+    claim once its heartbeat is STALE_AFTER old."""
     now = timezone.now()
     taken = Table.objects.filter(
         Q(clock_owner="") | Q(clock_heartbeat__lt=now - STALE_AFTER) | Q(clock_owner=owner),
         pk=table_id,
     ).update(clock_owner=owner, clock_heartbeat=now)
-    if not taken:
+    if taken:
+        return
+    current = Table.objects.filter(pk=table_id).values_list("clock_owner", flat=True).first()
+    if current is None:
+        raise ClockTaken(f"there is no table {table_id}")
+    if owner_is_gone(current):
+        # Conditional on the same dead owner: two restarts racing cannot both win.
+        if Table.objects.filter(pk=table_id, clock_owner=current).update(
+            clock_owner=owner, clock_heartbeat=now
+        ):
+            log.warning("table %s: took the clock over from %s (process gone)", table_id, current)
+            return
         current = Table.objects.filter(pk=table_id).values_list("clock_owner", flat=True).first()
-        if current is None:
-            raise ClockTaken(f"there is no table {table_id}")
-        raise ClockTaken(f"table {table_id}'s clock is already run by {current}")
+    raise ClockTaken(f"table {table_id}'s clock is already run by {current}")
 
 
 def heartbeat(table_id: int, owner: str) -> bool:
@@ -74,14 +118,20 @@ class AutoDealer:
     owner: str = ""
     full: bool = True  # False: only time-outs and abandoned seats (a human deals)
     revealed_at: float = 0.0
+    #: Set (e.g. by a SIGTERM handler) to stop :meth:`run` after its current tick; the
+    #: claim on the clock is then released.
+    stopping: threading.Event = field(default_factory=threading.Event)
 
     def __post_init__(self) -> None:
-        self.owner = self.owner or f"autodealer-{secrets.token_hex(4)}"
+        self.owner = self.owner or owner_name()
 
     def tick(self) -> str | None:
         """Do at most one thing that is due; returns what it did."""
         table = Table.objects.select_related("rules").get(pk=self.table_id)
         now = timezone.now()
+        # Leases that ran out (their socket's process died): the players are gone.
+        for change in presence.expire(self.table_id):
+            presence.announce_sync(self.table_id, change)
         did = self._abandon_dropped(table, now)
         if did:
             return did
@@ -107,7 +157,8 @@ class AutoDealer:
             # exposed dealer card (console or shoe) shows as long as a settlement does.
             if finished_at and (now - finished_at).total_seconds() < RESULT_PAUSE:
                 return None
-            if Seat.objects.filter(table=table).exists():
+            # A round only for players who are here (a seat left by a crashed socket is not).
+            if Seat.objects.filter(presence.present_filter(now), table=table).exists():
                 try:
                     services.open_betting(self.table_id)
                 except services.ServiceError as exc:
@@ -119,11 +170,20 @@ class AutoDealer:
                 return "open_betting"
             return None
         if rnd.phase is Phase.BETTING:
-            if table.betting_deadline and table.betting_deadline <= now:
+            if table.betting_deadline is None:
+                if rnd.boxes_in_play():  # the first bet after a wait: the countdown starts
+                    services.restart_betting_clock(self.table_id)
+                    return "betting_clock"
+                return None
+            if table.betting_deadline <= now:
                 if rnd.boxes_in_play():
                     services.no_more_bets(self.table_id)
                     return "no_more_bets"
-                services.restart_betting_clock(self.table_id)
+                if not Seat.objects.filter(presence.present_filter(now), table=table).exists():
+                    return None  # nobody here: the countdown waits for someone to come back
+                # Nobody bet: betting stays open without a countdown until someone bets (one
+                # event per idle spell, not one per countdown).
+                services.restart_betting_clock(self.table_id, wait=True)
                 return "betting_clock"
             return None
         if rnd.phase is Phase.CLOSED:
@@ -174,9 +234,11 @@ class AutoDealer:
         started = last_beat = time.monotonic()
         try:
             while stop_after is None or time.monotonic() - started < stop_after:
+                if self.stopping.is_set():
+                    break
                 did, last_beat = self._beat_and_tick(last_beat)
                 if not did:
-                    time.sleep(interval)
+                    self.stopping.wait(interval)
         finally:
             release(self.table_id, self.owner)
 

@@ -21,11 +21,11 @@ from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import services
+from . import crowd, presence, services
 from .broadcast import deliver, table_group, user_group
 from .duties import can_deal
 from .layer_watch import layer_epoch
-from .models import Table
+from .models import Seat, Table
 from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse, ref_of
 from .snapshot import snapshot
 
@@ -34,6 +34,14 @@ log = logging.getLogger(__name__)
 #: Token bucket per connection: sustained frames per second, and the burst allowed.
 RATE_PER_SECOND = 10.0
 RATE_BURST = 30.0
+#: Frames refused for the rate may come so many a second (bursts of so many) before the
+#: connection is closed with CLOSE_RATE: a client that ignores "rate_limited" is let go.
+REFUSED_PER_SECOND = 3.0
+REFUSED_BURST = 30.0
+#: Snapshots a connection may ask for (a client asks one when it missed something): more
+#: wait for their turn, and asking again while one is on its way counts as a refused frame.
+SNAPSHOTS_PER_SECOND = 1.0
+SNAPSHOT_BURST = 5.0
 #: A connection with no frame from the client for this long is closed (clients ping every 15 s).
 IDLE_SECONDS = 120.0
 #: Frames of one table can cross on the way here (published by two processes, or by a
@@ -146,6 +154,11 @@ class TableConsumer(FrameConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+        self.tolerance = TokenBucket(REFUSED_PER_SECOND, REFUSED_BURST)
+        self.snapshot_bucket = TokenBucket(SNAPSHOTS_PER_SECOND, SNAPSHOT_BURST)
+        self.snapshot_wait: asyncio.TimerHandle | None = None
+        self.admission: crowd.Admission | None = None
+        self.last_snapshot: tuple[float, dict[str, Any]] | None = None
         self.last_seen = time.monotonic()
         self.superseded = False
         self.idle_task: asyncio.Task[None] | None = None
@@ -154,11 +167,14 @@ class TableConsumer(FrameConsumer):
         self.held: dict[int, list[tuple[bool, str]]] = {}
         self.gap_timer: asyncio.TimerHandle | None = None
         self.sending = asyncio.Lock()
+        self.presence_renewed = time.monotonic()
         if not await self.table_exists():
             await self.close(code=CLOSE_NOT_FOUND)
             return
         if not await self.allowed():
             await self.close(code=CLOSE_FORBIDDEN)
+            return
+        if not await self.admitted():
             return
         self.layer_epoch = layer_epoch()
         self.groups_joined = [table_group(self.table_id)]
@@ -193,11 +209,33 @@ class TableConsumer(FrameConsumer):
     async def allowed(self) -> bool:
         return True  # spectators welcome; commands check the seat
 
+    async def admitted(self) -> bool:
+        """Watchers (anonymous, or logged in without a seat here) within the caps of
+        table.crowd; a seated player always gets in. Over a cap: told why, closed (4429)."""
+        if self.authenticated and await crowd.in_reader(self.seated)():
+            return True
+        self.admission, why = crowd.admit(
+            self.table_id, crowd.client_ip(self.scope), not self.authenticated
+        )
+        if self.admission is not None:
+            return True
+        await self.accept()
+        await self.send_json({"type": "closing", "code": "too_many_connections", "message": why})
+        await self.close(code=CLOSE_RATE)
+        return False
+
+    def seated(self) -> bool:
+        return Seat.objects.filter(table_id=self.table_id, player=self.user).exists()
+
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "admission", None) is not None:
+            self.admission.leave()
         if self.idle_task is not None:
             self.idle_task.cancel()
         if getattr(self, "gap_timer", None) is not None:
             self.gap_timer.cancel()
+        if getattr(self, "snapshot_wait", None) is not None:
+            self.snapshot_wait.cancel()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.authenticated and hasattr(self, "groups_joined"):
@@ -219,6 +257,8 @@ class TableConsumer(FrameConsumer):
                     )
                     await self.close(code=CLOSE_IDLE)
                     return
+                if time.monotonic() - self.presence_renewed >= presence.RENEW_SECONDS:
+                    await self.mark_connected(True)  # renew the seat's presence lease
                 epoch = layer_epoch()
                 if epoch != self.layer_epoch:
                     self.layer_epoch = epoch
@@ -245,13 +285,32 @@ class TableConsumer(FrameConsumer):
         await self.send(text_data=json.dumps(content, separators=(",", ":")))
 
     async def send_snapshot(self, ref: str | None = None) -> None:
-        snap = await in_worker(snapshot)(self.table_id, self.user)
-        if ref is not None:
-            snap["ref"] = ref
+        """Off the command threads (table.crowd): a spectator's comes from the per-version
+        cache; a logged-in viewer asking again at the same version within a second gets the
+        one just sent. Never older than what this socket was already sent."""
+        if not self.authenticated:
+            version, text = await crowd.public_snapshot(
+                self.table_id, (self.next_version or 1) - 1, fresh=self.next_version is None
+            )
+            text = crowd.with_now(text, ref)
+        else:
+            last = self.last_snapshot
+            if last is not None and time.monotonic() - last[0] < crowd.REUSE_SECONDS:
+                if await crowd.table_version(self.table_id) != last[1]["version"]:
+                    last = None
+            else:
+                last = None
+            if last is None:
+                fresh = await crowd.in_reader(snapshot)(self.table_id, self.user)
+                self.last_snapshot = last = (time.monotonic(), fresh)
+            snap = {**last[1], "now": int(time.time() * 1000)}
+            if ref is not None:
+                snap["ref"] = ref
+            version, text = snap["version"], json.dumps(snap, separators=(",", ":"))
         async with self.sending:
-            await self.send_json(snap)
+            await self.send(text_data=text)
             # Frames up to the snapshot's version are in it; later ones follow it, in order.
-            self.next_version = max(self.next_version or 0, snap["version"] + 1)
+            self.next_version = max(self.next_version or 0, version + 1)
             for version in [v for v in self.held if v < self.next_version]:
                 del self.held[version]
             await self.release()
@@ -308,6 +367,35 @@ class TableConsumer(FrameConsumer):
                 await self.send_version(self.held.pop(version))
                 self.next_version = max(self.next_version, version + 1)
 
+    async def snapshot_requested(self, ref: str | None) -> None:
+        """At most SNAPSHOTS_PER_SECOND (bursts of SNAPSHOT_BURST); one more waits its turn
+        (a client asks again only once it has its snapshot), any beyond that is refused."""
+        if self.snapshot_wait is not None:
+            if not self.tolerance.take():
+                await self.close_rate_limited()
+            return
+        if self.snapshot_bucket.take():
+            await self.send_snapshot(ref)
+            return
+        delay = (1 - self.snapshot_bucket.tokens) / self.snapshot_bucket.rate
+
+        def due() -> None:
+            self.snapshot_wait = None
+            self.snapshot_bucket.take()
+            asyncio.ensure_future(self.send_snapshot(ref))
+
+        self.snapshot_wait = asyncio.get_running_loop().call_later(delay, due)
+
+    async def close_rate_limited(self) -> None:
+        await self.send_json(
+            {
+                "type": "closing",
+                "code": "rate_limited",
+                "message": "closed: far too many frames; reconnect later",
+            }
+        )
+        await self.close(code=CLOSE_RATE)
+
     async def session_takeover(self, message: dict[str, Any]) -> None:
         if message["channel"] == self.channel_name:
             return
@@ -329,6 +417,9 @@ class TableConsumer(FrameConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.last_seen = time.monotonic()
         if not self.bucket.take():
+            if not self.tolerance.take():
+                await self.close_rate_limited()
+                return
             await self.error("rate_limited", "too many frames: slow down", ref_of(text_data))
             return
         try:
@@ -339,7 +430,7 @@ class TableConsumer(FrameConsumer):
         if command.cmd == "ping":
             # The table's version rides on the pong, so a client that missed a frame
             # notices within one ping even when the table is quiet.
-            version = await in_worker(self.current_version)()
+            version = await crowd.table_version(self.table_id)  # shared, off the commands
             await self.send_json(
                 {
                     "type": "pong",
@@ -351,7 +442,7 @@ class TableConsumer(FrameConsumer):
             )
             return
         if command.cmd == "snapshot":
-            await self.send_snapshot(command.ref)
+            await self.snapshot_requested(command.ref)
             return
         if not self.authenticated:
             await self.error("login_required", "log in to play", command.ref)
@@ -371,6 +462,8 @@ class TableConsumer(FrameConsumer):
                 "server_error", "the server could not do that; nothing changed", command.ref
             )
             return
+        if command.cmd == "sit" and not result.replayed:
+            await self.mark_connected(True)  # the new seat's presence lease is this socket's
         await self.send_json(
             {
                 "type": "ok",
@@ -407,12 +500,31 @@ class TableConsumer(FrameConsumer):
     def table_exists(self) -> bool:
         return Table.objects.filter(pk=self.table_id).exists()
 
-    @database_sync_to_async
-    def mark_connected(self, connected: bool) -> None:
+    async def mark_connected(self, connected: bool) -> None:
+        """Presence (table.presence): here now (and the lease renewed); or, once the socket
+        closed, gone after DEBOUNCE_SECONDS unless another socket of theirs came back."""
+        if not connected:
+            asyncio.get_running_loop().call_later(
+                presence.DEBOUNCE_SECONDS, lambda: asyncio.ensure_future(self.let_go())
+            )
+            return
+        self.presence_renewed = time.monotonic()
         try:
-            services.set_connected(self.table_id, self.user, connected)
-        except services.ServiceError:
-            log.warning("could not mark %s connected=%s", self.user, connected)
+            change = await database_sync_to_async(presence.claim)(
+                self.table_id, self.user, self.channel_name
+            )
+            await presence.announce(self.table_id, change)
+        except Exception:  # the lease runs out by itself if this keeps failing
+            log.warning("could not mark %s here", self.user, exc_info=True)
+
+    async def let_go(self) -> None:
+        try:
+            change = await database_sync_to_async(presence.release)(
+                self.table_id, self.user, self.channel_name
+            )
+            await presence.announce(self.table_id, change)
+        except Exception:  # the lease runs out by itself
+            log.warning("could not mark %s gone", self.user, exc_info=True)
 
 
 class DealerConsumer(TableConsumer):
@@ -426,6 +538,9 @@ class DealerConsumer(TableConsumer):
         return self.authenticated and await database_sync_to_async(can_deal)(
             self.user, self.table_id
         )
+
+    async def admitted(self) -> bool:
+        return True  # the dealer is no watcher: never capped
 
     @database_sync_to_async
     def mark_connected(self, connected: bool) -> None:

@@ -208,6 +208,10 @@ class Seat(models.Model):
     connected = models.BooleanField(default=True)
     #: When the player dropped; the box is kept for a grace period.
     disconnected_at = models.DateTimeField(null=True, blank=True)
+    #: Presence lease (table.presence): the socket holding it renews it; once it has run out
+    #: the player counts as gone, whichever process held the socket (or if it died).
+    presence_until = models.DateTimeField(null=True, blank=True)
+    presence_socket = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         ordering = ["table", "box"]

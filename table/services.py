@@ -41,7 +41,7 @@ from table.engine.round import Round as EngineRound
 from table.engine.rules import TableRules, rule_changes
 from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
-from . import duties, fastsql, ledger
+from . import duties, fastsql, ledger, presence
 from .models import (
     BoxRecord,
     CommandRecord,
@@ -770,24 +770,22 @@ def leave(table_id: int, user: AbstractBaseUser, **kw: Any) -> Result:
     return execute(table_id, player_name(user), "leave", body, **kw)
 
 
-def set_connected(table_id: int, user: AbstractBaseUser, connected: bool) -> Result | None:
-    """Mark a seated player's connection (the grace period starts when they drop)."""
-    if not Seat.objects.filter(table_id=table_id, player=user).exists():
+def set_connected(
+    table_id: int, user: AbstractBaseUser, connected: bool, socket: str = ""
+) -> dict[str, Any] | None:
+    """Mark a seated player here or gone at once (the grace period starts when they drop).
+    Presence is no table change: no event in the chain, no version (table.presence, which
+    the sockets use with its lease and debounce). Returns the change, or None if none."""
+    if connected:
+        return presence.claim(table_id, user, socket)
+    now = timezone.now()
+    mine = Seat.objects.filter(table_id=table_id, player=user, connected=True)
+    boxes = sorted(mine.values_list("box", flat=True))
+    if not boxes or not mine.update(
+        connected=False, disconnected_at=now, presence_until=now, presence_socket=""
+    ):
         return None
-
-    def body(ctx: Context) -> dict[str, Any]:
-        seats = list(Seat.objects.filter(table=ctx.table, player=user))
-        for seat in seats:
-            seat.connected = connected
-            seat.disconnected_at = None if connected else ctx.now
-            seat.save(update_fields=["connected", "disconnected_at"])
-        ctx.note(
-            "connection",
-            {"player": player_name(user), "connected": connected, "boxes": [s.box for s in seats]},
-        )
-        return {}
-
-    return execute(table_id, player_name(user), "connection", body)
+    return {"player": player_name(user), "connected": False, "boxes": boxes}
 
 
 # --- who deals ------------------------------------------------------------------------------
@@ -1331,15 +1329,20 @@ def fail_unfinished_round(table_id: int) -> Result | None:
 # --- reading ----------------------------------------------------------------------------------
 
 
-def restart_betting_clock(table_id: int, **kw: Any) -> Result:
-    """Nobody has bet when the countdown ran out: keep betting open for another countdown."""
+def restart_betting_clock(table_id: int, *, wait: bool = False, **kw: Any) -> Result:
+    """Nobody has bet when the countdown ran out: keep betting open for another countdown;
+    or (``wait``) with no countdown until someone bets, so that a seated player who never
+    bets does not add an event to the log every countdown (the clock starts one when a
+    bet comes)."""
 
     def body(ctx: Context) -> dict[str, Any]:
         rnd = ctx.live_round()
         if rnd.phase is not Phase.BETTING:
             raise ServiceError("wrong_phase", "betting is not open")
-        seconds = rnd.rules.betting_seconds
-        ctx.table.betting_deadline = ctx.now + dt.timedelta(seconds=seconds)
+        seconds = None if wait else rnd.rules.betting_seconds
+        ctx.table.betting_deadline = (
+            None if seconds is None else ctx.now + dt.timedelta(seconds=seconds)
+        )
         deadline = _deadline_ms(ctx.table.betting_deadline)
         ctx.note("betting_clock", {"deadline": deadline, "seconds": seconds})
         return {"deadline": deadline}

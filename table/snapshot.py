@@ -11,23 +11,41 @@ from django.db.models import Prefetch
 from table.engine.cards import card_code, codes
 from table.engine.paytables import ODDS_PAYTABLE, PaytableKind, paytable
 from table.engine.round import Round as EngineRound
+from table.engine.rules import OPTIONAL as OPTIONAL_WAGERS
 from table.engine.rules import TableRules, rule_changes
 from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler, commitment
 
 from .duties import can_deal
 from .models import Account, BoxRecord, Round, Seat, SettlementLine, Table
+from .presence import is_present
 
 
 def is_dealer(user: AbstractBaseUser | AnonymousUser | None) -> bool:
     return bool(user and user.is_authenticated and user.has_perm("table.deal_table"))
 
 
+#: The Ante and Raise pay even money; the dealer's qualifying decides only the Ante.
+ANTE_RAISE_POSTED: list[tuple[str, str]] = [
+    ("Ante: you beat or tie a dealer with king high or better", "1 to 1"),
+    ("Ante: dealer below king high", "push"),
+    ("Raise: you beat or tie the dealer (qualifying or not)", "1 to 1"),
+]
+#: §684a.11(c)(4)(ii): below a straight the Odds only pushes or loses.
+ODDS_BELOW_STRAIGHT = ("Two pair or lower", "push")
+
+
 def posted_paytables(rules: TableRules) -> list[dict[str, Any]]:
     """The signs §684a.2(b)(4),(5) require: every wager offered and its payout odds."""
     signs = [
-        {"wager": "Odds (win or copy)", "name": "§684a.12(b)", "rows": ODDS_PAYTABLE.as_posted()},
+        # §684a.12(a), §684a.11(c)(2)-(3): the even-money wagers are posted too.
+        {"wager": "Ante and Raise", "name": "§684a.12(a)", "rows": ANTE_RAISE_POSTED},
         {
-            "wager": "Odds bad beat (player's straight or better loses)",
+            "wager": "Odds (your hand beats or ties the dealer's)",
+            "name": "§684a.12(b)",
+            "rows": [*ODDS_PAYTABLE.as_posted(), ODDS_BELOW_STRAIGHT],
+        },
+        {
+            "wager": "Odds bad beat (your straight or better loses to the dealer)",
             "name": rules.bad_beat_paytable,
             "rows": paytable(PaytableKind.BAD_BEAT, rules.bad_beat_paytable).as_posted(),
         },
@@ -141,6 +159,16 @@ def _ms(moment: Any) -> int | None:
     return int(moment.timestamp() * 1000) if moment else None
 
 
+def _table_view(rnd: EngineRound, viewer: str | None) -> dict[str, Any]:
+    """The round as ``viewer`` sees it, with folded hands that had no optional wager marked
+    as gone to the discard rack: the table never sees them again (§684a.11(b)(2))."""
+    view = rnd.view(viewer)
+    for box in view["boxes"]:
+        if box["decision"] == 0 and not any(box["wagers"].get(w) for w in OPTIONAL_WAGERS):
+            box["mucked"] = True
+    return view
+
+
 def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> dict[str, Any]:
     table = Table.objects.select_related("rules", "pending_rules").get(pk=table_id)
     rnd = None
@@ -154,7 +182,7 @@ def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> di
     viewer = user.get_username() if authenticated and user is not None else None
     dealer = can_deal(user, table.pk)  # the dealer assigned to this table, nobody else
     seats = [
-        {"box": s.box, "player": s.player.get_username(), "connected": s.connected}
+        {"box": s.box, "player": s.player.get_username(), "connected": is_present(s)}
         for s in Seat.objects.filter(table=table).select_related("player")
     ]
     me: dict[str, Any] | None = None
@@ -183,7 +211,7 @@ def snapshot(table_id: int, user: AbstractBaseUser | AnonymousUser | None) -> di
             "rules_notice": rules_notice(table, rnd),
         },
         "seats": seats,
-        "round": rnd.view(viewer) if rnd else None,
+        "round": _table_view(rnd, viewer) if rnd else None,
         "betting_deadline": _ms(table.betting_deadline),
         "turn_deadline": _ms(table.turn_deadline),
         "shoe": shoe_state(table, rnd) if dealer else None,

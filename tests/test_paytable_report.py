@@ -13,8 +13,16 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from table.engine.paytables import PAYTABLES, PaytableKind
-from table.management.commands.paytable_report import parse_only
-from table.paytable_report import REPORT_PATH, flags, load_report, paytable_summary
+from table.management.commands.paytable_report import parse_games, parse_only
+from table.paytable_report import (
+    GAME_TITLES,
+    REPORT_PATH,
+    flags,
+    load_game_report,
+    load_report,
+    markdown,
+    paytable_summary,
+)
 
 KINDS = (
     PaytableKind.PRIME,
@@ -115,3 +123,81 @@ def test_command_recomputes_only_what_is_asked(tmp_path: Path, report: dict[str,
     text = out.getvalue()
     assert "== Prime Wager" in text and "house edge 4.7419%" in text
     assert "tables outside the usual house-edge range" in text
+
+
+# --- every game: the command's dispatch, the docs page, Four Card Frenzy's output unchanged ----
+
+
+def test_parse_games() -> None:
+    everything = ["four_card_frenzy", "crazy_4_poker", "five_card_hi_lo"]
+    assert parse_games(None, None) == everything
+    assert parse_games("all", None) == everything
+    assert parse_games(None, "prime") == ["four_card_frenzy"]  # --only is Four Card Frenzy's
+    assert parse_games("hilo, c4p", None) == ["crazy_4_poker", "five_card_hi_lo"]
+    assert parse_games("Five-Card-Hi-Lo,fcf", "main") == ["four_card_frenzy", "five_card_hi_lo"]
+    with pytest.raises(CommandError, match="unknown game"):
+        parse_games("blackjack", None)
+    with pytest.raises(CommandError, match="--only names Four Card Frenzy sections"):
+        parse_games("c4p", "prime")
+
+
+def test_docs_page_is_generated_from_the_committed_reports() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "paytables.md").read_text(
+        encoding="utf-8"
+    )
+    assert page == markdown()
+    for title in GAME_TITLES.values():
+        assert f"\n## {title} (58 Pa. Code ch. " in page
+    assert "as if the meter always stood at its seed" in page
+    assert "#### Optimal strategy (the same for every Ante Bonus table)" in page
+
+
+def test_command_writes_the_games_asked_for(tmp_path: Path) -> None:
+    out = StringIO()
+    page = tmp_path / "paytables.md"
+    call_command(
+        "paytable_report", game="hilo", output_dir=str(tmp_path), markdown=str(page),
+        quiet=True, stdout=out,
+    )  # fmt: skip
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "five_card_hi_lo_report.json",
+        "paytables.md",
+    ]
+    written = json.loads((tmp_path / "five_card_hi_lo_report.json").read_text(encoding="utf-8"))
+    committed = load_game_report("five_card_hi_lo")
+    assert written["main_game"]["paytables"] == committed["main_game"]["paytables"]
+    assert (
+        written["wagers"]["poker_bonus"]["paytables"]
+        == (committed["wagers"]["poker_bonus"]["paytables"])
+    )
+    text = out.getvalue()
+    assert "== Five Card Hi-Lo: Ante and Play" in text and "house edge 2.7638% per Ante" in text
+    assert "Crazy 4 Poker" not in text
+    # The page takes the games not computed now from their committed reports.
+    assert page.read_text(encoding="utf-8") == markdown(
+        {"five_card_hi_lo": written, "crazy_4_poker": load_game_report("crazy_4_poker")}
+    )
+
+
+def test_command_refuses_only_without_four_card_frenzy(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match="--only names Four Card Frenzy sections"):
+        call_command("paytable_report", game="c4p", only="prime", output_dir=str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_four_card_frenzy_output_is_unchanged_but_for_timings(tmp_path: Path) -> None:
+    """Byte for byte the committed file, once the timings of this run are put back."""
+    output = tmp_path / "report.json"
+    output.write_text(REPORT_PATH.read_text(encoding="utf-8"), encoding="utf-8")
+    call_command(
+        "paytable_report", only="prime,four_card_bonus", output=str(output), quiet=True,
+        stdout=StringIO(),
+    )  # fmt: skip
+    committed = json.loads(REPORT_PATH.read_text(encoding="utf-8"))
+    written = json.loads(output.read_text(encoding="utf-8"))
+    for key in ("seconds_this_run", "sections_this_run"):
+        written[key] = committed[key]
+    for kind in ("prime", "four_card_bonus"):
+        written["wagers"][kind]["seconds"] = committed["wagers"][kind]["seconds"]
+    text = json.dumps(written, indent=1, ensure_ascii=False) + "\n"
+    assert text == REPORT_PATH.read_text(encoding="utf-8")

@@ -243,7 +243,7 @@ function renderBoxes() {
       : "";
     let cards = "";
     if (b && b.cards) cards = cardRow({ codes: b.cards, bestFour: b.best_four, size: "sm" });
-    else if (b && b.dealt && r.phase !== "void") cards = r.phase === "settled" ? "mucked" : "dealt, face down";
+    else if (b && b.dealt && r.phase !== "void") cards = r.phase === "settled" || b.mucked ? "mucked" : "dealt, face down"; // §684a.11(b)(2)
     let decision = "—";
     if (b && r.phase === "void") decision = "void";
     else if (b && r.phase === "decisions" && r.to_act === number) decision = "to act";

@@ -217,6 +217,10 @@ export class TableConnection {
       case "events":
         this.events(frame);
         break;
+      case "presence":
+        // A player came or went: outside the version sequence (not a table change).
+        if (this.version !== null && !this.resyncing) this.h.onEvents?.(frame, { private: false });
+        break;
       case "pong":
         if (typeof frame.t === "number") {
           const now = Date.now();

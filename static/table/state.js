@@ -149,6 +149,8 @@ export function applyEvent(state, kind, data) {
       if (b) {
         b.decision = data.multiple;
         if (data.raise) b.wagers.raise = data.raise;
+        // §684a.11(b)(2): folded with no optional wager, the cards go to the discard rack.
+        if (data.folded && !OPTIONAL.some((w) => b.wagers[w])) b.mucked = true;
       }
       if (round && round.to_act === data.box) round.to_act = null;
       state.turn_deadline = null;

@@ -19,8 +19,8 @@ import {
   SHORT_WAGER_NAMES,
   WAGER_NAMES,
 } from "./state.js";
-import { $, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
-import { describeEvent, errorText } from "./words.js";
+import { $, confirmDialog, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
+import { describeEvent, errorText, explainLine, leaveCost, logTime, resultHeadline } from "./words.js";
 import { renderNotices } from "./notices.js";
 
 const app = $("#app");
@@ -32,11 +32,23 @@ const CHIPS = [100, 500, 2500, 10000, 50000];
 const BOX_NUMBERS = [1, 2, 3, 4, 5, 6];
 const BET_WAGERS = ["ante", ...OPTIONAL];
 const LOG_LIMIT = 60;
+//: Chips on the layout are the bet: a change is placed this long after the last chip ...
+const AUTO_PLACE_MS = 700;
+//: ... and whatever is still unplaced is placed this long before betting closes.
+const FLUSH_BEFORE_CLOSE_MS = 2500;
+const REBET_KEY = `frenzy.rebet.${tableId}.${me || ""}`;
+const CHIP_KEYS = { 1: 100, 2: 500, 3: 2500, 4: 10000, 5: 50000 };
+const SPOT_KEYS = { a: "ante", p: "prime", b: "four_card_bonus", s: "all_six" };
 
 let S = null; // the table state
 let chip = 500;
 const drafts = new Map(); // box -> wagers being built and not yet placed
-const lastBets = new Map(); // box -> wagers of the last round that was dealt
+const lastBets = loadRebet(); // box -> wagers of the last round that was dealt (kept over reloads)
+const undoStack = []; // [box, wagers before the change] pairs, newest last
+let autoTimer = null;
+let flushedRound = null; // the round whose unplaced chips were placed at the close
+let leftTable = false; // this page's player pressed "Leave the table"
+let revealScrolled = null; // the round whose reveal was brought into view
 let busy = false;
 let lastRoundNo = null;
 let announcedTurn = null;
@@ -52,7 +64,10 @@ const conn = new TableConnection(`/ws/tables/${tableId}/`, {
     if (!S) return;
     let resync = false;
     for (const ev of frame.events) {
-      if (ev.kind === "betting_closed") rememberBets();
+      if (ev.kind === "betting_closed") {
+        reportUnplaced();
+        rememberBets();
+      }
       resync = applyEvent(S, ev.kind, ev.data) || resync;
       if (ev.kind === "round_opened") newRound();
       logEvent(ev.kind, ev.data);
@@ -63,7 +78,10 @@ const conn = new TableConnection(`/ws/tables/${tableId}/`, {
   },
   onStatus(status) {
     renderStatus($("#conn"), status);
-    show($("#superseded"), status.state === "superseded");
+    const paused = status.state === "superseded";
+    show($("#superseded"), paused);
+    document.title = (paused ? "Paused — " : "") + document.title.replace(/^Paused — /, "");
+    if (paused) $("#reconnect").focus({ preventScroll: true });
   },
   onNotice(code, message) {
     if (code !== "second_connection") messages.error(errorText({ code, message })); // the banner says it
@@ -104,7 +122,7 @@ function buildBoxes() {
       );
     const li = h(
       "li",
-      { class: "box", id: `box-${number}`, dataset: { box: String(number) } },
+      { class: "box", id: `box-${number}`, tabindex: "-1", dataset: { box: String(number) } },
       h(
         "div",
         { class: "box-head" },
@@ -150,18 +168,20 @@ function buildChips() {
           "aria-pressed": cents === chip ? "true" : "false",
           "aria-label": `${chipDollars(cents)} chip`,
           dataset: { cents: String(cents) },
-          onclick: () => {
-            chip = cents;
-            for (const b of rack.querySelectorAll(".chip")) {
-              b.setAttribute("aria-pressed", b.dataset.cents === String(cents) ? "true" : "false");
-            }
-            renderControls();
-          },
+          onclick: () => pickChip(cents),
         },
         chipDollars(cents),
       ),
     );
   }
+}
+
+function pickChip(cents) {
+  chip = cents;
+  for (const b of document.querySelectorAll("#chips .chip")) {
+    b.setAttribute("aria-pressed", b.dataset.cents === String(cents) ? "true" : "false");
+  }
+  render();
 }
 
 // --- commands -------------------------------------------------------------------------------
@@ -182,12 +202,28 @@ async function command(cmd, fields = {}, options = {}) {
   }
 }
 
-function sit(box) {
+async function sit(box) {
   if (!me) {
     location.href = app.dataset.loginUrl;
     return;
   }
-  command("sit", { box });
+  const reply = await command("sit", { box });
+  // The "Sit here" button is gone: keep the keyboard on the box just taken.
+  if (reply) {
+    leftTable = false;
+    render();
+    boxEls.get(box)?.li.focus();
+  }
+}
+
+function maySit(box) {
+  // Up to N adjacent boxes (Rules Submission): offer only boxes that keep the player's
+  // boxes adjacent and within N.
+  const mine = myBoxes(S);
+  if (leftTable) return !mine.length; // left: the seats held until the round ends are not "yours"
+  if (!mine.length) return true;
+  if (mine.length >= (S.table.rules.adjacent_boxes || 1)) return false;
+  return box === mine[0] - 1 || box === mine[mine.length - 1] + 1;
 }
 
 function stand(box) {
@@ -212,22 +248,49 @@ function draftOf(box) {
   return drafts.get(box);
 }
 
+function remember(box) {
+  undoStack.push([box, { ...draftOf(box) }]);
+}
+
+function changed() {
+  flushedRound = null;
+  render();
+  clearTimeout(autoTimer);
+  autoTimer = setTimeout(() => placeDrafts({ final: false }), AUTO_PLACE_MS);
+}
+
 function addChip(box, wager) {
   if (!canBetOn(box) || !BET_WAGERS.includes(wager)) return;
+  remember(box);
   const d = draftOf(box);
   d[wager] += chip;
-  render();
+  changed();
   const total = d[wager];
   messages.announce(
-    `${WAGER_NAMES[wager]} on box ${box}: ${dollars(total)}${wager === "ante" ? `, Odds ${dollars(total)}` : ""} (not placed yet)`,
+    `${WAGER_NAMES[wager]} on box ${box}: ${dollars(total)}${wager === "ante" ? `, Odds ${dollars(total)}` : ""}`,
   );
 }
 
 function removeChip(box, wager) {
   if (!canBetOn(box) || !BET_WAGERS.includes(wager)) return;
+  remember(box);
   const d = draftOf(box);
   d[wager] = Math.max(0, d[wager] - chip);
-  render();
+  changed();
+}
+
+/** Whether a box's chips make a bet the table takes (so they can be placed on their own). */
+function draftValid(box) {
+  const d = drafts.get(box);
+  const rules = S.table.rules;
+  if (!d) return false;
+  if (!d.ante) return !OPTIONAL.some((w) => d[w]); // nothing: a withdrawal
+  if (d.ante < rules.ante_min || d.ante > rules.ante_max) return false;
+  return OPTIONAL.every((w) => !d[w] || (offers(rules, w) && d[w] >= rules[`${w}_min`] && d[w] <= rules[`${w}_max`]));
+}
+
+function stakeOf(wagers) {
+  return BET_WAGERS.reduce((sum, w) => sum + (wagers[w] || 0), 0) + (wagers.ante || 0); // + Odds
 }
 
 function canBetOn(box) {
@@ -241,33 +304,137 @@ function differs(box) {
   return BET_WAGERS.some((w) => (d[w] || 0) !== (p[w] || 0));
 }
 
-async function placeBets() {
+/**
+ * Place the chips on the layout. Chips placed are bets, as at a live table: a change is
+ * placed by itself once it makes a valid bet (``final`` false), and when the countdown ends
+ * whatever is still there is placed (``final`` true; a refusal then says why).
+ */
+async function placeDrafts({ final }) {
+  clearTimeout(autoTimer);
+  if (!S || !bettingOpen()) return;
+  if (busy) {
+    autoTimer = setTimeout(() => placeDrafts({ final }), 150);
+    return;
+  }
   for (const box of myBoxes(S)) {
     if (!differs(box)) {
+      if (drafts.has(box) && !final) continue;
       drafts.delete(box);
       continue;
     }
+    if (!final && !draftValid(box)) continue;
     const d = drafts.get(box);
+    const sent = { ...d };
     const reply = d.ante || OPTIONAL.some((w) => d[w])
-      ? await command("bet", { box, wagers: { ...d } })
+      ? await command("bet", { box, wagers: sent })
       : await command("withdraw", { box });
-    if (reply) drafts.delete(box);
-    else return; // keep the rest of the drafts as they are; the message says why
+    // Chips added while the command was on its way stay to be placed next.
+    if (reply && drafts.get(box) && BET_WAGERS.every((w) => (drafts.get(box)[w] || 0) === (sent[w] || 0))) {
+      drafts.delete(box);
+    }
+    if (!reply) break; // keep the rest of the drafts as they are; the message says why
   }
   render();
+}
+
+function placeBets() {
+  return placeDrafts({ final: true });
 }
 
 function clearBets() {
-  for (const box of myBoxes(S)) drafts.set(box, Object.fromEntries(BET_WAGERS.map((w) => [w, 0])));
-  render();
+  for (const box of myBoxes(S)) {
+    remember(box);
+    drafts.set(box, Object.fromEntries(BET_WAGERS.map((w) => [w, 0])));
+  }
+  changed();
 }
 
+function undoBets() {
+  const last = undoStack.pop();
+  if (!last || !canBetOn(last[0])) return;
+  drafts.set(last[0], last[1]);
+  changed();
+}
+
+function loadRebet() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(REBET_KEY) || "{}");
+    return new Map(Object.entries(saved).map(([box, w]) => [Number(box), w]));
+  } catch {
+    return new Map();
+  }
+}
+
+function saveRebet() {
+  try {
+    localStorage.setItem(REBET_KEY, JSON.stringify(Object.fromEntries(lastBets)));
+  } catch {
+    /* private mode: rebet lasts as long as the page */
+  }
+}
+
+/** Rebet: the last round's wagers, placed at once (one tap). */
 function repeatBets() {
+  const mine = myBoxes(S);
+  const last = [...lastBets.entries()].sort((a, b) => a[0] - b[0]);
+  // The same boxes if the player still holds them, otherwise their boxes in order.
+  const sameBoxes = last.every(([box]) => mine.includes(box));
+  last.forEach(([box, wagers], i) => {
+    const target = sameBoxes ? box : mine[i];
+    if (target === undefined) return;
+    remember(target);
+    drafts.set(target, { ...wagers });
+  });
+  render();
+  placeDrafts({ final: true });
+}
+
+/** Double every wager on the player's boxes, within the table's limits and the balance. */
+function doubleBets() {
+  const rules = S.table.rules;
+  let extra = 0;
+  const next = new Map();
   for (const box of myBoxes(S)) {
-    const last = lastBets.get(box);
-    if (last) drafts.set(box, { ...last });
+    const d = draftOf(box);
+    if (!d.ante && !OPTIONAL.some((w) => d[w])) continue;
+    const doubled = {};
+    for (const w of BET_WAGERS) doubled[w] = Math.min((d[w] || 0) * 2, d[w] ? rules[`${w}_max`] : 0);
+    extra += stakeOf(doubled) - stakeOf(d);
+    next.set(box, doubled);
+  }
+  if (!next.size) return;
+  const balance = S.me?.balance ?? 0;
+  if (extra > balance) {
+    // Capped by the balance: each wager grows by the same share of what doubling would add,
+    // in whole dollars.
+    if (balance < 200) {
+      messages.error(`Doubling needs ${dollars(extra)} more and your balance is ${dollars(balance)}.`);
+      return;
+    }
+    const share = balance / extra;
+    for (const [box, doubled] of next) {
+      const d = draftOf(box);
+      for (const w of BET_WAGERS) doubled[w] = (d[w] || 0) + Math.floor((((doubled[w] || 0) - (d[w] || 0)) * share) / 100) * 100;
+    }
+    messages.notice(`Doubled as far as your balance (${dollars(balance)}) allows.`);
+  }
+  for (const [box, doubled] of next) {
+    remember(box);
+    drafts.set(box, doubled);
   }
   render();
+  placeDrafts({ final: true });
+}
+
+/** At "no more bets": chips that never reached the table are said so, never dropped silently. */
+function reportUnplaced() {
+  const lost = myBoxes(S).filter(differs);
+  if (lost.length) {
+    messages.error(
+      `Betting closed before your chips on box ${lost.join(", ")} were placed: they did not play and nothing was taken from your balance.`,
+    );
+  }
+  drafts.clear();
 }
 
 async function withdrawBets() {
@@ -286,28 +453,75 @@ function decide(raise) {
   command("decide", { box, raise });
 }
 
+async function leave() {
+  const ok = await confirmDialog($("#leave-dialog"), leaveCost(S, me), "Leave the table");
+  if (!ok) return;
+  drafts.clear();
+  if (await command("leave")) {
+    leftTable = true;
+    render();
+    messages.notice("You left the table. " + (myBoxes(S).length ? "Your boxes are freed once this round is over." : ""));
+  }
+}
+
+/** Keys: chips 1-5 and A/P/B/S while betting, F and 1-3 on the player's turn. */
+function onKey(ev) {
+  if (!S || ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
+  if (ev.target.closest?.("input, select, textarea, dialog")) return;
+  const key = ev.key.toLowerCase();
+  const r = S.round;
+  const mine = myBoxes(S);
+  const toAct = r && r.phase === "decisions" && mine.includes(r.to_act) ? findBox(S, r.to_act) : null;
+  if (toAct) {
+    const multiple = key === "f" ? 0 : ["1", "2", "3"].includes(key) ? Number(key) : null;
+    const btn = multiple === null ? null : $(`#decision [data-raise="${multiple}"]`);
+    if (btn && !btn.disabled) {
+      ev.preventDefault();
+      btn.click();
+    }
+    return;
+  }
+  if (!mine.some(canBetOn)) return;
+  const focusedBox = Number(document.activeElement?.closest?.(".box")?.dataset.box);
+  const box = mine.includes(focusedBox) ? focusedBox : mine[0];
+  const action = {
+    u: undoBets,
+    c: clearBets,
+    r: () => !$("#repeat-bets").disabled && repeatBets(),
+    d: () => !$("#double-bets").disabled && doubleBets(),
+  }[key];
+  if (CHIP_KEYS[key]) pickChip(CHIP_KEYS[key]);
+  else if (SPOT_KEYS[key] && offers(S.table.rules, SPOT_KEYS[key])) addChip(box, SPOT_KEYS[key]);
+  else if (action) action();
+  else return;
+  ev.preventDefault();
+}
+
 // --- events -------------------------------------------------------------------------------------
 
 function newRound() {
   lastRoundNo = S.round?.round ?? null;
   drafts.clear();
+  undoStack.length = 0;
   announcedTurn = null;
 }
 
 function rememberBets() {
-  for (const box of myBoxes(S)) {
-    const b = findBox(S, box);
-    if (b && b.wagers.ante) {
-      lastBets.set(box, Object.fromEntries(BET_WAGERS.map((w) => [w, b.wagers[w] || 0])));
-    }
-  }
+  const bets = myBoxes(S)
+    .map((box) => findBox(S, box))
+    .filter((b) => b && b.wagers.ante);
+  if (!bets.length) return;
+  lastBets.clear();
+  for (const b of bets) lastBets.set(b.box, Object.fromEntries(BET_WAGERS.map((w) => [w, b.wagers[w] || 0])));
+  saveRebet();
 }
 
 function logEvent(kind, data) {
   const text = describeEvent(kind, data);
   if (!text || kind === "hole_cards") return;
   const log = $("#log");
-  log.prepend(h("li", {}, h("time", { text: new Date().toLocaleTimeString() }), " ", text));
+  const now = new Date();
+  log.prepend(h("li", {}, h("time", { datetime: now.toISOString(), text: logTime(now) }), " ", text));
   while (log.children.length > LOG_LIMIT) log.lastChild.remove();
 }
 
@@ -325,19 +539,48 @@ function react(kind, data) {
       break;
     case "dealer_revealed":
       messages.announce(describeEvent(kind, data));
+      bringRevealIntoView();
       break;
     case "round_settled": {
+      if (leftTable && myBoxes(S).length) command("leave"); // nothing in play now: free the seats
       const mine = me && data.players?.[me];
       if (mine) messages.announce(`Round over: ${netWords(mine.net)}.`);
+      bringRevealIntoView();
       loadRecall();
       break;
     }
     case "round_void":
+      if (leftTable && myBoxes(S).length) command("leave");
       messages.announce(describeEvent(kind, data));
       loadRecall();
       break;
     default:
       break;
+  }
+}
+
+/**
+ * At the reveal the dealer's hand and the player's boxes come into view (on a phone the page
+ * is usually down at the player's own hand); the pinned bar keeps the result in view.
+ */
+function bringRevealIntoView() {
+  const r = S?.round;
+  const key = r ? `${r.round}:${r.phase}` : null;
+  if (!r || revealScrolled === key || !myBoxes(S).some((n) => findBox(S, n))) return;
+  revealScrolled = key;
+  // After this frame's render: the pinned bar grows when the result appears. At settlement
+  // the page may still be gliding from the reveal: jump, so the result does not cover it.
+  const instant = r.phase === "settled" || r.phase === "void";
+  requestAnimationFrame(() => scrollToDealer(instant));
+}
+
+function scrollToDealer(instant) {
+  const dealer = $(".dealer-area");
+  const top = dealer.getBoundingClientRect().top;
+  const pinned = $("#pinned").getBoundingClientRect().bottom;
+  if (top < pinned || top > window.innerHeight * 0.5) {
+    const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    window.scrollBy({ top: top - pinned - 8, behavior: reduce || instant ? "instant" : "smooth" });
   }
 }
 
@@ -369,12 +612,13 @@ function render() {
     bal.dataset.cents = String(S.me.balance);
   }
   show($("#spectator"), !S.me);
-  show($("#leave"), myBoxes(S).length > 0);
+  show($("#leave"), myBoxes(S).length > 0 && !leftTable);
   renderPaytables();
   renderPhase();
   renderDealer();
   for (const number of BOX_NUMBERS) renderBox(number);
   renderMyHands();
+  renderMyResult();
   renderControls();
   renderResult();
   renderNotices(S); // an irregular outcome and a rules change (notices.js)
@@ -436,6 +680,11 @@ function tick() {
     text = s > 0 ? `${s} s to decide` : "Decision time is up";
   }
   setText($("#countdown"), text);
+  // The countdown is ending: chips still on the layout are placed now (never dropped).
+  if (r && r.phase === "betting" && S.betting_deadline && flushedRound !== r.round && S.betting_deadline - now < FLUSH_BEFORE_CLOSE_MS && myBoxes(S).some(differs)) {
+    flushedRound = r.round;
+    placeDrafts({ final: true });
+  }
   const clock = $("#decision-clock");
   if (clock) setText(clock, r && r.phase === "decisions" ? text : "");
 }
@@ -472,7 +721,8 @@ function renderBox(number) {
   const b = findBox(S, number);
   const r = S.round;
   const mine = Boolean(me && seat && seat.player === me);
-  el.li.classList.toggle("mine", mine);
+  el.li.classList.toggle("mine", mine && !leftTable);
+  el.li.classList.toggle("left", Boolean((b && b.abandoned) || (mine && leftTable)));
   el.li.classList.toggle("empty", !seat && !b);
   el.li.classList.toggle("to-act", Boolean(r && r.phase === "decisions" && r.to_act === number));
   el.li.classList.toggle("folded", Boolean(b && b.decision === 0));
@@ -484,11 +734,12 @@ function renderBox(number) {
   if (seat && !seat.connected) el.player.title = "disconnected";
 
   let badge = "";
+  const left = Boolean((b && b.abandoned) || (mine && leftTable));
   if (b && r && r.phase === "void") badge = "Void";
+  else if (left) badge = b && b.decision === 0 ? "Left — folded" : "Left";
   else if (r && r.phase === "decisions" && r.to_act === number) badge = "To act";
   else if (b && b.decision === 0) badge = "Folded";
   else if (b && b.decision) badge = `Raised ${b.decision}x`;
-  else if (b && b.abandoned) badge = "Left";
   else if (seat && !seat.connected) badge = "Away";
   setText(el.badge, badge);
   el.badge.hidden = !badge;
@@ -497,8 +748,9 @@ function renderBox(number) {
   if (b && b.cards) {
     fill(el.cards, cardRow({ codes: b.cards, bestFour: b.best_four, size: "sm" }));
   } else if (b && b.dealt && r && r.phase !== "void") {
-    const mucked = r.phase === "settled" && b.results;
-    fill(el.cards, mucked ? h("span", { class: "mucked", text: "Folded — cards mucked" }) : cardRow({ count: 5, back: r.deck_back, size: "sm" }));
+    // §684a.11(b)(2): a fold with no optional wager goes to the discard rack unseen at once.
+    const mucked = b.mucked || (r.phase === "settled" && b.results);
+    fill(el.cards, mucked ? h("span", { class: "mucked", text: "Folded — cards to the discard rack" }) : cardRow({ count: 5, back: r.deck_back, size: "sm" }));
   } else {
     fill(el.cards);
   }
@@ -537,7 +789,7 @@ function renderBox(number) {
         "li",
         { class: `outcome-${x.outcome}` },
         h("span", {}, h("span", { class: "res-wager", text: SHORT_WAGER_NAMES[x.wager] || x.wager }), " ", h("span", { class: "res-outcome", text: x.outcome })),
-        h("span", { class: "amt", text: dollars(x.net, { signed: true }) }),
+        h("span", { class: "amt", text: x.net === 0 ? x.outcome : dollars(x.net, { signed: true }) }),
       ),
     ),
     b && b.net !== undefined && b.net !== null && results.length
@@ -545,11 +797,42 @@ function renderBox(number) {
       : null,
   );
 
-  el.sit.hidden = Boolean(seat || !S.table.is_open);
+  el.sit.hidden = Boolean(seat || !S.table.is_open || !maySit(number));
   el.sit.disabled = busy;
   const inPlay = Boolean(b && r && !["settled", "void"].includes(r.phase) && r.phase !== "betting");
-  el.stand.hidden = !mine;
+  el.stand.hidden = !mine || leftTable;
   el.stand.disabled = busy || inPlay;
+}
+
+/** Every wager of the player's boxes, with the reason it won, pushed or lost. */
+function renderMyResult() {
+  const r = S.round;
+  const panel = $("#my-result");
+  const boxes = r && r.phase === "settled" && me ? r.boxes.filter((b) => b.player === me && b.results) : [];
+  panel.hidden = !boxes.length;
+  fill(
+    panel,
+    boxes.map((b) =>
+      h(
+        "div",
+        { class: "my-result-box", dataset: { box: String(b.box) } },
+        h("p", { class: "my-hand-title", text: `Your result — box ${b.box}${b.hand ? `: ${b.hand}` : ""}` }),
+        h(
+          "ul",
+          { class: "result-lines" },
+          b.results.map((x) =>
+            h(
+              "li",
+              { class: `outcome-${x.outcome}` },
+              h("span", { class: "res-wager", text: WAGER_NAMES[x.wager] || x.wager }),
+              h("span", { class: "res-why", text: explainLine(x, b, r, S.table.paytables) }),
+              h("span", { class: "amt", text: x.net === 0 ? x.outcome : dollars(x.net, { signed: true }) }),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 function renderMyHands() {
@@ -583,14 +866,20 @@ function renderControls() {
   const r = S.round;
   const mine = myBoxes(S);
   const betting = Boolean(me && bettingOpen() && mine.length);
-  show($("#betting"), Boolean(me && mine.length));
+  show($("#betting"), Boolean(me && mine.length && !leftTable));
   show($("#bet-tools"), betting);
-  for (const id of ["#place-bets", "#clear-bets", "#repeat-bets", "#withdraw-bets"]) {
-    $(id).disabled = busy || !betting;
-  }
+  show($("#bet-keys"), betting);
+  const hasChips = mine.some((n) => {
+    const w = drafts.get(n) || placed(n);
+    return BET_WAGERS.some((k) => w[k]);
+  });
   $("#place-bets").disabled = busy || !betting || !mine.some(differs);
-  $("#repeat-bets").disabled = busy || !betting || !mine.some((b) => lastBets.has(b));
+  $("#repeat-bets").disabled = busy || !betting || !lastBets.size;
+  $("#double-bets").disabled = busy || !betting || !hasChips;
+  $("#undo-bets").disabled = busy || !betting || !undoStack.length;
+  $("#clear-bets").disabled = busy || !betting || !hasChips;
   $("#withdraw-bets").disabled = busy || !betting || !mine.some((b) => findBox(S, b));
+  setText($("#repeat-bets"), lastBets.size ? `Rebet ${dollars([...lastBets.values()].reduce((sum, w) => sum + stakeOf(w), 0))}` : "Rebet");
   for (const c of document.querySelectorAll(".chip")) c.disabled = !betting;
 
   let hint = "";
@@ -598,8 +887,8 @@ function renderControls() {
   else if (!mine.length) hint = S.table.is_open ? "Choose a free box on the felt to sit down." : "The table is closed.";
   else if (betting) {
     const rules = S.table.rules;
-    hint = `Pick a chip, then press a spot on your box (Shift or right-click takes one off; Clear starts over). Ante ${dollars(rules.ante_min)}–${dollars(rules.ante_max)}; the Odds is always equal to the Ante.`;
-    if (mine.some(differs)) hint += " Press “Place bets” to confirm.";
+    hint = `Pick a chip, then press a spot on your box: chips on the layout are your bet (Shift or right-click takes one off, Undo takes back the last). Ante ${dollars(rules.ante_min)}–${dollars(rules.ante_max)}; the Odds is always equal to the Ante.`;
+    if (mine.some(differs)) hint += " Your new chips are placed in a moment, or when the countdown ends; “Place bets” places them now.";
   } else if (r && r.phase === "decisions") hint = "Betting is closed: decisions now.";
   else if (!r || r.phase === "settled" || r.phase === "void") hint = "Waiting for the dealer to open betting.";
   else hint = "Betting is closed.";
@@ -619,9 +908,12 @@ function renderControls() {
     }
     if (announcedTurn !== toAct.box) {
       announcedTurn = toAct.box;
-      messages.announce(`Your turn on box ${toAct.box}: ${raiseHint(toAct)}.`);
+      messages.announce(`Your turn on box ${toAct.box}: ${raiseHint(toAct)}. Keys: F fold, 1 2 3 raise.`);
+      // The keyboard goes to the decision (Tab then reaches Fold and the raises at once).
+      if (!$("#leave-dialog").open) panel.focus({ preventScroll: true });
       const rect = panel.getBoundingClientRect();
-      if (rect.bottom > window.innerHeight || rect.top < 0) {
+      const pinned = $("#pinned").getBoundingClientRect().bottom;
+      if (rect.bottom > window.innerHeight || rect.top < pinned) {
         panel.scrollIntoView({ block: "nearest", behavior: "smooth" });
       }
     }
@@ -637,13 +929,16 @@ function renderResult() {
   }
   if (r.phase === "settled" && r.players && r.players[me]) {
     const p = r.players[me];
+    const boxes = r.boxes.filter((b) => b.player === me && b.results);
     el.hidden = false;
     el.dataset.net = String(p.net);
     el.className = `round-result ${p.net > 0 ? "won" : p.net < 0 ? "lost" : "even"}`;
+    // No double negatives: "You lost $15.00", never "You lost −$15.00".
     fill(
       el,
-      h("span", { text: p.net > 0 ? "You won " : p.net < 0 ? "You lost " : "Even " }),
-      h("strong", { text: dollars(p.net, { signed: true }) }),
+      h("span", { text: p.net > 0 ? "You won " : p.net < 0 ? "You lost " : "You broke even" }),
+      p.net ? h("strong", { text: dollars(Math.abs(p.net)) }) : null,
+      h("span", { class: "why", text: ` · ${resultHeadline(boxes, r)}` }),
       p.payout_limit_applied ? h("span", { text: ` · payout limit: ${dollars(p.withheld)} withheld` }) : null,
       r.main_game_void ? h("span", { text: " · main game void: Ante, Odds and Raise returned" }) : null,
     );
@@ -713,7 +1008,10 @@ $("#place-bets").addEventListener("click", placeBets);
 $("#clear-bets").addEventListener("click", clearBets);
 $("#repeat-bets").addEventListener("click", repeatBets);
 $("#withdraw-bets").addEventListener("click", withdrawBets);
-$("#leave").addEventListener("click", () => command("leave"));
+$("#leave").addEventListener("click", leave);
+$("#undo-bets").addEventListener("click", undoBets);
+$("#double-bets").addEventListener("click", doubleBets);
+document.addEventListener("keydown", onKey);
 $("#reconnect").addEventListener("click", () => conn.connect());
 for (const btn of document.querySelectorAll("#decision button")) {
   btn.addEventListener("click", () => decide(Number(btn.dataset.raise)));

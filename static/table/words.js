@@ -3,6 +3,14 @@
 import { cardsText, cardText } from "./cards.js";
 import { dollars, WAGER_NAMES } from "./state.js";
 
+/** One wager's result without double negatives: "won $10.00", "lost $10.00", "push". */
+export function outcomeWords(line) {
+  if (line.outcome === "void") return "returned";
+  if (line.net > 0) return `won ${dollars(line.net)}`;
+  if (line.net < 0) return `lost ${dollars(-line.net)}`;
+  return "push";
+}
+
 function wagerList(wagers) {
   const parts = [];
   for (const key of ["ante", "odds", "raise", "prime", "four_card_bonus", "all_six"]) {
@@ -69,9 +77,8 @@ export function describeEvent(kind, d) {
     case "dealer_card_exposed":
       return `Dealer card exposed: ${d.reason}.`;
     case "box_settled": {
-      const lines = (d.results || [])
-        .map((r) => `${WAGER_NAMES[r.wager] || r.wager} ${r.outcome} ${dollars(r.net, { signed: true })}`)
-        .join(", ");
+      // "Ante lost $10.00", never "Ante lose −$10.00".
+      const lines = (d.results || []).map((r) => `${WAGER_NAMES[r.wager] || r.wager} ${outcomeWords(r)}`).join(", ");
       const hand = d.hand ? `${d.hand}` : d.folded ? "folded, mucked" : "";
       return `${boxWho(d)}${hand ? ` — ${hand}` : ""}: ${lines}; net ${dollars(d.net, { signed: true })}.`;
     }
@@ -130,5 +137,126 @@ export function errorText(err) {
     return "The table changed while you were looking. It has been refreshed: check and try again.";
   }
   if (err.code === "rate_limited") return "Too many actions at once: slow down a little.";
-  return message.charAt(0).toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? "" : ".");
+  // Money in the server's words comes as bare figures ("between 5.00 and 500.00"): say "$".
+  const text = message.replace(/(^|[^$\d.,])(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})(?!\d)/g, "$1$$$2.$3");
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
+}
+
+// --- results in words -----------------------------------------------------------------------
+
+function lower(text) {
+  return text ? text.charAt(0).toLowerCase() + text.slice(1) : "";
+}
+
+const SIGN_OF = {
+  prime: "Prime",
+  four_card_bonus: "Four Card Bonus",
+  all_six: "All-Six Bonus",
+};
+
+function sign(paytables, test) {
+  return (paytables || []).find((s) => test(s.wager)) || null;
+}
+
+function payoutOf(s, row) {
+  const found = s?.rows.find(([hand]) => hand === row);
+  return found ? found[1] : null;
+}
+
+/** The player beat (or tied) the dealer: the Raise won. */
+function beatDealer(box) {
+  return box.results?.some((x) => x.wager === "raise" && x.outcome === "win") ?? false;
+}
+
+/** "three aces beat", "a pair of kings beats": the verb agrees with the hand's name. */
+function verb(hand, singular) {
+  return /^(three|four) [a-z]+s$/i.test(hand || "") ? singular.replace(/s$/, "") : singular;
+}
+
+function versus(box, round) {
+  const mine = lower(box.hand) || "hand";
+  const dealer = lower(round.dealer?.hand) || "hand";
+  if (box.hand && round.dealer?.hand === box.hand) return `your ${mine} ${verb(mine, "ties")} the dealer's (a tie goes to you)`;
+  return `your ${mine} ${verb(mine, "beats")} the dealer's ${dealer}`;
+}
+
+function beaten(box, round) {
+  const dealer = lower(round.dealer?.hand) || "hand";
+  return `dealer's ${dealer} ${verb(dealer, "beats")} your ${lower(box.hand) || "hand"}`;
+}
+
+/**
+ * Why one wager of a settled box won, pushed or lost, with the posted payout that applied
+ * (§684a.2(b)(4)): "Flush pays 3 to 2", "dealer's flush beats your pair of queens".
+ */
+export function explainLine(line, box, round, paytables) {
+  const folded = box.decision === 0;
+  const { wager, outcome, row } = line;
+  if (outcome === "void") return "returned: the main game is void (§684a.13(d))";
+  if ((wager === "ante" || wager === "odds") && folded) return "you folded: Ante and Odds are lost";
+  if (wager === "ante") {
+    if (outcome === "push") return "dealer below king high: Ante pushes, Raise still plays";
+    if (outcome === "win") return `pays 1 to 1: ${versus(box, round)}`;
+    return beaten(box, round);
+  }
+  if (wager === "raise") {
+    if (outcome === "win") {
+      const q = round.dealer && !round.dealer.qualifies ? " (the Raise plays even when the dealer does not qualify)" : "";
+      return `pays 1 to 1: ${versus(box, round)}${q}`;
+    }
+    return beaten(box, round);
+  }
+  if (wager === "odds") {
+    if (outcome === "push") return "Odds pushes below a straight when you beat or tie the dealer";
+    if (outcome === "lose") return beaten(box, round);
+    if (beatDealer(box)) {
+      const pays = payoutOf(sign(paytables, (w) => w.startsWith("Odds (")), row);
+      return `${lower(row)} pays ${pays || "as posted"}`;
+    }
+    const pays = payoutOf(sign(paytables, (w) => w.startsWith("Odds bad beat")), row);
+    return `bad beat: the dealer won, but your ${lower(row)} still pays ${pays || "as posted"}`;
+  }
+  const s = sign(paytables, (w) => w === SIGN_OF[wager]);
+  if (outcome === "win") return `${lower(row)} pays ${payoutOf(s, row) || "as posted"}`;
+  const lowest = s?.rows.length ? lower(s.rows[s.rows.length - 1][0]) : "";
+  return lowest ? `no paying hand (lowest paying: ${lowest})` : "no paying hand";
+}
+
+/** One line for the pinned result: what decided the round for the player. */
+export function resultHeadline(boxes, round) {
+  if (round.main_game_void) return "main game void: Ante, Odds and Raise returned";
+  const parts = boxes.map((b) => {
+    if (b.decision === 0) return `box ${b.box} folded`;
+    if (beatDealer(b)) {
+      const q = round.dealer && !round.dealer.qualifies ? " (dealer below king high: Ante pushes)" : "";
+      return `${versus(b, round)}${q}`;
+    }
+    return beaten(b, round);
+  });
+  return parts.join("; ");
+}
+
+/** What leaving costs right now, for the confirmation (§684a.7(b): dealt boxes fold). */
+export function leaveCost(state, me) {
+  const r = state.round;
+  const boxes = (r?.boxes || []).filter((b) => b.player === me);
+  const open = r && !["settled", "void"].includes(r.phase);
+  if (!open || !boxes.length) return "Your boxes are freed and nothing is at stake.";
+  if (r.phase === "betting") {
+    const total = boxes.reduce((sum, b) => sum + Object.values(b.wagers).reduce((a, v) => a + (v || 0), 0), 0);
+    return `Your bets (${dollars(total)}) come back to you and your boxes are freed.`;
+  }
+  const lines = boxes.map((b) => {
+    if (b.decision === 0) return `Box ${b.box} has folded already.`;
+    if (b.decision) return `Box ${b.box} has raised: it stays in play and is settled as usual.`;
+    const lost = (b.wagers.ante || 0) + (b.wagers.odds || 0);
+    const optional = ["prime", "four_card_bonus", "all_six"].filter((w) => b.wagers[w]);
+    return `Box ${b.box} folds ${r.to_act === b.box ? "now" : "on its turn"}: you lose its Ante and Odds (${dollars(lost)})${optional.length ? "; its optional wagers stay in action and are settled" : ""}.`;
+  });
+  return `${lines.join(" ")} Your seats are freed once the round is over.`;
+}
+
+/** Times in the player's own time zone, with its name, on the table log and recall pages. */
+export function logTime(date) {
+  return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZoneName: "short" });
 }

@@ -167,9 +167,11 @@ def login(
     username: str | None,
     viewport: dict[str, int] = DESKTOP,
     phone: bool = False,
+    **context_options: Any,
 ) -> Client:
-    """A fresh browser context (own cookies) logged in as ``username`` (None: logged out)."""
-    options: dict[str, Any] = {"viewport": viewport}
+    """A fresh browser context (own cookies) logged in as ``username`` (None: logged out);
+    ``context_options`` go to Playwright's ``new_context`` (e.g. ``timezone_id``)."""
+    options: dict[str, Any] = {"viewport": viewport, **context_options}
     if phone:
         options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
     context = browser.new_context(**options)

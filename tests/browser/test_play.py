@@ -126,7 +126,7 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
     # A refused action shows the server's words.
     add_chips(alice, 1, [(100, "ante")])
     alice.page.click("#place-bets")
-    expect(alice.page.locator("#notice")).to_contain_text("Ante must be between 5.00 and 500.00")
+    expect(alice.page.locator("#notice")).to_contain_text("Ante must be between $5.00 and $500.00")
     alice.page.click("#clear-bets")
     add_chips(
         alice,
@@ -177,7 +177,8 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
     dealer_does(dealer, "Open betting", "betting")
     wait_phase(alice, "betting")
     wait_phase(bob, "betting")
-    alice.page.click("#repeat-bets")
+    alice.page.click("#repeat-bets")  # one tap: placed at once
+    expect(alice.page.locator("#box-1 .spot-ante .spot-amount")).to_have_text("$10")
     place_bets(alice)
     pick_chip(bob, 500)
     add_chips(bob, 3, [(500, "ante")])

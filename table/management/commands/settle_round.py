@@ -15,8 +15,8 @@ from typing import Any
 import orjson
 from django.core.management.base import BaseCommand, CommandError
 
-from table.games import settle_document
 from table.engine.errors import InvalidInput
+from table.games import settle_document
 
 
 def parse(data: bytes) -> Any:

@@ -1,0 +1,149 @@
+"""Five Card Hi-Lo's committed paytable report (table/data/five_card_hi_lo_report.json).
+
+Checked against the analysis it is built from (rebuilt here: it takes seconds), against the
+digest's enumeration counts and hand counts worked out independently of the game's code, and
+the strategy charts against every value class's optimal decision.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+import pytest
+
+from table.games.five_card_hi_lo import analysis
+from table.games.five_card_hi_lo import report as hilo_report
+from table.games.five_card_hi_lo.analysis import DEALS, Choice
+from table.games.five_card_hi_lo.enumeration import ACE_CLASS, tables
+from table.paytable_report import load_game_report
+
+HANDS = comb(52, 5)
+
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, Any]:
+    return load_game_report("five_card_hi_lo")
+
+
+def _without_timings(document: Any) -> Any:
+    if isinstance(document, dict):
+        return {k: _without_timings(v) for k, v in document.items() if not k.startswith("seconds")}
+    if isinstance(document, list):
+        return [_without_timings(v) for v in document]
+    return document
+
+
+def test_the_committed_report_is_what_the_analysis_builds_now(report: dict[str, Any]) -> None:
+    built = json.loads(json.dumps(hilo_report.build_report()))
+    assert _without_timings(built) == _without_timings(report)
+
+
+def test_ante_figures_match_the_analysis(report: dict[str, Any]) -> None:
+    entries = report["main_game"]["paytables"]
+    assert list(entries) == ["A", "B", "C", "D"]
+    for letter, e in entries.items():
+        a = analysis.ante_figures(letter)
+        assert Fraction(e["house_edge_exact"]) == a.house_edge
+        assert Fraction(e["element_of_risk_exact"]) == a.element_of_risk
+        assert e["element_of_risk"] == pytest.approx(e["house_edge"] / e["average_total_wager"])
+        assert sum(e["outcomes"].values()) == pytest.approx(1)
+        assert e["house_edge"] < e["simple_strategy_house_edge"]
+        assert e["simple_strategy_house_edge"] < e["always_play_aces_high_house_edge"]
+    # Interpretation 1, table A: 2.76% of the Ante, element of risk 1.40% (test_analysis.py).
+    assert f"{entries['A']['house_edge'] * 100:.2f}%" == "2.76%"
+    assert f"{entries['A']['element_of_risk'] * 100:.2f}%" == "1.40%"
+    assert entries["A"]["house_edge"] < entries["B"]["house_edge"] < entries["C"]["house_edge"]
+    assert entries["C"]["house_edge"] < entries["D"]["house_edge"]
+
+
+def test_ante_bonus_rows_are_the_digest_hand_counts(report: dict[str, Any]) -> None:
+    # Four aces and a 2: 4; four aces with another fifth card: 44; exactly three aces:
+    # C(4,3) x C(48,2) = 4,512.
+    assert comb(4, 3) * comb(48, 2) == 4_512
+    for letter, pays in {"A": (1000, 100, 10), "D": (100, 50, 5)}.items():
+        rows = report["main_game"]["paytables"][letter]["rows"]
+        assert [r["combinations"] for r in rows] == [4, 44, 4_512]
+        assert [r["payout"] for r in rows] == [f"{x:,} for 1" for x in pays]
+        bonus = Fraction(4 * pays[0] + 44 * pays[1] + 4_512 * pays[2], HANDS)
+        assert sum(r["return"] for r in rows) == pytest.approx(float(bonus))
+
+
+def test_tie_wager_rows(report: dict[str, Any]) -> None:
+    tie = report["wagers"]["tie"]
+    house = tie["every_hand_plays_house_way"]
+    # The digest's enumeration: both tie, high ties only, low ties only.
+    counts = [32_968_868_624, 315_687_975_472, 275_796_038_944]
+    assert [r["combinations"] for r in house["rows"]] == counts
+    won = 20 * counts[0] + 4 * counts[1] + 4 * counts[2] - (DEALS - sum(counts))
+    assert Fraction(house["house_edge_exact"]) == -Fraction(won, DEALS)
+    played = tie["paytables"]["posted"]
+    optimal = analysis.tie_figures(optimal_ante_play=True)
+    assert Fraction(played["house_edge_exact"]) == optimal.house_edge
+    # A fold loses the Tie Wager, so as played it keeps more than with every hand played.
+    assert played["house_edge"] > house["house_edge"]
+
+
+def test_poker_bonus_from_the_digest_counts(report: dict[str, Any]) -> None:
+    # royal, straight flush, quads, full house, flush, straight, trips, two pair
+    counts = (4, 36, 624, 3_744, 5_108, 10_200, 54_912, 123_552)
+    pays = {"A": ((250, 50, 25, 15, 10, 8, 5, 3), 8), "B": ((500, 100, 40, 15, 8, 6, 4, 3), 9)}
+    for letter, (row, pair_ranks) in pays.items():
+        entry = report["wagers"]["poker_bonus"]["paytables"][letter]
+        pairs = pair_ranks * 84_480  # 7s-aces (A) or 6s-aces (B), 84,480 hands per rank
+        assert [r["combinations"] for r in entry["rows"]] == [*counts, pairs]
+        won = sum(n * x for n, x in zip(counts, row, strict=True)) + pairs
+        lost = HANDS - sum(counts) - pairs
+        assert Fraction(entry["house_edge_exact"]) == -Fraction(won - lost, HANDS)
+        assert entry["hit_frequency"] == pytest.approx((sum(counts) + pairs) / HANDS)
+
+
+def test_strategy_charts_give_every_optimal_decision(report: dict[str, Any]) -> None:
+    """Reading the charts the way the docs say gives each hand class its optimal choice,
+    except in the cells they mark as depending on the cards, whose counts add up."""
+    strategy = report["main_game"]["strategy"]
+    assert strategy["same_for_every_table"] is True
+    fold = {r["high"]: r for r in strategy["fold_chart"]}
+    ace = {r["high"]: r for r in strategy["ace_low_chart"]}
+    t = tables()
+    chosen = analysis.decisions("A")
+    mixed_seen: dict[tuple[str, int, int], list[int]] = {}
+    for i, counts in enumerate(t.classes):
+        high, low, weight = int(t.high[i]), int(t.low[i]), int(t.weight[i])
+        choice = chosen[counts].choice
+        aces = counts[ACE_CLASS]
+        if aces == 0:
+            row = fold[high]
+            if row["fold_from"] is not None and low >= row["fold_from"]:
+                assert choice == Choice.FOLD, (counts, choice)
+            elif row["play_up_to"] is not None and low <= row["play_up_to"]:
+                assert choice == Choice.ACES_HIGH, (counts, choice)
+            else:
+                cell = mixed_seen.setdefault(("fold", high, low), [0, 0])
+                cell[0] += weight if choice == Choice.FOLD else 0
+                cell[1] += weight
+        elif aces == 4:
+            assert choice == Choice.ACES_HIGH  # no choice: play
+        else:
+            assert choice != Choice.FOLD  # play every hand holding an ace
+            row = ace[high]
+            if row["ace_low_from"] is not None and low >= row["ace_low_from"]:
+                assert choice == Choice.ACE_LOW, (counts, choice)
+            elif row["aces_high_up_to"] is not None and low <= row["aces_high_up_to"]:
+                assert choice == Choice.ACES_HIGH, (counts, choice)
+            else:
+                cell = mixed_seen.setdefault(("ace_low", high, low), [0, 0])
+                cell[0] += weight if choice == Choice.ACE_LOW else 0
+                cell[1] += weight
+    listed = {
+        (kind, r["high"], m["low"]): [m[kind], m["hands"]]
+        for kind, chart in (("fold", fold), ("ace_low", ace))
+        for r in chart.values()
+        for m in r["mixed"]
+    }
+    assert listed == mixed_seen
+    words = " ".join(strategy["words"])
+    assert "Play every hand that holds an ace." in words
+    assert "fold when the low hand totals at least 9 with a high hand of 16-19" in words
