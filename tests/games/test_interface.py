@@ -210,13 +210,7 @@ def test_signs_wagers_and_settings(name: str) -> None:
     assert settings.boxes_per_player >= 1 and settings.betting_seconds >= 5
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.slow) if n == "crazy_4_poker" else n  # ~20 s
-        for n in NAMES
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_the_exact_mathematics_of_the_rules_in_force(name: str) -> None:
     g = game(name)
     figures = g.math_report(g.default_rules())

@@ -235,31 +235,36 @@ class FiveCardHiLo:
         return tuple(signs)
 
     def math_report(self, rules: HiLoRules) -> tuple[Figure, ...]:
-        """Exact figures by value classes (:mod:`.analysis`): seconds, not milliseconds."""
-        from .analysis import ante_figures, poker_bonus_figures, tie_figures
+        """From the committed report (``manage.py paytable_report``: exact figures by value
+        classes, :mod:`.report`), the figures the admin shows."""
+        from table.paytable_report import load_game_report
 
+        report = load_game_report(NAME)
+        main = report["main_game"]["paytables"][rules.ante_bonus_paytable]
         out = [
             Figure(
                 "Ante and Play",
                 rules.ante_bonus_paytable,
-                float(ante_figures(rules.ante_bonus_paytable).house_edge),
+                float(main["house_edge"]),
                 "per unit of Ante, optimal play and setting, Ante Bonus included",
             )
         ]
+        wagers = report["wagers"]
         if rules.offers(TIE):
+            tie = wagers["tie"]["paytables"]["posted"]
             out.append(
                 Figure(
                     LABELS[TIE],
                     "§663a.12(c)",
-                    float(tie_figures(False).house_edge),
-                    "per unit wagered, both hands set the house way",
+                    float(tie["house_edge"]),
+                    "per unit wagered, with the optimal Ante play",
                 )
             )
         if rules.offers(POKER_BONUS):
             letter = rules.poker_bonus_paytable
-            figures = poker_bonus_figures(letter)
+            bonus = wagers["poker_bonus"]["paytables"][letter]
             out.append(
-                Figure(LABELS[POKER_BONUS], letter, float(figures.house_edge), "per unit wagered")
+                Figure(LABELS[POKER_BONUS], letter, float(bonus["house_edge"]), "per unit wagered")
             )
         return tuple(out)
 
