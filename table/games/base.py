@@ -396,7 +396,8 @@ class Stack:
 @dataclass(frozen=True, slots=True)
 class DealingPlan:
     """The stacks the next deal dispenses, in order (§684a.10(b), §657a.10(b), §663a.10(b)),
-    from one deck of 52 (two decks alternate between rounds when the table has two)."""
+    from one deck of 52 (two decks alternate between rounds when the table has two). A card
+    the shoe finds face up is discarded and dealing goes on (a ``face_up_card`` event)."""
 
     stacks: tuple[Stack, ...]
 
@@ -548,6 +549,12 @@ class Game(Protocol[R, S]):
     #: The round's phases in order, ``"void"`` last (a round may end there from any phase
     #: before it is settled); :attr:`RoundStatus.phase` is one of them.
     phases: tuple[str, ...]
+    #: The shoe drills that mean something for this game's deal (the console arms them;
+    #: ``Fault.MISCOUNT`` is the shuffler's, before a round opens).
+    drills: tuple[Fault, ...]
+    #: The void reason for a stub count that shows the deck is not 52 cards
+    #: (§684a.10(f), §657a.10(f), §663a.10(f)).
+    stub_miscount_reason: str
     #: ``settle_round``'s contract for this game: one round's JSON in, its settlement out;
     #: raises ``InvalidInput`` for bad input (the game's contract document says which).
     settle_one: Callable[[object], dict[str, Any]]

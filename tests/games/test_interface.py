@@ -87,7 +87,11 @@ class ViewChecks:
         if not status.dealt:
             self.plan_cards = g.dealing_plan(state).cards
         elif driver.log[-1][1].name == DEAL and status.phase != "void":
-            assert status.cards_dealt == self.plan_cards
+            # What the plan said, plus any card found face up and discarded
+            # (§684a.13(a), §657a.13(a), §663a.13(a)).
+            face_up = [e for e in driver.log[-1][2].events if e.kind == "face_up_card"]
+            assert self.plan_cards is not None
+            assert status.cards_dealt == self.plan_cards + len(face_up)
         owners = {b.player for b in boxes}
         viewers = [Actor.player(p) for p in (*PLAYERS, OTHER)]
         viewers += [Actor.spectator(), Actor.dealer("dealer")]
@@ -414,13 +418,40 @@ def test_a_round_voided_after_the_deal_returns_everything(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("fault", [Fault.JAM, Fault.TWO_FACE_UP_CARDS, Fault.MISDEAL])
-def test_a_shoe_fault_armed_by_the_platform_voids_the_deal(name: str, fault: Fault) -> None:
-    driver, rng = _driver(name, 17)
-    driver.observers.append(ViewChecks())
-    status = play_round(driver, PLAYERS, rng, faults=(fault,))
-    assert status.phase == "void" and status.void_reason
-    assert all(v == 0 for v in driver.money.values()) and driver.table == 0
+def test_every_drill_of_the_shoe_armed_by_the_platform(name: str) -> None:
+    """The deal's drills (faults the platform's shoe arms): the voiding ones void the round
+    with every stake back, the others let it end as the rules say; secrets and money hold."""
+    g = game(name)
+    assert Fault.JAM in g.drills and Fault.MISDEAL in g.drills
+    for fault in g.drills:
+        if fault is Fault.MISCOUNT:
+            continue  # the shuffler's, before a round opens (the platform's)
+        driver, rng = _driver(name, 17)
+        driver.observers.append(ViewChecks())
+        status = play_round(driver, PLAYERS, rng, faults=(fault,))
+        assert status.finished
+        if fault in (Fault.JAM, Fault.TWO_FACE_UP_CARDS, Fault.MISDEAL):
+            assert status.phase == "void" and status.void_reason, fault
+            assert all(v == 0 for v in driver.money.values()) and driver.table == 0
+        elif status.players is not None:
+            assert all(driver.money.get(p, 0) == n for p, n in status.players.items())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_stub_miscount_reason_is_one_the_game_knows(name: str) -> None:
+    g = game(name)
+    driver, rng = _driver(name, 3)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    driver.send(Actor.dealer(), Command(CLOSE_BETTING))
+    driver.send(Actor.dealer(), Command(DEAL))
+    try:
+        driver.send(Actor.dealer(), Command(VOID, None, {"reason": g.stub_miscount_reason}))
+    except RuleViolation:
+        # Four Card Frenzy counts the stub itself and refuses a void for a count of 52.
+        assert driver.status().cards_counted == 52
+    else:
+        assert driver.status().void_reason == g.stub_miscount_reason
 
 
 @pytest.mark.parametrize("name", NAMES)

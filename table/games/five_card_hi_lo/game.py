@@ -17,6 +17,7 @@ from typing import Any, Final
 from table.engine.cards import codes
 from table.engine.errors import InvalidInput
 from table.engine.round import Step
+from table.engine.shoe import Fault
 
 from ..base import (
     ABANDON,
@@ -126,6 +127,15 @@ class FiveCardHiLo:
     title = "Five Card Hi-Lo"
     phases = tuple(p.value for p in Phase)
     regulation = "58 Pa. Code ch. 663a"
+    # §663a.13(a), (c), (e) and §663a.5(b); ch. 663a has no rule for an exposed dealer card.
+    drills: tuple[Fault, ...] = (
+        Fault.JAM,
+        Fault.FACE_UP_CARD,
+        Fault.TWO_FACE_UP_CARDS,
+        Fault.MISDEAL,
+        Fault.MISCOUNT,
+    )
+    stub_miscount_reason = "stub_miscount"
     felt = FeltParts(
         spots=((ANTE, PLAY), (TIE, POKER_BONUS)),
         labels=LABELS,

@@ -27,6 +27,7 @@ from table.engine.rules import (
     rule_changes,
 )
 from table.engine.settlement import ALL_SIX, ANTE, FOUR_CARD_BONUS, ODDS, PRIME, RAISE
+from table.engine.shoe import Fault
 
 from ..base import (
     ABANDON,
@@ -125,6 +126,8 @@ class FourCardFrenzy:
     title = "Four Card Frenzy"
     phases = tuple(p.value for p in Phase)
     regulation = "58 Pa. Code ch. 684a"
+    drills = tuple(Fault)  # §684a.13(a), (c), (d), (f) and §684a.5(b)
+    stub_miscount_reason = "stub_miscount"
     felt = FeltParts(
         spots=((ANTE, ODDS, RAISE), (PRIME, FOUR_CARD_BONUS, ALL_SIX)),
         labels=LABELS,
