@@ -490,3 +490,24 @@ def test_a_player_who_leaves_mid_round_is_folded_by_the_house(name: str) -> None
             assert box.abandoned
     with pytest.raises(RuleViolation):
         driver.send(Actor.player("ann"), Command(DECIDE, 1, {"raise": 1, "play": True}))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_wagers_changed_and_taken_back_before_no_more_bets(name: str) -> None:
+    driver, rng = _driver(name, 29)
+    driver.open()
+    ann = Actor.player("ann")
+    bet = next(m for m in driver.moves(ann) if m.name == BET)
+    ante = next(a for a in bet.amounts if a.required)
+    driver.send(ann, Command(BET, bet.box, {ante.arg: ante.low}))
+    staked = -driver.money["ann"]
+    assert staked >= ante.low
+    # A change is the box's new complete set of wagers: only the difference moves.
+    driver.send(ann, Command(BET, bet.box, {ante.arg: ante.low + 100}))
+    assert -driver.money["ann"] > staked
+    withdraw = next(m for m in driver.moves(ann) if m.name == "withdraw")
+    assert withdraw.box == bet.box
+    driver.send(ann, Command(withdraw.name, withdraw.box))
+    assert driver.money["ann"] == 0 and driver.table == 0
+    assert not [b for b in driver.game.boxes(driver.state()) if b.in_play]
+    assert not [m for m in driver.moves(Actor.dealer()) if m.name == CLOSE_BETTING]
