@@ -518,3 +518,168 @@ class AuditEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         raise AppendOnlyError("the audit log is append-only")
+
+
+# --- progressive meters (Crazy 4 Poker, §657a.12(d)(3)-(4), (e)(3)-(4), (f)(2), (f)(4)) --------
+
+
+def meter_catalogue() -> dict[tuple[str, str], Any]:
+    """Every meter a Rules Submission may offer, by (kind, paytable), with its engine
+    ``MeterSpec`` (seed, reseed, primary and reserve rates as §657a.12 states them). The
+    hand-bonus meter has no paytable letter ("")."""
+    from table.games.crazy_4_poker.paytables import HAND_BONUS_METER, PROGRESSIVES
+
+    out: dict[tuple[str, str], Any] = {(HAND_BONUS_METER.name, ""): HAND_BONUS_METER}
+    for tables in PROGRESSIVES.values():
+        for letter, table in tables.items():
+            for spec in table.meters:
+                out[(spec.name, letter)] = spec
+    return out
+
+
+class ProgressiveMeter(models.Model):
+    """A progressive meter in the database, shared by every table linked to it.
+
+    ``amount`` is what a 100% payout pays and ``reserve`` what house interpretation 6 adds to
+    the reseed when it does; both live as money in the meter's own ledger account, whose
+    balance always equals ``amount + reserve`` (docs/meters.md). Amount and reserve change only
+    through :mod:`table.meters`, under the row's lock; ``version`` counts those changes."""
+
+    FOUR_CARD, FIVE_CARD = "four_card", "five_card"
+    MEGA, MAJOR, MINOR, HAND_BONUS = "mega", "major", "minor", "hand_bonus"
+    KINDS = [
+        (FOUR_CARD, "Four-Card Progressive"),
+        (FIVE_CARD, "Five-Card Progressive"),
+        (MEGA, "Mega"),
+        (MAJOR, "Major"),
+        (MINOR, "Minor"),
+        (HAND_BONUS, "Five Card Hand Bonus"),
+    ]
+    WAGERS = [(100, "$1"), (500, "$5")]
+
+    name = models.CharField(max_length=100, unique=True)
+    kind = models.CharField(max_length=12, choices=KINDS)
+    paytable = models.CharField(
+        max_length=2,
+        blank=True,
+        default="",
+        help_text="The progressive paytable letter it serves (Four-Card A-B, Five-Card A-D); "
+        "empty for the hand-bonus meter.",
+    )
+    wager = models.PositiveIntegerField(
+        choices=WAGERS, help_text="The table's fixed wager the seed and rates are per unit of."
+    )
+    # §657a.12: "$10,000 for 1" etc. — per unit of the wager, copied from the engine's data.
+    seed = models.PositiveIntegerField(editable=False)
+    reseed = models.PositiveIntegerField(editable=False)
+    primary_rate = models.PositiveSmallIntegerField("primary %", editable=False)
+    reserve_rate = models.PositiveSmallIntegerField("reserve %", editable=False)
+    amount = Money(default=0, editable=False)
+    reserve = Money(default=0, editable=False)
+    version = models.BigIntegerField(default=0, editable=False)
+    account = models.OneToOneField(
+        "Account", on_delete=models.PROTECT, related_name="progressive_meter", editable=False
+    )
+    tables = models.ManyToManyField(
+        Table,
+        blank=True,
+        related_name="progressive_meters",
+        help_text="The tables whose wagers feed this meter and whose winners it pays.",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({dollars(self.amount)})"
+
+    def spec(self) -> Any:
+        """The engine's ``MeterSpec`` from this row's own (stored) figures."""
+        from table.games.crazy_4_poker.paytables import MeterSpec
+
+        return MeterSpec(self.kind, self.seed, self.reseed, self.primary_rate, self.reserve_rate)
+
+    def clean(self) -> None:
+        if (self.kind, self.paytable) not in meter_catalogue():
+            offered = ", ".join(
+                f"{k}{' ' + p if p else ''}" for k, p in sorted(meter_catalogue())
+            )
+            raise ValidationError(
+                f"no paytable of §657a.12 has a {self.kind} meter for paytable "
+                f"{self.paytable or '(none)'}; the meters are: {offered}"
+            )
+        if self.wager not in (100, 500):
+            raise ValidationError("the wager is $1 or $5 (house interpretation 5)")
+
+
+class MeterEventQuerySet(models.QuerySet["MeterEvent"]):
+    """Bulk ``delete()`` and ``update()`` would bypass the row's own guards: refuse them."""
+
+    def delete(self) -> Any:
+        raise AppendOnlyError("a meter's history is append-only")
+
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("a meter's history is append-only")
+
+
+class MeterEvent(models.Model):
+    """Every change of a meter, append-only: its seeding, each round's increments at "no more
+    bets", a void's reversal, each hit (who, which table and round, which box and wager, the
+    meter before and after, whether it reset to its reseed)."""
+
+    SEED, INCREMENT, REVERSAL, HIT = "seed", "increment", "reversal", "hit"
+    KINDS = [(SEED, "seeded"), (INCREMENT, "increment"), (REVERSAL, "reversal"), (HIT, "hit")]
+
+    meter = models.ForeignKey(ProgressiveMeter, on_delete=models.PROTECT, related_name="events")
+    #: The meter's version after this change: events of one meter in commit order (a split
+    #: dealer-hand jackpot is one row per share, the last share doing the reset).
+    version = models.BigIntegerField()
+    kind = models.CharField(max_length=10, choices=KINDS)
+    created = models.DateTimeField()
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="meter_events"
+    )
+    round_number = models.PositiveIntegerField(null=True, blank=True)
+    box = models.PositiveSmallIntegerField(null=True, blank=True)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    wager = models.CharField(max_length=20, blank=True, default="")
+    percent = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Wagers an increment was taken from (or a reversal gave back).
+    stakes = models.PositiveIntegerField(default=0)
+    #: Boxes a dealer-hand jackpot was split between (§657a.12(f)(2)); 1 for any other hit.
+    split = models.PositiveSmallIntegerField(default=1)
+    paid = Money(default=0)
+    amount_before = Money()
+    reserve_before = Money()
+    amount_after = Money()
+    reserve_after = Money()
+    #: What the house added at a 100% hit (the reseed), or at creation (the seed).
+    funded = Money(default=0)
+    reseeded = models.BooleanField(default=False)
+
+    objects = MeterEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["meter", "-version"]
+        constraints = [
+            # One row per change of a meter: two writers can never both book "version n".
+            models.UniqueConstraint(fields=["meter", "version"], name="one_event_per_meter_version")
+        ]
+        indexes = [models.Index(fields=["round", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.meter.name} v{self.version}: {self.kind}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise AppendOnlyError("a meter's history is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise AppendOnlyError("a meter's history is append-only")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from . import accounts, common, duties, rounds, rules, tables
+from . import accounts, common, duties, meters, rounds, rules, tables
 from .accounts import CreditForm, credit_players
 from .common import ReadOnlyAdmin, ReadOnlyInline
 from .rules import mathematics_html, paytable_catalogue_html, posted_sign_html
@@ -31,6 +31,7 @@ __all__ = [
     "deck_rows",
     "duties",
     "mathematics_html",
+    "meters",
     "paytable_catalogue_html",
     "posted_sign_html",
     "rounds",

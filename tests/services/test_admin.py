@@ -55,6 +55,9 @@ def test_every_admin_page_renders(boss: Client, game: Game, alice: Any, table: T
     Client().post(reverse("login"), {"username": "alice", "password": "wrong"})
     for log in (AccessLog, AccessFailureLog):
         log.objects.create(username="alice", ip_address="127.0.0.1", user_agent="test")
+    from table import meters  # a progressive meter and its history (table/admin/meters.py)
+
+    meters.create_meter("Test mega", "mega", "C", 100, [table])
     assert boss.get(reverse("admin:index")).status_code == 200
     unchecked = []
     for model, model_admin in admin.site._registry.items():

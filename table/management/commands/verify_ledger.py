@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from table import ledger
+from table import ledger, meters
 from table.models import Account, Entry, LedgerTransaction
 
 
@@ -10,7 +10,8 @@ class Command(BaseCommand):
     help = "Verify the whole ledger; exit non-zero on any discrepancy."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        problems = ledger.verify()
+        # Each progressive meter must also hold exactly what its ledger account holds.
+        problems = ledger.verify() + meters.verify()
         for problem in problems:
             self.stderr.write(problem)
         if problems:

@@ -1,0 +1,1228 @@
+"""One round of Crazy 4 Poker as an explicit state machine, shaped like Four Card Frenzy's.
+
+    betting ──no more bets──► closed ──deal──► decisions ──reveal──► revealed ──settle──► settled
+       └──────────────────────────┴────────────────┴──────────────────────────────void──► void
+
+The same conventions as :mod:`table.engine.round`: every command has a ``check_*`` that raises
+a domain error (:class:`RuleViolation` or :class:`InvalidInput`, with a code) and changes
+nothing, and an apply that changes the round and returns a :class:`Step` - the events it
+caused, in order, each with its audience (everyone, one player, or the dealer), and the money
+it moves between players and the table. The events are Four Card Frenzy's :class:`Event`, the
+transfers its :class:`Transfer`; this game's :class:`Step` adds ``meters``: what the round
+asks the platform to do to the progressive and hand-bonus meters.
+
+The meters are not the round's: they live outside it, shared by every table linked to them.
+"No more bets" returns this round's increments (§657a.10(a)(2)); :meth:`Round.settle` takes
+the meters as they stand and returns what each pays, in settlement order (box 6 to box 1,
+§657a.11(c)), how often each reset, and where each ends; a void round returns the increments
+to take back out (§657a.13, CRAZY_4_POKER.md).
+
+The shoe order is fixed when betting opens and only its SHA-256 commitment is published; the
+order and salt are revealed when the round is over, as in Four Card Frenzy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields, replace
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, Final
+
+from table.engine.cards import DECK, Card, card_code, check_distinct, codes
+from table.engine.errors import InvalidInput, RuleViolation
+from table.engine.hands import describe
+from table.engine.round import PUBLIC, Event, Transfer, to_player
+from table.engine.round import Step as EngineStep
+from table.engine.shoe import (
+    CARDS_PER_STACK,
+    DealPlan,
+    Fault,
+    RandomSource,
+    SecretsSource,
+    commitment,
+    new_salt,
+    shuffle,
+)
+
+from .contract import parse_rules
+from .hands import (
+    best_four,
+    dealer_qualifies,
+    five_card_category_trusted,
+    four_card_category_key,
+    four_card_hand,
+)
+from .irregularities import CONSEQUENCES, FROM_DEAL, Irregularity, deal
+from .meters import Increment, Meter
+from .paytables import HAND_BONUS_PAYTABLE, HandClass, OfMeter, ProgressiveType
+from .rules import Rules, draw_bonuses, play_range
+from .settlement import (
+    ANTE,
+    HAND_BONUS_DEALER,
+    HAND_BONUS_PLAYER,
+    PLAY,
+    PROGRESSIVE,
+    QUEENS_UP,
+    SIX_CARD_BONUS,
+    SUPER_BONUS_WAGER,
+    WAGER_ORDER,
+    BoxInPlay,
+    BoxSettlement,
+    Draws,
+    Outcome,
+    Wagers,
+    no_more_bets,
+    settle,
+)
+
+GAME: Final = "crazy_4_poker"
+BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
+#: The dealer console's audience (FCF's are ``PUBLIC`` and ``to_player(name)``).
+DEALER: Final = "dealer"
+#: What a player puts on a box before "no more bets" (the Super Bonus follows the Ante).
+BET_WAGERS: Final = (
+    ANTE,
+    SUPER_BONUS_WAGER,
+    QUEENS_UP,
+    PROGRESSIVE,
+    HAND_BONUS_PLAYER,
+    HAND_BONUS_DEALER,
+    SIX_CARD_BONUS,
+)
+OPTIONAL: Final = (QUEENS_UP, PROGRESSIVE, HAND_BONUS_PLAYER, HAND_BONUS_DEALER, SIX_CARD_BONUS)
+_LABELS: Final = {
+    ANTE: "Ante",
+    SUPER_BONUS_WAGER: "Super Bonus",
+    PLAY: "Play",
+    QUEENS_UP: "Queens Up",
+    PROGRESSIVE: "Progressive",
+    HAND_BONUS_PLAYER: "Five Card Hand Bonus on your hand",
+    HAND_BONUS_DEALER: "Five Card Hand Bonus on the dealer's hand",
+    SIX_CARD_BONUS: "Six Card Bonus",
+}
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    CLOSED = "closed"  # "no more bets" announced, cards not yet dealt
+    DECISIONS = "decisions"  # cards dealt; boxes Play or fold from the dealer's left
+    REVEALED = "revealed"
+    SETTLED = "settled"
+    VOID = "void"
+
+
+UNFINISHED: Final = (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
+
+
+__all__ = [
+    "BOXES",
+    "DEALER",
+    "GAME",
+    "PUBLIC",
+    "VOID_REASONS",
+    "BoxPlay",
+    "Event",
+    "MeterChange",
+    "Phase",
+    "Round",
+    "Step",
+    "TableRules",
+    "Transfer",
+    "hand_json",
+    "to_player",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class VoidReason:
+    explanation: str
+    phases: tuple[Phase, ...]  # where this can happen at all
+    irregularity: Irregularity | None = None  # the §657a.13 irregularity, when it is one
+
+
+#: Why a round may be voided, and the phases in which it may be voided for each. No phases:
+#: only the virtual shoe produces it, while dealing, and :meth:`Round.deal` then voids the
+#: round with what it found (as in Four Card Frenzy, no deal irregularity is taken on trust).
+VOID_REASONS: Final[Mapping[str, VoidReason]] = {
+    Irregularity.CARDS_FACE_UP.value: VoidReason(
+        "more than one card was found face up in the shoe while dealing (§657a.13(a))",
+        (),
+        Irregularity.CARDS_FACE_UP,
+    ),
+    Irregularity.SHOE_JAM.value: VoidReason(
+        "the dealing shoe jammed or failed to deal all cards (§657a.13(f))",
+        (),
+        Irregularity.SHOE_JAM,
+    ),
+    Irregularity.WRONG_CARD_COUNT.value: VoidReason(
+        "a box or the dealer was dealt a wrong number of cards (§657a.13(c), §657a.10(f))",
+        (),
+        Irregularity.WRONG_CARD_COUNT,
+    ),
+    # §657a.10(c)-(f): the stub is counted once the stacks are dispensed; counted, not trusted.
+    Irregularity.STUB_COUNT_WRONG.value: VoidReason(
+        "the stub count shows the deck is not 52 cards; the deck leaves the table (§657a.10(f))",
+        (Phase.DECISIONS,),
+        Irregularity.STUB_COUNT_WRONG,
+    ),
+    # §657a.13(d): only before every box has played or folded.
+    Irregularity.DEALER_CARD_EXPOSED.value: VoidReason(
+        "a dealer card was exposed before every box had played or folded (§657a.13(d)): "
+        "every wager is returned, side bets included",
+        (Phase.DECISIONS,),
+        Irregularity.DEALER_CARD_EXPOSED,
+    ),
+    "table_closed": VoidReason("the table closed before the round was dealt", (Phase.BETTING,)),
+    "server_restart": VoidReason(
+        "the round could not resume after an interruption",
+        (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS),
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MeterChange:
+    """One thing the platform does to a shared meter, in the order listed.
+
+    ``increment``: add ``amount`` and ``reserve`` (no more bets, §657a.10(a)(2)); ``reverse``:
+    take a void round's increment back out (``amount`` and ``reserve`` negative, §657a.13);
+    ``payout``: ``paid`` left the meter for ``box``'s ``wager`` (§657a.12(d)(4), (e)(4)), and
+    with ``reset`` it was a 100% payout that reset the meter to its reseed plus its reserve.
+    """
+
+    meter: str
+    kind: str
+    amount: int = 0
+    reserve: int = 0
+    paid: int = 0
+    box: int | None = None
+    wager: str | None = None
+    reset: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> MeterChange:
+        return cls(**{f.name: d[f.name] for f in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class Step(EngineStep):
+    """Four Card Frenzy's step (events, transfers) plus the meter changes it asks for."""
+
+    meters: tuple[MeterChange, ...] = ()
+
+
+# --- the table's rules: the Rules Submission and the table limits ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """What a Crazy 4 Poker table plays under: the Rules Submission's choices (:class:`Rules`)
+    and the table limits of the Ante (and so the Super Bonus), Queens Up and Six Card Bonus;
+    the progressive and the hand bonus are fixed wagers (§657a.12(d)-(f))."""
+
+    rules: Rules
+    ante_min: int = 5_00
+    ante_max: int = 500_00
+    queens_up_min: int = 1_00
+    queens_up_max: int = 100_00
+    six_card_bonus_min: int = 1_00
+    six_card_bonus_max: int = 100_00
+    decision_seconds: int = 20
+    betting_seconds: int = 15
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise InvalidInput("bad_rules", "a table plays under a Crazy 4 Poker Rules Submission")
+        for f in fields(self):
+            if f.name == "rules":
+                continue
+            v = getattr(self, f.name)
+            if type(v) is not int or v <= 0:
+                raise InvalidInput("bad_rules", f"{f.name} must be a whole number > 0, not {v!r}")
+        for low, high in (
+            (self.ante_min, self.ante_max),
+            (self.queens_up_min, self.queens_up_max),
+            (self.six_card_bonus_min, self.six_card_bonus_max),
+        ):
+            if low > high:
+                raise InvalidInput("bad_rules", "a table minimum cannot exceed its maximum")
+
+    def offers(self, wager: str) -> bool:
+        return {
+            ANTE: True,
+            SUPER_BONUS_WAGER: True,
+            QUEENS_UP: True,  # §657a.7(d)(2): always offered
+            PROGRESSIVE: self.rules.progressive is not None,
+            HAND_BONUS_PLAYER: self.rules.hand_bonus_wager is not None,
+            HAND_BONUS_DEALER: self.rules.hand_bonus_wager is not None,
+            SIX_CARD_BONUS: self.rules.six_card_bonus is not None,
+        }[wager]
+
+    def limits(self, wager: str) -> tuple[int, int]:
+        """(minimum, maximum) in cents; a fixed wager has both equal to it."""
+        if wager == PROGRESSIVE and self.rules.progressive is not None:
+            return self.rules.progressive.wager, self.rules.progressive.wager
+        if wager in (HAND_BONUS_PLAYER, HAND_BONUS_DEALER) and self.rules.hand_bonus_wager:
+            return self.rules.hand_bonus_wager, self.rules.hand_bonus_wager
+        return {
+            ANTE: (self.ante_min, self.ante_max),
+            SUPER_BONUS_WAGER: (self.ante_min, self.ante_max),
+            QUEENS_UP: (self.queens_up_min, self.queens_up_max),
+            SIX_CARD_BONUS: (self.six_card_bonus_min, self.six_card_bonus_max),
+        }[wager]
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.rules
+        out: dict[str, Any] = {
+            "queens_up_paytable": r.queens_up.name,
+            "progressive": None
+            if r.progressive is None
+            else {
+                "type": r.progressive.table.type.value,
+                "paytable": r.progressive.table.name,
+                "wager": r.progressive.wager,
+            },
+            "hand_bonus": None if r.hand_bonus_wager is None else {"wager": r.hand_bonus_wager},
+            "six_card_bonus_paytable": None if r.six_card_bonus is None else r.six_card_bonus.name,
+            "magic_card_probability": str(r.magic_card_probability),
+            "lucky_bonus_probability": str(r.lucky_bonus_probability),
+            "max_boxes_per_player": r.max_boxes_per_player,
+        }
+        for f in fields(self):
+            if f.name != "rules":
+                out[f.name] = getattr(self, f.name)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TableRules:
+        if not isinstance(d, dict):
+            raise InvalidInput("bad_rules", "table rules must be a mapping of fields")
+        contract_keys = (
+            "queens_up_paytable",
+            "progressive",
+            "hand_bonus",
+            "six_card_bonus_paytable",
+        )
+        try:
+            rules = replace(
+                parse_rules({k: d[k] for k in contract_keys if k in d}),
+                magic_card_probability=Fraction(d.get("magic_card_probability", "0")),
+                lucky_bonus_probability=Fraction(d.get("lucky_bonus_probability", "0")),
+                max_boxes_per_player=d.get("max_boxes_per_player", 2),
+            )
+        except (TypeError, ValueError, ZeroDivisionError) as exc:
+            raise InvalidInput("bad_rules", f"not a Crazy 4 Poker table's rules: {exc}") from None
+        limits = {f.name: d[f.name] for f in fields(cls) if f.name != "rules" and f.name in d}
+        return cls(rules, **limits)
+
+
+# --- a box -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class BoxPlay:
+    box: int
+    player: str
+    wagers: dict[str, int] = field(default_factory=dict)  # by wager name, play added later
+    cards: list[Card] = field(default_factory=list)
+    decision: int | None = None  # the Play in cents, 0 = fold, None = not yet
+    abandoned: bool = False
+
+    @property
+    def in_play(self) -> bool:
+        return self.wagers.get(ANTE, 0) > 0
+
+    @property
+    def folded(self) -> bool:
+        return self.decision == 0
+
+    def staked(self) -> int:
+        return sum(self.wagers.values())
+
+    def settlement_wagers(self) -> Wagers:
+        return Wagers(**{name: self.wagers.get(name, 0) for name in WAGER_ORDER})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "box": self.box,
+            "player": self.player,
+            "wagers": dict(self.wagers),
+            "cards": list(self.cards),
+            "decision": self.decision,
+            "abandoned": self.abandoned,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BoxPlay:
+        return cls(
+            int(d["box"]),
+            str(d["player"]),
+            {str(k): int(v) for k, v in d["wagers"].items()},
+            [int(c) for c in d["cards"]],
+            None if d["decision"] is None else int(d["decision"]),
+            bool(d["abandoned"]),
+        )
+
+
+def _player(player: object) -> str:
+    if not isinstance(player, str) or not player:
+        raise InvalidInput("bad_player", f"a player is a non-empty name, not {player!r}")
+    return player
+
+
+def _amount(value: object, name: str) -> int:
+    if type(value) is not int or value < 0:
+        raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
+    return value
+
+
+def _dollars(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+def hand_json(cards: Sequence[Card]) -> dict[str, Any]:
+    """A five-card hand in words: the best four (§657a.6(b)) and the five-card category.
+
+    A stack of other than five cards (a misdeal, §657a.13(c), or a jammed shoe, §657a.13(f):
+    the round is void) is shown as dealt, with no hand."""
+    if len(cards) != CARDS_PER_STACK:
+        return {
+            "cards": codes(cards),
+            "best_four": None,
+            "hand": None,
+            "category": None,
+            "five_card_category": None,
+        }
+    hand = best_four(list(cards))
+    return {
+        "cards": codes(cards),
+        "best_four": codes(hand.cards),
+        "hand": describe(hand.value),
+        "category": four_card_category_key(hand.value),
+        "five_card_category": five_card_category_trusted(cards).key,
+    }
+
+
+@dataclass(slots=True)
+class Round:
+    number: int
+    rules: TableRules
+    deck_back: str
+    order: list[Card]  # the shoe: the shuffled deck, secret until the round is over
+    salt: str
+    phase: Phase = Phase.BETTING
+    boxes: dict[int, BoxPlay] = field(default_factory=dict)
+    dealer_cards: list[Card] = field(default_factory=list)
+    six_card_bonus_card: Card | None = None
+    discards: list[Card] = field(default_factory=list)  # face-up cards, Six Card stack rest
+    face_up: list[Card] = field(default_factory=list)  # found face up while dealing: public
+    stub: list[Card] = field(default_factory=list)
+    magic_card: Card | None = None
+    lucky_position: int | str | None = None
+    increments: dict[str, Increment] = field(default_factory=dict)  # at "no more bets"
+    to_act: int | None = None
+    void_reason: str | None = None
+    results: dict[str, Any] | None = None  # the settlement, JSON-ready
+
+    # --- construction ------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, number: int, rules: TableRules, deck_back: str, order: Sequence[Card], salt: str
+    ) -> tuple[Round, Step]:
+        if not isinstance(rules, TableRules):
+            raise InvalidInput("bad_rules", "a round is played under the table's rules")
+        if type(number) is not int or not isinstance(deck_back, str):
+            raise InvalidInput("bad_round", "a round has a number and a deck back colour")
+        if not isinstance(salt, str):
+            raise InvalidInput("bad_salt", "the salt must be text")
+        check_distinct(order)
+        if len(order) != len(DECK):
+            # §657a.5(b), §657a.10(d)-(f): a deck of 52.
+            raise InvalidInput("bad_shoe", f"the shoe holds {len(order)} cards, not 52")
+        rnd = cls(number, rules, deck_back, list(order), salt)
+        event = Event(
+            "round_opened",
+            {
+                "round": number,
+                "game": GAME,
+                "deck_back": deck_back,
+                "commitment": rnd.commitment,
+                "rules": rules.to_dict(),
+            },
+        )
+        return rnd, Step((event,))
+
+    @classmethod
+    def shuffled(
+        cls,
+        number: int,
+        rules: TableRules,
+        rng: RandomSource,
+        deck_back: str = "red",
+        salt: str | None = None,
+    ) -> tuple[Round, Step]:
+        """A round with a freshly shuffled deck of 52 (§657a.5); ``rng`` is the shuffler's
+        randomness (``SecretsSource`` in production)."""
+        return cls.open(number, rules, deck_back, shuffle(DECK, rng), salt or new_salt())
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.order, self.salt)
+
+    # --- checks ------------------------------------------------------------------------
+
+    def _require(self, *phases: Phase) -> None:
+        if self.phase not in phases:
+            wanted = " or ".join(p.value for p in phases)
+            raise RuleViolation(
+                "wrong_phase", f"not allowed now: the round is {self.phase.value}, not {wanted}"
+            )
+
+    def _box(self, box: object) -> int:
+        if type(box) is not int or box not in BOXES:
+            raise InvalidInput("bad_box", f"there is no box {box!r}; boxes are 1 to 6")
+        return box
+
+    def boxes_in_play(self) -> list[BoxPlay]:
+        """Boxes with Ante and Super Bonus, from the dealer's left (§657a.10(b))."""
+        return [self.boxes[b] for b in sorted(self.boxes) if self.boxes[b].in_play]
+
+    def boxes_of(self, player: str) -> list[int]:
+        return sorted(b for b, p in self.boxes.items() if p.player == player and p.in_play)
+
+    @property
+    def meter_names(self) -> tuple[str, ...]:
+        return tuple(spec.name for spec in self.rules.rules.meters)
+
+    # --- betting -----------------------------------------------------------------------
+
+    def check_bet(self, box: int, player: str, wagers: Mapping[str, object]) -> dict[str, int]:
+        """Validate a box's complete set of wagers; returns it with the Super Bonus = Ante."""
+        self._require(Phase.BETTING)
+        box = self._box(box)
+        _player(player)
+        if not isinstance(wagers, Mapping):
+            raise InvalidInput("bad_shape", "wagers must be a mapping of wager to cents")
+        current = self.boxes.get(box)
+        if current is not None and current.player != player:
+            raise RuleViolation("box_taken", f"box {box} is played by someone else")
+        unknown = set(wagers) - set(BET_WAGERS)
+        if unknown:
+            raise InvalidInput("unknown_wager", f"no such wager {sorted(map(str, unknown))[0]!r}")
+        ante = _amount(wagers.get(ANTE, 0), "the Ante")
+        super_bonus = _amount(wagers.get(SUPER_BONUS_WAGER, ante), "the Super Bonus")
+        placed: dict[str, int] = {}
+        if super_bonus != ante:
+            # §657a.7(d)(1): Ante and Super Bonus in equal amounts.
+            raise RuleViolation(
+                "unequal_super_bonus", "the Super Bonus must equal the Ante (§657a.7(d)(1))"
+            )
+        if ante:
+            low, high = self.rules.limits(ANTE)
+            if not low <= ante <= high:
+                raise RuleViolation(
+                    "out_of_limits",
+                    f"the Ante must be between {_dollars(low)} and {_dollars(high)}",
+                )
+            placed[ANTE] = placed[SUPER_BONUS_WAGER] = ante
+        for wager in OPTIONAL:
+            amount = _amount(wagers.get(wager, 0), _LABELS[wager])
+            if not amount:
+                continue
+            label = _LABELS[wager]
+            if not self.rules.offers(wager):
+                # §657a.7(d)(3)-(6): only if the Rules Submission offers it.
+                raise RuleViolation("not_offered", f"this table does not offer the {label} wager")
+            if not ante:
+                raise RuleViolation(
+                    "ante_required", f"the {label} wager needs an Ante and Super Bonus on the box"
+                )
+            low, high = self.rules.limits(wager)
+            if low == high and amount != low:
+                # §657a.12(d)-(f), interpretation 5: one fixed wager per table.
+                raise RuleViolation(
+                    "fixed_wager", f"the {label} wager is {_dollars(low)} at this table"
+                )
+            if not low <= amount <= high:
+                raise RuleViolation(
+                    "out_of_limits",
+                    f"the {label} wager must be between {_dollars(low)} and {_dollars(high)}",
+                )
+            placed[wager] = amount
+        most = self.rules.rules.max_boxes_per_player
+        if ante:
+            boxes = sorted({*self.boxes_of(player), box})
+            # §657a.7(e): a player wagers on at most N adjacent boxes.
+            if len(boxes) > most:
+                raise RuleViolation(
+                    "too_many_boxes", f"a player may play at most {most} adjacent boxes"
+                )
+            if boxes[-1] - boxes[0] != len(boxes) - 1:
+                raise RuleViolation("not_adjacent", "a player's boxes must be next to each other")
+        elif current is not None and current.in_play:
+            others = [b for b in self.boxes_of(player) if b != box]
+            if others and others[-1] - others[0] != len(others) - 1:
+                raise RuleViolation(
+                    "not_adjacent", "withdrawing this box would leave your boxes apart"
+                )
+        return placed
+
+    def bet(self, box: int, player: str, wagers: Mapping[str, object]) -> Step:
+        """Place, change or (with nothing) withdraw a box's wagers before "no more bets"."""
+        placed = self.check_bet(box, player, wagers)
+        before = self.boxes[box].staked() if box in self.boxes else 0
+        if placed:
+            self.boxes[box] = BoxPlay(box, player, placed)
+        else:
+            self.boxes.pop(box, None)
+        difference = sum(placed.values()) - before
+        transfers = (
+            (Transfer(player, difference, "wager" if difference > 0 else "wager returned", box),)
+            if difference
+            else ()
+        )
+        kind = "wagers_placed" if placed else "wagers_withdrawn"
+        return Step(
+            (Event(kind, {"box": box, "player": player, "wagers": dict(placed)}),), transfers
+        )
+
+    def withdraw(self, box: int, player: str) -> Step:
+        return self.bet(box, player, {})
+
+    def _boxes_for_settlement(self) -> list[BoxInPlay]:
+        return [
+            BoxInPlay(b.box, b.player, tuple(b.cards), b.settlement_wagers())
+            for b in self.boxes_in_play()
+        ]
+
+    def check_close_betting(self) -> None:
+        self._require(Phase.BETTING)
+        if not self.boxes_in_play():
+            raise RuleViolation("no_wagers", "no box has an Ante and Super Bonus yet")
+
+    def close_betting(self) -> Step:
+        """The dealer announces "no more bets": every wager locks, and the progressive and
+        hand-bonus wagers feed their meters now (§657a.7(c), §657a.10(a)(2))."""
+        self.check_close_betting()
+        zero = {name: Meter(0) for name in self.meter_names}
+        _, increments = no_more_bets(self.rules.rules, self._boxes_for_settlement(), zero)
+        self.increments = dict(increments)
+        self.phase = Phase.CLOSED
+        changes = tuple(
+            MeterChange(name, "increment", inc.primary, inc.reserve)
+            for name, inc in sorted(increments.items())
+        )
+        event = Event(
+            "betting_closed",
+            {
+                "boxes": [b.box for b in self.boxes_in_play()],
+                "meter_increments": {
+                    c.meter: {"amount": c.amount, "reserve": c.reserve} for c in changes
+                },
+            },
+        )
+        return Step((event,), (), changes)
+
+    # --- dealing -----------------------------------------------------------------------
+
+    def check_deal(self, faults: Sequence[Fault] = ()) -> None:
+        self._require(Phase.CLOSED)
+        if not isinstance(faults, list | tuple) or not all(isinstance(f, Fault) for f in faults):
+            raise InvalidInput("bad_fault", f"faults must be a list of shoe faults, not {faults!r}")
+        if Fault.MISCOUNT in faults:
+            raise InvalidInput("bad_fault", "a shuffler miscount happens before a round opens")
+
+    def deal(self, faults: Sequence[Fault] = (), rng: RandomSource | None = None) -> Step:
+        """Dispense the stacks from the shoe (§657a.10(b)): a stack per box from the dealer's
+        left, the dealer's, then - if a box has a Six Card Bonus - one more whose top card is
+        the Six Card Bonus card, the rest discarded unseen. A shoe irregularity voids the round
+        (§657a.13(a), (c), (f)); otherwise the table game system draws the Magic Card and the
+        Lucky position when the round triggers them (``rng``: ``secrets`` in play)."""
+        self.check_deal(faults)
+        in_play = self.boxes_in_play()
+        six = any(b.wagers.get(SIX_CARD_BONUS, 0) for b in in_play)
+        plan = DealPlan.from_faults(faults, len(in_play) + 1 + int(six))
+        dealt = deal(self.order, len(in_play), six, plan)
+        exposed = Fault.DEALER_CARD_EXPOSED in faults
+        draws = (
+            (None, None) if dealt.irregularity or exposed else self._draw(rng or SecretsSource())
+        )
+        events: list[Event] = []
+        for card in dealt.face_up_discards:
+            # §657a.13(a): a card found face up is not used and goes to the discard rack.
+            events.append(Event("face_up_card", {"card": card_code(card)}))
+        for box, stack in zip(in_play, dealt.box_stacks, strict=False):
+            box.cards = list(stack)
+        self.dealer_cards = list(dealt.dealer_stack)
+        self.six_card_bonus_card = dealt.all_six_card
+        self.discards = [*dealt.face_up_discards, *dealt.all_six_discards]
+        self.face_up = list(dealt.face_up_discards)
+        self.stub = list(dealt.stub)
+        if dealt.irregularity:
+            # The evidence: what the shoe was told to do and what it delivered.
+            evidence = {
+                "faults": [f.value for f in faults],
+                "face_up": codes(dealt.face_up_discards),
+                "stacks": [len(s) for s in (*dealt.box_stacks, dealt.dealer_stack)],
+            }
+            step = self._void(FROM_DEAL[dealt.irregularity].value, evidence)
+            return Step((*events, *step.events), step.transfers, step.meters)
+        if Fault.DEALER_CARD_EXPOSED in faults:
+            # §657a.13(d): the shoe exposed a dealer card while dealing, before any decision:
+            # all hands void, every wager returned (nothing stays in action, unlike ch. 684a).
+            evidence = {
+                "card": card_code(self.dealer_cards[0]),
+                "faults": [f.value for f in faults],
+            }
+            step = self._void(Irregularity.DEALER_CARD_EXPOSED.value, evidence)
+            return Step((*events, *step.events), step.transfers, step.meters)
+        self.magic_card, self.lucky_position = draws
+        self.phase = Phase.DECISIONS
+        events.append(
+            Event(
+                "cards_dealt",
+                {"boxes": [b.box for b in in_play], "six_card_bonus": six},
+            )
+        )
+        events.append(
+            Event(
+                "shoe_stub",
+                {"stub": len(self.stub), "discards": len(self.discards)},
+                DEALER,
+            )
+        )
+        for box in in_play:
+            low, high = self.play_range(box)
+            events.append(
+                Event(
+                    "hole_cards",
+                    {"box": box.box, **hand_json(box.cards), "play": {"min": low, "max": high}},
+                    to_player(box.player),
+                )
+            )
+        events.extend(self._advance_turn())
+        return Step(tuple(events))
+
+    def _draw(self, rng: RandomSource) -> tuple[Card | None, int | str | None]:
+        """The Magic Card and Lucky position (§657a.1), drawn before the round changes so a
+        faulty source of randomness refuses the deal and changes nothing."""
+        return draw_bonuses(self.rules.rules, _Checked(rng))
+
+    # --- decisions ---------------------------------------------------------------------
+
+    def play_range(self, box: BoxPlay) -> tuple[int, int]:
+        """The Play wagers the box may make: the Ante, or 1x-3x it with aces or better."""
+        return play_range(best_four(box.cards).value, box.wagers[ANTE])
+
+    def _advance_turn(self) -> list[Event]:
+        """Next box to decide, from the dealer's left clockwise (§657a.11(b))."""
+        events: list[Event] = []
+        for box in self.boxes_in_play():
+            if box.decision is None:
+                if box.abandoned:
+                    events.extend(self._record_decision(box, 0, "abandoned"))
+                    continue
+                self.to_act = box.box
+                events.append(Event("turn", {"box": box.box, "player": box.player}))
+                return events
+        self.to_act = None
+        events.append(Event("decisions_complete", {}))
+        return events
+
+    def _record_decision(self, box: BoxPlay, play: int, why: str) -> list[Event]:
+        box.decision = play
+        if play:
+            box.wagers[PLAY] = play
+        return [
+            Event(
+                "decision",
+                {
+                    "box": box.box,
+                    "player": box.player,
+                    "play": play,
+                    "folded": play == 0,
+                    # §657a.11(b)(3): a folded Six Card Bonus keeps the cards on the layout.
+                    "cards_kept": play != 0 or bool(box.wagers.get(SIX_CARD_BONUS)),
+                    "why": why,
+                },
+            )
+        ]
+
+    def check_decide(self, box: int, player: str | None, play: object) -> BoxPlay:
+        self._require(Phase.DECISIONS)
+        box = self._box(box)
+        if self.to_act != box:
+            raise RuleViolation(
+                "not_your_turn",
+                f"box {box} cannot act now"
+                + (f"; box {self.to_act} is deciding" if self.to_act else ""),
+            )
+        current = self.boxes[box]
+        if player is not None:
+            _player(player)
+            if current.player != player:
+                raise RuleViolation("not_your_box", f"box {box} is not yours")
+        if type(play) is not int or play < 0:
+            raise InvalidInput("bad_play", "a Play is a whole number of cents, or 0 to fold")
+        if play:
+            low, high = self.play_range(current)
+            if not low <= play <= high:
+                # §657a.11(b): the Ante; with a pair of aces or better up to three times it.
+                allowed = (
+                    f"exactly the Ante, {_dollars(low)}"
+                    if low == high
+                    else f"{_dollars(low)} to {_dollars(high)} (1x-3x the Ante)"
+                )
+                raise RuleViolation(
+                    "play_not_allowed", f"box {box} may Play {allowed}, or fold (§657a.11(b))"
+                )
+        return current
+
+    def decide(self, box: int, player: str | None, play: int, why: str = "player") -> Step:
+        """Play ``play`` cents or fold with 0 (§657a.11(b)). ``player`` None = the house
+        acting for the box (its decision time ran out)."""
+        current = self.check_decide(box, player, play)
+        events = self._record_decision(current, play, why)
+        transfers: tuple[Transfer, ...] = ()
+        if play:
+            transfers = (Transfer(current.player, play, "play", box, PLAY),)
+        events.extend(self._advance_turn())
+        return Step(tuple(events), transfers)
+
+    def check_time_out(self, box: int | None = None) -> int:
+        self._require(Phase.DECISIONS)
+        if self.to_act is None:
+            raise RuleViolation("nobody_to_act", "every box has decided")
+        if box is not None and self._box(box) != self.to_act:
+            raise RuleViolation("not_your_turn", f"box {box} is not deciding now")
+        return self.to_act
+
+    def time_out(self, box: int | None = None) -> Step:
+        """The box to act (``box``, when given, must be it) ran out of decision time: it
+        folds, its wagers lost as abandoned (§657a.7(b), §657a.11(b))."""
+        return self.decide(self.check_time_out(box), None, 0, "timeout")
+
+    def abandon(self, player: str) -> Step:
+        """A player left the table (§657a.7(b)).
+
+        Before "no more bets" their wagers come back (no cards were received). After it their
+        undecided boxes fold when their turn comes: the wagers are lost, but a Six Card Bonus
+        stays in action as after any fold (§657a.11(b)(3)).
+        """
+        _player(player)
+        events: list[Event] = []
+        transfers: list[Transfer] = []
+        if self.phase is Phase.BETTING:
+            for box in self.boxes_of(player):
+                step = self.bet(box, player, {})
+                events += step.events
+                transfers += step.transfers
+            return Step(tuple(events), tuple(transfers))
+        if self.phase in (Phase.CLOSED, Phase.DECISIONS):
+            for box in self.boxes_of(player):
+                current = self.boxes[box]
+                if current.decision is None and not current.abandoned:
+                    current.abandoned = True
+                    events.append(Event("box_abandoned", {"box": box, "player": player}))
+            if self.phase is Phase.DECISIONS and self.to_act is not None:
+                acting = self.boxes[self.to_act]
+                if acting.abandoned and acting.decision is None:
+                    events += self._record_decision(acting, 0, "abandoned")
+                    events += self._advance_turn()
+        return Step(tuple(events), tuple(transfers))
+
+    # --- reveal and settlement -----------------------------------------------------------
+
+    def check_reveal(self) -> None:
+        self._require(Phase.DECISIONS)
+        if self.to_act is not None:
+            raise RuleViolation("decisions_pending", f"box {self.to_act} has not decided yet")
+
+    def reveal(self) -> Step:
+        """Every box played or folded: the dealer's cards turn face up (§657a.11(c))."""
+        self.check_reveal()
+        self.phase = Phase.REVEALED
+        return Step((Event("dealer_revealed", self.dealer_public()),))
+
+    def dealer_public(self) -> dict[str, Any]:
+        whole = len(self.dealer_cards) == CARDS_PER_STACK
+        return {
+            **hand_json(self.dealer_cards),
+            "qualifies": dealer_qualifies(best_four(self.dealer_cards).value) if whole else None,
+            "six_card_bonus_card": (
+                None if self.six_card_bonus_card is None else card_code(self.six_card_bonus_card)
+            ),
+        }
+
+    def draws_public(self) -> dict[str, Any]:
+        return {
+            "magic_card": None if self.magic_card is None else card_code(self.magic_card),
+            "lucky_position": self.lucky_position,
+        }
+
+    def check_settle(self, meters: Mapping[str, Meter]) -> dict[str, Meter]:
+        self._require(Phase.REVEALED)
+        if not isinstance(meters, Mapping) or not all(
+            isinstance(m, Meter) for m in meters.values()
+        ):
+            raise InvalidInput("bad_meters", "meters must map each meter's name to its Meter")
+        if sorted(meters) != sorted(self.meter_names):
+            raise InvalidInput(
+                "bad_meters",
+                f"the meters must be exactly this table's {sorted(self.meter_names)}, "
+                f"not {sorted(meters)}",
+            )
+        return dict(meters)
+
+    def settle(self, meters: Mapping[str, Meter] | None = None) -> Step:
+        """Settle every box from the dealer's right, box 6 to box 1 (§657a.11(c)-(g)).
+
+        ``meters`` are the shared meters as they stand now, this round's increments included;
+        the step's ``meters`` list what left each, in settlement order, and
+        ``results["meters"]`` where each ends (the platform stores those)."""
+        now = self.check_settle(meters or {})
+        boxes = self._boxes_for_settlement()
+        draws = Draws(self.magic_card, self.lucky_position)
+        settled, after, paid, reseeds = settle(
+            self.rules.rules, self.dealer_cards, boxes, now, self.six_card_bonus_card, draws
+        )
+        events: list[Event] = []
+        transfers: list[Transfer] = []
+        changes: list[MeterChange] = []
+        boxes_json: list[dict[str, Any]] = []
+        for s in settled:
+            current = self.boxes[s.box]
+            # §657a.11(c): folded cards go to the discard rack unseen, unless a Six Card Bonus
+            # kept them on the layout (§657a.11(b)(3)); the others are turned face up.
+            shown = not s.folded or bool(current.wagers.get(SIX_CARD_BONUS))
+            lines = []
+            for r in s.results:
+                lines.append(
+                    {"wager": r.wager, "stake": r.stake, "outcome": r.outcome.value, "net": r.net}
+                )
+                returned = r.stake + r.net
+                if returned > 0:
+                    memo = "win" if r.outcome is Outcome.WIN else "push"
+                    transfers.append(Transfer(s.player, -returned, memo, s.box, r.wager))
+                if r.meter is not None:
+                    changes.append(
+                        MeterChange(
+                            r.meter,
+                            "payout",
+                            paid=r.meter_paid,
+                            box=s.box,
+                            wager=r.wager,
+                            reset=_resets(r.meter, r.wager, s, self),
+                        )
+                    )
+            for name, amount in s.bonuses:
+                # §657a.12(f)(3): paid on top of the hand-bonus wagers' own results.
+                transfers.append(Transfer(s.player, -amount, name.replace("_", " "), s.box, name))
+            for envy in s.envy:
+                transfers.append(Transfer(s.player, -envy.amount, "envy bonus", s.box, PROGRESSIVE))
+            box_json: dict[str, Any] = {
+                "box": s.box,
+                "player": s.player,
+                "folded": s.folded,
+                "shown": shown,
+                **(hand_json(current.cards) if shown else {"cards": None}),
+                "six_card_category": None if s.six_card is None else s.six_card.key,
+                "results": lines,
+                "bonuses": dict(s.bonuses),
+                "envy": [
+                    {"from_box": e.from_box, "hand": e.hand, "amount": e.amount} for e in s.envy
+                ],
+                "net": s.net,
+            }
+            boxes_json.append(box_json)
+            events.append(Event("box_settled", box_json))
+        players: dict[str, dict[str, int]] = {}
+        for s in sorted(settled, key=lambda s: s.box):
+            players.setdefault(s.player, {"net": 0})["net"] += s.net
+        meters_json = {
+            name: {
+                "before": {"amount": now[name].amount, "reserve": now[name].reserve},
+                "paid": paid[name],
+                "reseeds": reseeds[name],
+                "amount": after[name].amount,
+                "reserve": after[name].reserve,
+            }
+            for name in sorted(after)
+        }
+        self.results = {
+            "dealer": self.dealer_public(),
+            "draws": self.draws_public(),
+            "boxes": boxes_json,
+            "players": players,
+            "meters": meters_json,
+        }
+        self.phase = Phase.SETTLED
+        self.to_act = None
+        events.append(
+            Event(
+                "round_settled",
+                {
+                    "players": players,
+                    "draws": self.draws_public(),
+                    "meters": meters_json,
+                    "shoe": codes(self.order),
+                    "salt": self.salt,
+                    "commitment": self.commitment,
+                },
+            )
+        )
+        return Step(tuple(events), tuple(transfers), tuple(changes))
+
+    # --- irregularities ------------------------------------------------------------------
+
+    def void_reasons_now(self) -> list[str]:
+        """The reasons the round may be voided for in this phase (given the evidence)."""
+        return [r for r, v in VOID_REASONS.items() if self.phase in v.phases]
+
+    def stub_count(self) -> int:
+        """The cards of this round's deck as counted after the deal (§657a.10(d)): the stub,
+        the discards and every stack; before the deal, the deck in the shoe."""
+        if not self.dealer_cards:
+            return len(self.order)
+        counted = len(self.stub) + len(self.discards) + len(self.dealer_cards)
+        counted += sum(len(b.cards) for b in self.boxes.values())
+        return counted + (1 if self.six_card_bonus_card is not None else 0)
+
+    def check_void(self, reason: str, evidence: object = None) -> dict[str, Any]:
+        """Refuse a void the rules do not allow now; returns the evidence to record."""
+        if not isinstance(reason, str) or reason not in VOID_REASONS:
+            if isinstance(reason, str) and reason in {i.value for i in Irregularity}:
+                raise RuleViolation(
+                    "not_void",
+                    f"{reason.replace('_', ' ')} does not void the round "
+                    f"({CONSEQUENCES[Irregularity(reason)].section})",
+                )
+            raise InvalidInput(
+                "unknown_irregularity",
+                f"unknown irregularity {reason!r} (one of {', '.join(VOID_REASONS)})",
+            )
+        self._require(*UNFINISHED)
+        known = VOID_REASONS[reason]
+        if self.phase is Phase.REVEALED:
+            raise RuleViolation(
+                "outcome_known",
+                "the dealer's hand is face up: the round is settled now, not voided (§657a.11(c))",
+            )
+        if not known.phases:
+            raise RuleViolation(
+                "shoe_only",
+                "only the shoe reports this irregularity, while dealing, and the deal then "
+                "voids the round itself; this round's deal reported none (§657a.13)",
+            )
+        if reason == "table_closed" and self.phase is not Phase.BETTING:
+            raise RuleViolation("round_in_play", "the wagers are locked: finish the round first")
+        if self.phase not in known.phases:
+            raise RuleViolation(
+                "irregularity_not_now",
+                f"{reason.replace('_', ' ')} cannot void the round now: only when it is "
+                + " or ".join(p.value for p in known.phases),
+            )
+        if reason == Irregularity.DEALER_CARD_EXPOSED and self.to_act is None:
+            # §657a.13(d) voids only an exposure "prior to each player having either folded or
+            # placed a Play Wager": with every decision made, the hand stands.
+            raise RuleViolation(
+                "decisions_complete",
+                "every box has decided: an exposed dealer card changes nothing; reveal the hand",
+            )
+        if reason == Irregularity.STUB_COUNT_WRONG:
+            count = self.stub_count()
+            if count == len(DECK):
+                raise RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
+            return {"count": count}
+        if not isinstance(evidence, dict) or not evidence:
+            raise InvalidInput("no_evidence", "a void must say what was found")
+        try:
+            return dict(json.loads(json.dumps(evidence)))
+        except (TypeError, ValueError):
+            raise InvalidInput("no_evidence", "the evidence must be plain JSON data") from None
+
+    def void(self, reason: str, evidence: dict[str, Any] | None = None) -> Step:
+        """Void the round for an irregularity found outside the deal, with its evidence:
+        every stake back, side bets included, and the meter increments taken back out
+        (§657a.13, CRAZY_4_POKER.md)."""
+        found = self.check_void(reason, evidence)
+        return self._void(reason, found)
+
+    def dealer_card_exposed(self, evidence: dict[str, Any] | None = None) -> Step:
+        """§657a.13(d): a dealer card exposed before every box has played or folded voids the
+        round, every wager returned; after that it changes nothing (refused)."""
+        found = {"to_act": self.to_act, **(evidence or {})}
+        return self.void(Irregularity.DEALER_CARD_EXPOSED.value, found)
+
+    def irregularity(self) -> str | None:
+        """Why the round did not end as a plain settlement (§657a.13), in words, or None."""
+        return VOID_REASONS[self.void_reason].explanation if self.void_reason else None
+
+    def _void(self, reason: str, evidence: dict[str, Any]) -> Step:
+        transfers = []
+        for current in self.boxes.values():
+            for wager, stake in current.wagers.items():
+                if stake:
+                    transfers.append(
+                        Transfer(current.player, -stake, "returned (void)", current.box, wager)
+                    )
+        changes = tuple(
+            MeterChange(name, "reverse", -inc.primary, -inc.reserve)
+            for name, inc in sorted(self.increments.items())
+        )
+        known = VOID_REASONS[reason]
+        self.phase = Phase.VOID
+        self.void_reason = reason
+        self.to_act = None
+        public = Event(
+            "round_void",
+            {
+                "reason": reason,
+                "explanation": known.explanation,
+                "returned": {str(p.box): p.staked() for p in self.boxes.values()},
+                "meter_reversals": {
+                    c.meter: {"amount": c.amount, "reserve": c.reserve} for c in changes
+                },
+                "evidence": evidence,
+                "shoe": codes(self.order),
+                "salt": self.salt,
+                "commitment": self.commitment,
+            },
+        )
+        # What the dealer does with the cards and the deck (§657a.13, §657a.10(f)).
+        procedure: dict[str, Any] = {"reason": reason, "reshuffle": True, "remove_deck": False}
+        if known.irregularity is not None:
+            c = CONSEQUENCES[known.irregularity]
+            procedure.update(
+                section=c.section, reshuffle=c.reshuffle or c.void, remove_deck=c.remove_deck
+            )
+        return Step(
+            (public, Event("irregularity_procedure", procedure, DEALER)), tuple(transfers), changes
+        )
+
+    # --- views ---------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in (Phase.SETTLED, Phase.VOID)
+
+    def view(self, player: str | None = None, dealer: bool = False) -> dict[str, Any]:
+        """What one viewer may see: a seated ``player``, or (None) a spectator, or the
+        ``dealer`` console. See :mod:`.view`."""
+        from .view import project
+
+        return project(self, player, dealer)
+
+    # --- persistence ---------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": GAME,
+            "number": self.number,
+            "rules": self.rules.to_dict(),
+            "deck_back": self.deck_back,
+            "order": list(self.order),
+            "salt": self.salt,
+            "phase": self.phase.value,
+            "boxes": [b.to_dict() for b in self.boxes.values()],
+            "dealer_cards": list(self.dealer_cards),
+            "six_card_bonus_card": self.six_card_bonus_card,
+            "discards": list(self.discards),
+            "face_up": list(self.face_up),
+            "stub": list(self.stub),
+            "magic_card": self.magic_card,
+            "lucky_position": self.lucky_position,
+            "increments": {
+                name: {"amount": inc.primary, "reserve": inc.reserve}
+                for name, inc in self.increments.items()
+            },
+            "to_act": self.to_act,
+            "void_reason": self.void_reason,
+            "results": self.results,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Round:
+        try:
+            return cls._from_dict(d)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InvalidInput("bad_state", f"not a saved Crazy 4 Poker round: {exc!r}") from None
+
+    @classmethod
+    def _from_dict(cls, d: dict[str, Any]) -> Round:
+        if d.get("game") != GAME:
+            raise ValueError(f"game {d.get('game')!r} is not {GAME}")
+        boxes = [BoxPlay.from_dict(b) for b in d["boxes"]]
+
+        def card_or_none(value: object) -> Card | None:
+            return None if value is None else int(str(value))
+
+        lucky = d["lucky_position"]
+        return cls(
+            number=int(d["number"]),
+            rules=TableRules.from_dict(d["rules"]),
+            deck_back=str(d["deck_back"]),
+            order=[int(c) for c in d["order"]],
+            salt=str(d["salt"]),
+            phase=Phase(d["phase"]),
+            boxes={b.box: b for b in boxes},
+            dealer_cards=[int(c) for c in d["dealer_cards"]],
+            six_card_bonus_card=card_or_none(d["six_card_bonus_card"]),
+            discards=[int(c) for c in d["discards"]],
+            face_up=[int(c) for c in d["face_up"]],
+            stub=[int(c) for c in d["stub"]],
+            magic_card=card_or_none(d["magic_card"]),
+            lucky_position=lucky if lucky is None or lucky == "dealer" else int(lucky),
+            increments={
+                str(name): Increment(int(v["amount"]), int(v["reserve"]))
+                for name, v in d["increments"].items()
+            },
+            to_act=None if d["to_act"] is None else int(d["to_act"]),
+            void_reason=d["void_reason"],
+            results=d["results"],
+        )
+
+
+class _Checked:
+    """A source of randomness whose every answer is checked to be in range."""
+
+    def __init__(self, rng: RandomSource) -> None:
+        self.rng = rng
+
+    def randbelow(self, n: int, /) -> int:
+        j = self.rng.randbelow(n)
+        if type(j) is not int or not 0 <= j < n:
+            raise InvalidInput("bad_random", f"randbelow({n}) answered {j!r}")
+        return j
+
+
+def _resets(meter: str, wager: str, s: BoxSettlement, rnd: Round) -> bool:
+    """Whether the payout of ``wager`` to settled box ``s`` was 100% of ``meter``: such a
+    payout resets the meter to its reseed plus its reserve (§657a.12(d)(3), (e)(3), (f)(4))."""
+    rules = rnd.rules.rules
+    hand: HandClass
+    if wager == HAND_BONUS_DEALER:
+        table = HAND_BONUS_PAYTABLE
+        hand = five_card_category_trusted(rnd.dealer_cards)
+    elif wager == HAND_BONUS_PLAYER:
+        table = HAND_BONUS_PAYTABLE
+        hand = s.five_card
+    else:
+        if rules.progressive is None:
+            return False
+        table = rules.progressive.table.paytable
+        four = rules.progressive.table.type is ProgressiveType.FOUR_CARD
+        hand = four_card_hand(s.hand.value) if four else s.five_card
+    row = table.row_for(hand)
+    return (
+        row is not None
+        and isinstance(row.payout, OfMeter)
+        and row.payout.meter == meter
+        and row.payout.percent == 100
+    )

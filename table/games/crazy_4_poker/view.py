@@ -1,0 +1,180 @@
+"""What each viewer may see of a Crazy 4 Poker round, phase by phase, and what each may do now
+(the ``playerView`` and moves; the same shape as Five Card Hi-Lo's).
+
+Viewers: a player who owns boxes in the round, any other player, a spectator (nobody logged
+in) and the dealer console.
+
+* A box's wagers are chips on the layout: everyone sees them.
+* A box's five cards go face down to its owner only (§657a.11(a)) until settlement turns them
+  face up box by box (§657a.11(c)); nobody else, the dealer console included, sees them
+  before then. A folded hand goes to the discard rack unseen, unless a Six Card Bonus keeps
+  it on the layout to be settled (§657a.11(b)(3), (c)): then it is turned up at settlement.
+* The dealer's cards are face down until every box has played or folded and the dealer reveals
+  (§657a.11(c)); the Six Card Bonus card is face down until then too (§657a.10(b), (g)).
+* Cards found face up while dealing are seen by everyone (§657a.13(a)).
+* The Magic Card and Lucky position are shown at settlement (CRAZY_4_POKER.md).
+* The owner of the box to act sees the Play sizes allowed (§657a.11(b)).
+* The dealer console also sees the stub count (§657a.10(d)), this round's meter increments
+  and the irregularities it may void the round for now.
+* The shoe order and salt are shown to everyone once the round is over (commit-reveal).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from table.engine.cards import codes
+
+from .settlement import ANTE, SIX_CARD_BONUS
+
+if TYPE_CHECKING:
+    from .round import BoxPlay, Round
+
+DEALER_ROLE = "dealer"
+PLAYER_ROLE = "player"
+SPECTATOR_ROLE = "spectator"
+
+
+def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any]) -> dict[str, Any]:
+    from .round import Phase, hand_json
+
+    mine = viewer is not None and play.player == viewer
+    item: dict[str, Any] = {
+        "box": play.box,
+        "player": play.player,
+        "mine": mine,
+        "wagers": dict(play.wagers),
+        "dealt": bool(play.cards),
+        "decision": play.decision,
+        "folded": play.folded,
+        "abandoned": play.abandoned,
+        # §657a.11(b)(3), (c): folded without a Six Card Bonus, the cards go to the rack unseen.
+        "discarded": play.folded and not play.wagers.get(SIX_CARD_BONUS, 0),
+        "cards": None,
+    }
+    if mine and play.cards:
+        item.update(hand_json(play.cards))  # a misdealt stack: the cards, no hand
+        if rnd.phase is Phase.DECISIONS and play.decision is None:
+            low, high = rnd.play_range(play)
+            item["play_options"] = {
+                "fold": True,
+                "min": low,
+                "max": high,
+                "ante": play.wagers[ANTE],
+                "your_turn": rnd.to_act == play.box,
+            }
+    shown = settled.get(play.box)
+    if shown is not None:
+        for key in ("results", "bonuses", "envy", "net", "six_card_category"):
+            item[key] = shown[key]
+        if shown["cards"] is not None:
+            item.update(
+                {k: shown[k] for k in ("cards", "best_four", "hand", "category")},
+                five_card_category=shown["five_card_category"],
+            )
+    return item
+
+
+def _dealer_moves(rnd: Round) -> list[dict[str, Any]]:
+    from .round import Phase
+
+    moves: list[dict[str, Any]] = []
+    if rnd.phase is Phase.BETTING and rnd.boxes_in_play():
+        moves.append({"move": "close_betting"})
+    elif rnd.phase is Phase.CLOSED:
+        moves.append({"move": "deal"})
+    elif rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
+        moves.append({"move": "time_out", "box": rnd.to_act})
+    elif rnd.phase is Phase.DECISIONS:
+        moves.append({"move": "reveal"})
+    elif rnd.phase is Phase.REVEALED:
+        moves.append({"move": "settle", "meters": list(rnd.meter_names)})
+    reasons = rnd.void_reasons_now()
+    if reasons:
+        moves.append({"move": "void", "reasons": reasons})
+    return moves
+
+
+def _player_moves(rnd: Round, viewer: str) -> list[dict[str, Any]]:
+    from .round import BOXES, Phase
+
+    moves: list[dict[str, Any]] = []
+    if rnd.phase is Phase.BETTING:
+        free = [b for b in BOXES if b not in rnd.boxes or rnd.boxes[b].player == viewer]
+        moves.append({"move": "bet", "boxes": free})
+        own = rnd.boxes_of(viewer)
+        if own:
+            moves.append({"move": "withdraw", "boxes": own})
+    elif rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
+        play = rnd.boxes[rnd.to_act]
+        if play.player == viewer:
+            low, high = rnd.play_range(play)
+            moves.append(
+                {
+                    "move": "decide",
+                    "box": play.box,
+                    "options": ["fold", "play"],
+                    "play": {"min": low, "max": high},
+                }
+            )
+    return moves
+
+
+def project(rnd: Round, viewer: str | None, dealer: bool = False) -> dict[str, Any]:
+    """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it."""
+    from .round import VOID_REASONS, Phase
+
+    name = None if dealer else viewer  # the dealer console is nobody's box
+    results = rnd.results or {}
+    settled = {b["box"]: b for b in results.get("boxes", [])}
+    revealed = rnd.phase in (Phase.REVEALED, Phase.SETTLED)
+    six_in_play = rnd.six_card_bonus_card is not None
+    role = DEALER_ROLE if dealer else (PLAYER_ROLE if viewer is not None else SPECTATOR_ROLE)
+    if rnd.finished:
+        moves: list[dict[str, Any]] = []
+    elif dealer:
+        moves = _dealer_moves(rnd)
+    elif name is not None:
+        moves = _player_moves(rnd, name)
+    else:
+        moves = []
+    view: dict[str, Any] = {
+        "game": "crazy_4_poker",
+        "round": rnd.number,
+        "phase": rnd.phase.value,
+        "deck_back": rnd.deck_back,
+        "commitment": rnd.commitment,
+        "viewer": {"role": role, "name": name, "boxes": rnd.boxes_of(name or "")},
+        "boxes": [_box(rnd, rnd.boxes[n], name, settled) for n in sorted(rnd.boxes)],
+        "to_act": rnd.to_act,
+        "dealt": bool(rnd.dealer_cards),
+        "dealer": rnd.dealer_public() if revealed else None,
+        "six_card_bonus": {
+            "dealt": six_in_play,
+            "card": rnd.dealer_public()["six_card_bonus_card"]
+            if revealed and six_in_play
+            else None,
+        },
+        "face_up_discards": codes(rnd.face_up),
+        "draws": results.get("draws"),
+        "players": results.get("players"),
+        "meters": results.get("meters"),
+        "void_reason": rnd.void_reason,
+        "void_explanation": (
+            VOID_REASONS[rnd.void_reason].explanation if rnd.void_reason is not None else None
+        ),
+        "irregularity": rnd.irregularity(),
+        "moves": moves,
+    }
+    if dealer:
+        if rnd.dealer_cards:
+            view["stub"] = len(rnd.stub)  # §657a.10(d): the dealer counts the stub
+            view["discards"] = len(rnd.discards)
+        view["meter_increments"] = {
+            name: {"amount": inc.primary, "reserve": inc.reserve}
+            for name, inc in sorted(rnd.increments.items())
+        }
+    if rnd.finished:
+        view["shoe"] = codes(rnd.order)
+        view["salt"] = rnd.salt
+    return view

@@ -1,0 +1,624 @@
+"""The progressive meters' store: Crazy 4 Poker's meters in the database, shared by tables.
+
+The arithmetic is the pure engine's (:mod:`table.games.crazy_4_poker.meters`); this module
+keeps the meters in :class:`~table.models.ProgressiveMeter` rows, books every change in the
+append-only :class:`~table.models.MeterEvent` history and moves the money in the ledger.
+Every function here runs inside the caller's ``transaction.atomic()`` (the table's command),
+takes the meters' row locks in id order (:func:`lock_meters`, so two tables sharing meters
+never deadlock) and publishes one meter frame per change after the transaction commits.
+
+Money (docs/meters.md): each meter has its own ledger account whose balance is always the
+meter's ``amount + reserve``.
+
+* seed (a new meter): the house's ``house:progressive`` account → the meter's account;
+* increment at "no more bets": the table's bankroll (which holds the locked wagers, the drop)
+  → the meter's account, the increment's primary and reserve shares;
+* reversal (a void round): the meter's account → that table's bankroll;
+* hit: the meter's account → the winning player's account, the amount paid;
+* reset to the reseed on a 100% hit: the hitting table's bankroll → the meter's account, the
+  reseed (the reserve was already on the account: it only moves from ``reserve`` to
+  ``amount``). The hitting table's bankroll is the house account its command already holds,
+  so a reseed takes no lock every other table would queue on.
+
+So ``verify_ledger`` balances whatever the meters do, and :func:`verify` checks each meter
+against its account and its own history.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from table.games.crazy_4_poker.meters import (
+    Increment,
+    Meter,
+    increment_for,
+    pay_out,
+    reverse_increment,
+)
+
+from . import ledger
+from .models import Account, MeterEvent, ProgressiveMeter, Round, Table, meter_catalogue
+
+log = logging.getLogger(__name__)
+
+HOUSE_NAME = "house:progressive"
+METER_ACCOUNT = "meter"  # Account.kind of a meter's own account
+HOUSE_ACCOUNT = "house"  # Account.kind of the house account that funds the seeds
+
+#: The meters a progressive wager feeds (every meter of the table's progressive paytable).
+PROGRESSIVE_KINDS = frozenset(
+    {
+        ProgressiveMeter.FOUR_CARD,
+        ProgressiveMeter.FIVE_CARD,
+        ProgressiveMeter.MEGA,
+        ProgressiveMeter.MAJOR,
+        ProgressiveMeter.MINOR,
+    }
+)
+HAND_BONUS_WAGERS = ("hand_bonus_player", "hand_bonus_dealer")
+
+
+class MeterError(Exception):
+    """Bad input or a broken rule: nothing was changed (the caller's transaction rolls back)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+def meter_group(meter_id: int) -> str:
+    """The channel-layer group a meter's frames go to (docs/protocol.md, "meter")."""
+    return f"meter.{meter_id}"
+
+
+def _require_transaction() -> None:
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("the meter services run inside the caller's transaction.atomic()")
+
+
+def house_account() -> Account:
+    account, _ = Account.objects.get_or_create(name=HOUSE_NAME, defaults={"kind": HOUSE_ACCOUNT})
+    return account
+
+
+# --- creating and locking --------------------------------------------------------------------
+
+
+def create_meter(
+    name: str, kind: str, paytable: str, wager: int, tables: Iterable[Table] = ()
+) -> ProgressiveMeter:
+    """A new meter at its seed (§657a.12(d)(3), (e)(3), (f)(4)), funded by the house, with its
+    rates copied from the engine's paytable data."""
+    spec = meter_catalogue().get((kind, paytable))
+    if spec is None:
+        raise MeterError(
+            "bad_meter", f"no paytable of §657a.12 has a {kind} meter for paytable {paytable!r}"
+        )
+    if wager not in (100, 500):
+        raise MeterError("bad_meter", f"the wager is 100 or 500 cents ($1 or $5), not {wager!r}")
+    with transaction.atomic():
+        account = Account.objects.create(kind=METER_ACCOUNT, name=f"meter:{name}")
+        meter = ProgressiveMeter.objects.create(
+            name=name,
+            kind=kind,
+            paytable=paytable,
+            wager=wager,
+            seed=spec.seed,
+            reseed=spec.reseed,
+            primary_rate=spec.primary,
+            reserve_rate=spec.reserve,
+            account=account,
+        )
+        meter.tables.set(list(tables))
+        seed = spec.seed_amount(wager)
+        house = house_account().pk
+        ledger.post(
+            [ledger.Posting(f"progressive seed: {name}", ((house, -seed), (account.pk, seed)))]
+        )
+        _book(meter, Meter(0, 0), Meter(seed, 0), MeterEvent.SEED, funded=seed)
+        _after_commit(meter, MeterEvent.SEED, None)
+    return meter
+
+
+def lock_meters(ids: Iterable[int]) -> dict[int, ProgressiveMeter]:
+    """Lock these meters' rows (``SELECT ... FOR UPDATE``) in id order and return them by id.
+
+    Every writer locks in the same order, so two tables linked to the same meters wait for
+    each other instead of deadlocking; a meter read under its lock is the meter as it stands.
+    """
+    _require_transaction()
+    wanted = sorted(set(ids))
+    meters = {
+        m.pk: m
+        for m in ProgressiveMeter.objects.select_for_update().filter(pk__in=wanted).order_by("pk")
+    }
+    missing = [i for i in wanted if i not in meters]
+    if missing:
+        raise MeterError("unknown_meter", f"no meter with id {missing[0]}")
+    return meters
+
+
+def table_meters(table: Table) -> dict[str, ProgressiveMeter]:
+    """The meters linked to ``table``, locked, by kind. A table has at most one of each."""
+    ids = list(
+        ProgressiveMeter.tables.through.objects.filter(table_id=table.pk).values_list(
+            "progressivemeter_id", flat=True
+        )
+    )
+    by_kind: dict[str, ProgressiveMeter] = {}
+    for meter in lock_meters(ids).values():
+        if meter.kind in by_kind:
+            raise MeterError(
+                "bad_links",
+                f"{table.name} is linked to two {meter.kind} meters "
+                f"({by_kind[meter.kind].name}, {meter.name}): unlink one in the admin",
+            )
+        by_kind[meter.kind] = meter
+    return by_kind
+
+
+def _family(kind: str, paytable: str) -> str:
+    """The progressive paytable a meter belongs to ("four_card A", "five_card C"), or "" for
+    the hand-bonus meter."""
+    if kind == ProgressiveMeter.HAND_BONUS:
+        return ""
+    return f"{'four_card' if kind == ProgressiveMeter.FOUR_CARD else 'five_card'} {paytable}"
+
+
+def link_problems(
+    meter_id: int | None, kind: str, paytable: str, wager: int, tables: Iterable[Table]
+) -> list[str]:
+    """Why a meter of this kind may not serve these tables (house interpretation 5: one
+    progressive paytable and one wager per table, so at most one meter of each kind, every
+    progressive meter of a table from the same paytable and wager)."""
+    problems = []
+    family = _family(kind, paytable)
+    for table in tables:
+        others = ProgressiveMeter.objects.filter(tables=table).exclude(pk=meter_id)
+        for other in others:
+            if other.kind == kind:
+                problems.append(f"{table.name} already has a {kind} meter: {other.name}")
+            elif family and _family(other.kind, other.paytable) not in ("", family):
+                problems.append(
+                    f"{table.name} is linked to {other.name} of another progressive paytable"
+                )
+            elif family and _family(other.kind, other.paytable) and other.wager != wager:
+                problems.append(f"{table.name}'s progressive meters are for another wager")
+    return problems
+
+
+# --- the history and the frames --------------------------------------------------------------
+
+
+def _standing(meter: ProgressiveMeter) -> Meter:
+    return Meter(meter.amount, meter.reserve)
+
+
+def _book(
+    meter: ProgressiveMeter,
+    before: Meter,
+    after: Meter,
+    kind: str,
+    **fields: Any,
+) -> MeterEvent:
+    """Write the meter's new standing (its row is locked) and one history row."""
+    meter.version += 1
+    meter.amount, meter.reserve = after.amount, after.reserve
+    ProgressiveMeter.objects.filter(pk=meter.pk).update(
+        amount=after.amount, reserve=after.reserve, version=meter.version
+    )
+    event = MeterEvent(
+        meter=meter,
+        version=meter.version,
+        kind=kind,
+        created=timezone.now(),
+        amount_before=before.amount,
+        reserve_before=before.reserve,
+        amount_after=after.amount,
+        reserve_after=after.reserve,
+        **fields,
+    )
+    event.save()
+    return event
+
+
+def meter_frame(
+    meter: ProgressiveMeter, cause: str | None = None, table: Table | None = None
+) -> dict[str, Any]:
+    """What a player sees of a meter (docs/protocol.md "meter"): the amount a 100% hit pays,
+    with the meter's version so a client keeps the newest. The reserve is the house's."""
+    frame: dict[str, Any] = {
+        "type": "meter",
+        "meter": meter.pk,
+        "kind": meter.kind,
+        "name": meter.name,
+        "amount": meter.amount,
+        "version": meter.version,
+    }
+    if cause is not None:
+        frame["cause"] = cause
+        frame["table"] = table.pk if table is not None else None
+    return frame
+
+
+def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
+    """The channel-layer message carrying a meter frame, serialised once for the group."""
+    return {
+        "type": "meter.frame",
+        "text": json.dumps(frame, separators=(",", ":")),
+        "meter": frame["meter"],
+        "version": frame["version"],
+    }
+
+
+def publish(frame: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(meter_group(frame["meter"]), frame_message(frame))
+    except Exception:  # a lost frame is made good by the next one (it carries the amount)
+        log.exception("could not publish version %s of meter %s", frame["version"], frame["meter"])
+
+
+def table_meter_frames(table_id: int) -> list[dict[str, Any]]:
+    """The meters of a table as they stand (committed), one frame each, for a socket's first
+    snapshot; the frames that follow carry higher versions."""
+    return [
+        meter_frame(m) for m in ProgressiveMeter.objects.filter(tables__id=table_id).order_by("pk")
+    ]
+
+
+def _after_commit(meter: ProgressiveMeter, cause: str, table: Table | None) -> None:
+    """One frame per change, sent only once the change is committed (never a rolled-back one)."""
+    frame = meter_frame(meter, cause, table)
+    transaction.on_commit(lambda: publish(frame))
+
+
+# --- increments at "no more bets" and their reversal -----------------------------------------
+
+
+def apply_increments(
+    table: Table,
+    round: Round,
+    progressive: Sequence[int] = (),
+    hand_bonus: Sequence[int] = (),
+    held: ledger.Held | None = None,
+) -> dict[str, Increment]:
+    """Add this round's increments to the table's meters when betting closes (§657a.10(a)(2)).
+
+    ``progressive``: every locked progressive wager's stake (folded boxes included: nobody
+    has folded yet); ``hand_bonus``: every hand-bonus wager's stake, one per hand. Each
+    progressive wager adds its rates to every progressive meter of the table (a Five-Card C
+    wager feeds mega, major and minor), each hand-bonus wager to the hand-bonus meter. The
+    table's bankroll (the drop) funds them. Returns each meter's increment by kind.
+    ``held``: the accounts the table's command already locked (``ledger.lock_for_table``).
+    """
+    _require_transaction()
+    if round.table_id != table.pk:
+        raise MeterError("bad_round", f"round {round.number} is not a round of {table.name}")
+    meters = table_meters(table)
+    feeds = {
+        kind: (list(hand_bonus) if kind == ProgressiveMeter.HAND_BONUS else list(progressive))
+        for kind in meters
+    }
+    if progressive and not PROGRESSIVE_KINDS & set(meters):
+        raise MeterError("no_meter", f"{table.name} has no progressive meter linked")
+    if hand_bonus and ProgressiveMeter.HAND_BONUS not in meters:
+        raise MeterError("no_meter", f"{table.name} has no hand-bonus meter linked")
+    for kind, meter in meters.items():
+        for stake in feeds[kind]:
+            if stake != meter.wager:  # house interpretation 5: one fixed wager
+                raise MeterError(
+                    "bad_stake",
+                    f"the {kind} meter is fed by {meter.wager}-cent wagers, not {stake!r}",
+                )
+    if MeterEvent.objects.filter(
+        round=round, kind=MeterEvent.INCREMENT, meter__in=list(meters.values())
+    ).exists():
+        raise MeterError("already_incremented", f"round {round.number} has fed its meters")
+    bankroll = ledger.table_bankroll(table).pk
+    increments: dict[str, Increment] = {}
+    postings = []
+    for kind, meter in sorted(meters.items(), key=lambda km: km[1].pk):
+        stakes = feeds[kind]
+        if not stakes:
+            continue
+        inc = increment_for(meter.spec(), stakes)
+        increments[kind] = inc
+        before = _standing(meter)
+        after = Meter(before.amount + inc.primary, before.reserve + inc.reserve)
+        total = inc.primary + inc.reserve
+        if total:
+            postings.append(
+                ledger.Posting(
+                    f"progressive increment: {meter.name}",
+                    ((bankroll, -total), (meter.account_id, total)),
+                )
+            )
+        _book(
+            meter,
+            before,
+            after,
+            MeterEvent.INCREMENT,
+            table=table,
+            round=round,
+            round_number=round.number,
+            stakes=len(stakes),
+        )
+        _after_commit(meter, MeterEvent.INCREMENT, table)
+    ledger.post(postings, table, round, held)
+    return increments
+
+
+def reverse_increments(round: Round, held: ledger.Held | None = None) -> dict[str, Increment]:
+    """A void round takes its increments back out (§657a.13; the stakes go back separately).
+
+    The primary share comes off the amount and the reserve share off the reserve. Should a
+    linked table have hit the meter in between, the meter may hold less than that: the reserve
+    share then comes off the amount (a reset moved the reserve there), and what a winner has
+    already been paid stays paid: the meter goes no lower than 0 and the table's bankroll
+    bears the difference (recorded as the reversal's shortfall in ``paid``). Reversing a round
+    twice changes nothing the second time.
+    """
+    _require_transaction()
+    increments = list(
+        MeterEvent.objects.filter(round=round, kind=MeterEvent.INCREMENT).order_by("meter_id")
+    )
+    if not increments:
+        return {}
+    reversed_ = set(
+        MeterEvent.objects.filter(round=round, kind=MeterEvent.REVERSAL).values_list(
+            "meter_id", flat=True
+        )
+    )
+    todo = [e for e in increments if e.meter_id not in reversed_]
+    meters = lock_meters(e.meter_id for e in todo)
+    # Re-read under the lock: a concurrent void of the same round may have got there first.
+    done = set(
+        MeterEvent.objects.filter(round=round, kind=MeterEvent.REVERSAL).values_list(
+            "meter_id", flat=True
+        )
+    )
+    out: dict[str, Increment] = {}
+    postings = []
+    bankroll = ledger.table_bankroll(round.table).pk
+    for event in todo:
+        if event.meter_id in done:
+            continue
+        meter = meters[event.meter_id]
+        inc = Increment(
+            event.amount_after - event.amount_before, event.reserve_after - event.reserve_before
+        )
+        before = _standing(meter)
+        if before.amount >= inc.primary and before.reserve >= inc.reserve:
+            after = reverse_increment(before, inc)
+        else:
+            from_reserve = min(before.reserve, inc.reserve)
+            from_amount = min(before.amount, inc.primary + inc.reserve - from_reserve)
+            after = Meter(before.amount - from_amount, before.reserve - from_reserve)
+        back = before.amount + before.reserve - after.amount - after.reserve
+        if back:
+            postings.append(
+                ledger.Posting(
+                    f"progressive increment reversed (void): {meter.name}",
+                    ((meter.account_id, -back), (bankroll, back)),
+                )
+            )
+        _book(
+            meter,
+            before,
+            after,
+            MeterEvent.REVERSAL,
+            table=round.table,
+            round=round,
+            round_number=round.number,
+            stakes=event.stakes,
+            paid=inc.primary + inc.reserve - back,
+        )
+        _after_commit(meter, MeterEvent.REVERSAL, round.table)
+        out[meter.kind] = inc
+    ledger.post(postings, round.table, round, held)
+    return out
+
+
+# --- hits ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A winning meter wager, in settlement order (§657a.11(c): box 6 first).
+
+    ``winners``: the (box, player username) paid; one for a player's own hand, or every box
+    with a live dealer-hand wager for a jackpot on the dealer's hand (§657a.12(f)(2)), placed
+    at the first of those boxes in settlement order.
+    """
+
+    meter: str  # the meter's kind: four_card, five_card, mega, major, minor, hand_bonus
+    percent: int  # of the meter as it stands at this box's turn
+    winners: tuple[tuple[int, str], ...]
+    wager: str = "progressive"
+
+
+@dataclass(frozen=True)
+class Payment:
+    box: int
+    player: str
+    wager: str
+    meter: str
+    paid: int
+    reseeded: bool = False
+
+
+@dataclass
+class _Validated:
+    hits: list[Hit] = field(default_factory=list)
+    accounts: dict[str, int] = field(default_factory=dict)
+    users: dict[str, Any] = field(default_factory=dict)
+
+
+def _validate_hits(
+    table: Table, meters: Mapping[str, ProgressiveMeter], hits: Sequence[Hit]
+) -> _Validated:
+    out = _Validated()
+    seen: set[tuple[int, str]] = set()
+    users = get_user_model()
+    for hit in hits:
+        if hit.meter not in meters:
+            raise MeterError("no_meter", f"{table.name} has no {hit.meter} meter linked")
+        if not isinstance(hit.percent, int) or not 1 <= hit.percent <= 100:
+            raise MeterError("bad_hit", f"a hit pays 1-100% of its meter, not {hit.percent!r}")
+        if not hit.winners:
+            raise MeterError("bad_hit", "a hit needs at least one winning box")
+        if len(hit.winners) > 1 and hit.wager != "hand_bonus_dealer":
+            raise MeterError("bad_hit", "only the dealer's hand splits a meter (§657a.12(f)(2))")
+        if hit.wager == "progressive" and hit.meter not in PROGRESSIVE_KINDS:
+            raise MeterError("bad_hit", f"a progressive wager is not paid from {hit.meter}")
+        if hit.wager in HAND_BONUS_WAGERS and hit.meter != ProgressiveMeter.HAND_BONUS:
+            raise MeterError("bad_hit", f"a hand-bonus wager is not paid from {hit.meter}")
+        if hit.wager not in ("progressive", *HAND_BONUS_WAGERS):
+            raise MeterError("bad_hit", f"no meter pays a {hit.wager!r} wager")
+        for box, player in hit.winners:
+            if not isinstance(box, int) or not 1 <= box <= 6:
+                raise MeterError("bad_hit", f"box {box!r} is not a box 1-6")
+            if (box, hit.wager) in seen:
+                raise MeterError("bad_hit", f"box {box}'s {hit.wager} wins once, not twice")
+            seen.add((box, hit.wager))
+            if player not in out.users:
+                user = users.objects.filter(username=player).first()
+                if user is None:
+                    raise MeterError("bad_hit", f"no player {player!r}")
+                out.users[player] = user
+                out.accounts[player] = ledger.player_account(user).pk
+        out.hits.append(hit)
+    return out
+
+
+def pay_hits(
+    table: Table, round: Round, hits: Sequence[Hit], held: ledger.Held | None = None
+) -> list[Payment]:
+    """Pay each hit from its meter as it stands at that box's turn (§657a.12(d)(4), (e)(4)).
+
+    ``hits`` in settlement order: a second winner of the same meter gets what the first left.
+    X% pays X% of the amount rounded down and leaves the rest; 100% resets the meter to its
+    reseed plus its reserve (house interpretation 6), the reseed funded by the house. A
+    dealer-hand jackpot is taken once and split equally between its boxes; each share rounds
+    down and the leftover cents stay on the meter (§657a.12(f)(2), interpretation 7).
+    """
+    _require_transaction()
+    if round.table_id != table.pk:
+        raise MeterError("bad_round", f"round {round.number} is not a round of {table.name}")
+    meters = table_meters(table)
+    checked = _validate_hits(table, meters, hits)
+    paid_before = set(
+        MeterEvent.objects.filter(round=round, kind=MeterEvent.HIT).values_list("box", "wager")
+    )
+    for hit in checked.hits:
+        for box, _ in hit.winners:
+            if (box, hit.wager) in paid_before:
+                raise MeterError(
+                    "already_paid", f"box {box}'s {hit.wager} of round {round.number} is paid"
+                )
+    bankroll = ledger.table_bankroll(table).pk
+    postings: list[ledger.Posting] = []
+    payments: list[Payment] = []
+    for hit in checked.hits:
+        meter = meters[hit.meter]
+        spec = meter.spec()
+        standing = _standing(meter)
+        n = len(hit.winners)
+        pool = standing.amount * hit.percent // 100
+        share = pool // n
+        final = pay_out(standing, spec, meter.wager, hit.percent, share * n)
+        reseed = spec.reseed_amount(meter.wager) if hit.percent == 100 else 0
+        for i, (box, player) in enumerate(hit.winners):
+            last = i == n - 1
+            before = standing
+            # Each share is one step of the meter's history; the last does the reset.
+            standing = final if last else Meter(before.amount - share, before.reserve)
+            if share:
+                postings.append(
+                    ledger.Posting(
+                        f"progressive hit: {meter.name} {hit.percent}%",
+                        ((meter.account_id, -share), (checked.accounts[player], share)),
+                        box,
+                        hit.wager,
+                    )
+                )
+            if last and reseed:
+                postings.append(
+                    ledger.Posting(
+                        f"progressive reseed: {meter.name}",
+                        ((bankroll, -reseed), (meter.account_id, reseed)),
+                    )
+                )
+            _book(
+                meter,
+                before,
+                standing,
+                MeterEvent.HIT,
+                table=table,
+                round=round,
+                round_number=round.number,
+                box=box,
+                player=checked.users[player],
+                wager=hit.wager,
+                percent=hit.percent,
+                split=n,
+                paid=share,
+                funded=reseed if last else 0,
+                reseeded=last and hit.percent == 100,
+            )
+            payments.append(
+                Payment(box, player, hit.wager, hit.meter, share, last and hit.percent == 100)
+            )
+        _after_commit(meter, MeterEvent.HIT, table)
+    ledger.post(postings, table, round, held)
+    return payments
+
+
+# --- checks ------------------------------------------------------------------------------------
+
+
+def verify() -> list[str]:
+    """Every meter whose amount and reserve disagree with its ledger account or its history."""
+    problems = []
+    for meter in ProgressiveMeter.objects.select_related("account"):
+        if meter.account.balance != meter.amount + meter.reserve:
+            problems.append(
+                f"meter {meter.name} holds {meter.amount} + reserve {meter.reserve} but its "
+                f"account shows {meter.account.balance}"
+            )
+        last = MeterEvent.objects.filter(meter=meter).order_by("-version").first()
+        if last is None:
+            problems.append(f"meter {meter.name} has no history")
+            continue
+        if (last.version, last.amount_after, last.reserve_after) != (
+            meter.version,
+            meter.amount,
+            meter.reserve,
+        ):
+            problems.append(f"meter {meter.name} is not where its last history row left it")
+        prev = None
+        for event in MeterEvent.objects.filter(meter=meter).order_by("version").iterator():
+            if prev is not None and (event.amount_before, event.reserve_before) != (
+                prev.amount_after,
+                prev.reserve_after,
+            ):
+                problems.append(
+                    f"meter {meter.name} version {event.version} does not start where "
+                    f"version {prev.version} ended"
+                )
+            prev = event
+    return problems
