@@ -30,10 +30,8 @@ FIVE_CARD_HI_LO = "five_card_hi_lo"
 GAMES: dict[str, str] = {
     FOUR_CARD_FRENZY: "table.games.four_card_frenzy.game",
     FIVE_CARD_HI_LO: "table.games.five_card_hi_lo.game",
+    CRAZY_4_POKER: "table.games.crazy_4_poker.game",
 }
-# Crazy 4 Poker's contract settles rounds already; its round (and so its adapter) is not
-# on this branch yet: until it is, ``settle_round`` reaches the contract module directly.
-_CONTRACT_ONLY = {CRAZY_4_POKER: "table.games.crazy_4_poker.contract"}
 _games: dict[str, Game[Any, Any]] = {}
 _settlers: dict[str, Callable[[object], dict[str, Any]]] = {}
 
@@ -58,11 +56,7 @@ def contract_settler(name: object) -> Callable[[object], dict[str, Any]]:
     unknown name is bad input."""
     settler = _settlers.get(name) if isinstance(name, str) else None
     if settler is None:
-        if isinstance(name, str) and name in _CONTRACT_ONLY:
-            settler = import_module(_CONTRACT_ONLY[name]).settle_one
-        else:
-            settler = game(name).settle_one
-        _settlers[name] = settler  # type: ignore[index]
+        settler = _settlers[name] = game(name).settle_one  # type: ignore[index]
     return settler
 
 

@@ -269,7 +269,8 @@ class MeterChange:
     ``increment``: add ``amount`` and ``reserve`` (the wagers at "no more bets");
     ``reverse``: a void round's increment taken back (``amount``, ``reserve`` negative);
     ``payout``: ``paid`` left the meter for ``box``'s ``wager``, and with ``reset`` it was
-    a 100% payout that resets the meter to its reseed plus its reserve.
+    a 100% payout: the meter, less what was paid, is reset to its reseed plus its reserve. A
+    jackpot split between boxes is one payout per share, only the last with ``reset``.
     """
 
     meter: str
