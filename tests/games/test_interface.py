@@ -29,6 +29,7 @@ from table.games.base import (
     Command,
     Fault,
     Game,
+    Inputs,
     MeterReading,
     Role,
     check_view,
@@ -64,13 +65,19 @@ def _driver(name: str, seed: int) -> tuple[TableDriver, SeededSource]:
 
 
 class ViewChecks:
-    """Run after every command: every viewer's view keeps the contract and the secrets; the
-    stored state round-trips; the deck adds up; what the dealing plan said is dealt."""
+    """Run after every command: every viewer's view keeps the contract and the secrets (no
+    box's cards to anyone but its owner, no dealer card to anybody before the reveal); every
+    move offered is accepted; the stored state round-trips; the deck adds up; what the
+    dealing plan said is dealt."""
 
-    def __init__(self) -> None:
+    def __init__(self, every_move: bool = True) -> None:
         self.phases: set[str] = set()
         self.plan_cards: int | None = None
         self.checked = 0
+        self.every_move = every_move
+        #: What every viewer was shown before the dealer's cards were turned over.
+        self.before_reveal: set[str] = set()
+        self.moves_tried = 0
 
     def __call__(self, driver: TableDriver) -> None:
         g = driver.game
@@ -80,6 +87,8 @@ class ViewChecks:
         # The round is the audit record: nothing lost between store and load.
         assert json.loads(json.dumps(g.to_dict(state))) == stored
         status = g.status(state)
+        if driver.log[-1][1].name == "open":
+            self.before_reveal = set()  # a new round, a new deck
         assert status.phase in g.phases
         self.phases.add(status.phase)
         assert status.cards_counted == 52
@@ -108,6 +117,14 @@ class ViewChecks:
                 assert view["moves"] == []
             if not status.revealed:
                 assert view["dealer"] is None
+                self.before_reveal |= shown
+            elif view["dealer"] is not None and self.before_reveal:
+                # Nobody saw a dealer card before the reveal (the view contract: ``dealer`` is
+                # None until then, and no card of it shows anywhere else either).
+                early = set(view["dealer"]["cards"]) & self.before_reveal
+                assert not early, f"{viewer} saw the dealer's {early} before the reveal"
+            if self.every_move:
+                self._every_move_is_accepted(driver, viewer, view["moves"])
             if status.finished:
                 continue
             for box in boxes:
@@ -119,6 +136,24 @@ class ViewChecks:
                 leaked = set(box.cards) & shown
                 assert not leaked, f"{viewer} sees box {box.box}'s {leaked} in {status.phase}"
         self.checked += 1
+
+    def _every_move_is_accepted(
+        self, driver: TableDriver, viewer: Actor, moves: list[dict[str, Any]]
+    ) -> None:
+        """The interface's promise: every move a view offers, with any of its choices or its
+        amounts at either limit, is accepted (tried on a copy of the stored round)."""
+        g = driver.game
+        inputs = Inputs(rng=SeededSource(0), meters=dict(driver.meters.readings))
+        for move in moves:
+            tries = [dict(c["args"]) for c in move["choices"]]
+            if move["amounts"]:
+                for edge in ("low", "high"):
+                    tries.append({a["arg"]: a[edge] for a in move["amounts"] if a["required"]})
+                    tries.append({a["arg"]: a[edge] for a in move["amounts"]})
+            for args in tries or [{}]:
+                state = g.from_dict(driver.stored or {})
+                g.apply(state, viewer, Command(move["move"], move["box"], args), inputs)
+                self.moves_tried += 1
 
 
 # --- the interface ---------------------------------------------------------------------------
@@ -261,6 +296,7 @@ def test_whole_rounds_through_the_interface_only(name: str) -> None:
     assert settled >= len(SEEDS) // 2
     assert checks.phases >= set(g.phases) - {"void"}, checks.phases
     assert checks.checked > 10 * len(SEEDS)
+    assert checks.moves_tried > 50 * len(SEEDS)  # every move offered was accepted
     assert decisions
 
 
