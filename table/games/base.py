@@ -499,7 +499,8 @@ class FeltParts:
 # --- the view contract ------------------------------------------------------------------------
 
 #: Keys every view has (``Game.view``). ``boxes`` items have :data:`BOX_VIEW_KEYS`; ``cards``
-#: is None unless the viewer may see them; ``dealer`` is None until the reveal; ``moves`` are
+#: is None unless the viewer may see them; ``dealer`` is None until the reveal, then has at
+#: least the dealer's ``cards``; ``moves`` are
 #: :meth:`Move.to_dict` of what this viewer may do now; ``shoe``/``salt`` appear once the
 #: round is over.
 VIEW_KEYS: Final = frozenset(

@@ -220,6 +220,10 @@ def test_rules_choices_round_trip_and_are_validated(name: str) -> None:
     assert g.rule_changes(rules, rules) == []
     fields = g.rules_fields()
     assert {f.name for f in fields} <= set(stored)
+    for f in fields:
+        assert f.default == stored[f.name], f.name  # the form starts from the default rules
+        assert f.kind in ("choice", "flag", "cents", "count", "seconds", "text"), f
+        assert f.kind != "choice" or stored[f.name] in f.options or f.optional, f
     choice = next(f for f in fields if f.kind == "choice")
     other = next(o for o in choice.options if o != stored[choice.name])
     changed = g.parse_rules({**stored, choice.name: other})
