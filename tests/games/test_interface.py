@@ -78,6 +78,8 @@ class ViewChecks:
         #: What every viewer was shown before the dealer's cards were turned over.
         self.before_reveal: set[str] = set()
         self.moves_tried = 0
+        #: Whether a deal ever planned a shared card's stack (All-Six, Six Card Bonus).
+        self.shared_card = False
 
     def __call__(self, driver: TableDriver) -> None:
         g = driver.game
@@ -94,7 +96,9 @@ class ViewChecks:
         assert status.cards_counted == 52
         boxes = g.boxes(state)
         if not status.dealt:
-            self.plan_cards = g.dealing_plan(state).cards
+            plan = g.dealing_plan(state)
+            self.plan_cards = plan.cards
+            self.shared_card |= any(stack.to == "shared" for stack in plan.stacks)
         elif driver.log[-1][1].name == DEAL and status.phase != "void":
             # What the plan said, plus any card found face up and discarded
             # (§684a.13(a), §657a.13(a), §663a.13(a)).
@@ -301,6 +305,10 @@ def test_whole_rounds_through_the_interface_only(name: str) -> None:
     assert checks.phases >= set(g.phases) - {"void"}, checks.phases
     assert checks.checked > 10 * len(SEEDS)
     assert checks.moves_tried > 50 * len(SEEDS)  # every move offered was accepted
+    # The extra shared card: Four Card Frenzy's All-Six card, Crazy 4 Poker's Six Card Bonus
+    # card, each dealt only when a box wagers on it; Five Card Hi-Lo has none.
+    has_shared = any(w.key in ("all_six", "six_card_bonus") for w in g.wagers(g.default_rules()))
+    assert checks.shared_card == has_shared
     assert decisions
 
 
