@@ -559,3 +559,21 @@ def test_wagers_changed_and_taken_back_before_no_more_bets(name: str) -> None:
     assert driver.money["ann"] == 0 and driver.table == 0
     assert not [b for b in driver.game.boxes(driver.state()) if b.in_play]
     assert not [m for m in driver.moves(Actor.dealer()) if m.name == CLOSE_BETTING]
+
+
+def test_four_card_frenzys_signs_are_those_the_table_posts_today() -> None:
+    """Wiring the platform through the interface changes nothing a player sees: Four Card
+    Frenzy's signs are exactly the snapshot's posted paytables (§684a.2(b)(4), (5))."""
+    from table.snapshot import posted_paytables
+
+    g = game(FOUR_CARD_FRENZY)
+    for offered in (True, False):
+        rules = g.parse_rules(
+            {
+                **g.rules_to_dict(g.default_rules()),
+                "offers_prime": offered,
+                "offers_all_six": offered,
+            }
+        )
+        signs = [s.to_dict() for s in g.signs(rules)]
+        assert signs == json.loads(json.dumps(posted_paytables(rules)))

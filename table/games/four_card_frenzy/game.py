@@ -90,6 +90,14 @@ _FIELD_LABELS: Final = {
     "jurisdiction": "Jurisdiction",
 }
 _PAYTABLE_KINDS: Final = {name: kind for name, _wager, kind in PAYTABLE_FIELDS}
+#: The Ante and Raise pay even money; the dealer's qualifying decides only the Ante.
+ANTE_RAISE_POSTED: Final = (
+    ("Ante: you beat or tie a dealer with king high or better", "1 to 1"),
+    ("Ante: dealer below king high", "push"),
+    ("Raise: you beat or tie the dealer (qualifying or not)", "1 to 1"),
+)
+#: §684a.11(c)(4)(ii): below a straight the Odds only pushes or loses.
+ODDS_BELOW_STRAIGHT: Final = ("Two pair or lower", "push")
 #: The house's own voids, not the dealer's to declare (the platform sends them).
 _HOUSE_VOIDS: Final = frozenset({"server_restart"})
 
@@ -187,11 +195,18 @@ class FourCardFrenzy:
         return ()
 
     def signs(self, rules: TableRules) -> tuple[Sign, ...]:
-        """The signs §684a.2(b)(4),(5) require: every wager offered and its payout odds."""
+        """The signs §684a.2(b)(4),(5) require: every wager offered and its payout odds (the
+        words the table posts today, ``table/snapshot.py``)."""
         signs = [
-            Sign("Odds (win or copy)", "§684a.12(b)", tuple(ODDS_PAYTABLE.as_posted())),
+            # §684a.12(a), §684a.11(c)(2)-(3): the even-money wagers are posted too.
+            Sign("Ante and Raise", "§684a.12(a)", ANTE_RAISE_POSTED),
             Sign(
-                "Odds bad beat (player's straight or better loses)",
+                "Odds (your hand beats or ties the dealer's)",
+                "§684a.12(b)",
+                (*ODDS_PAYTABLE.as_posted(), ODDS_BELOW_STRAIGHT),
+            ),
+            Sign(
+                "Odds bad beat (your straight or better loses to the dealer)",
                 rules.bad_beat_paytable,
                 tuple(paytable(PaytableKind.BAD_BEAT, rules.bad_beat_paytable).as_posted()),
             ),
