@@ -350,8 +350,9 @@ class TableSettings:
 
 @dataclass(frozen=True, slots=True)
 class MeterSpec:
-    """A meter the table shares with every table whose meter has the same ``pool``:
-    seeded at ``seed`` cents, reset to ``reseed`` (plus its reserve) after a 100% payout."""
+    """A meter the table needs, which it may share with every table whose meter has the same
+    ``pool`` (Crazy 4 Poker: ``kind:paytable:wager``, as the meters store links them): seeded
+    at ``seed`` cents, reset to ``reseed`` (plus its reserve) after a 100% payout."""
 
     name: str
     label: str

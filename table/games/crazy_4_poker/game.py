@@ -112,12 +112,12 @@ _PROGRESSIVE_OPTIONS: Final = tuple(
     + [f"five_card {n}" for n in FIVE_CARD_PROGRESSIVES]
 )
 _METER_LABELS: Final = {
-    "four_card": "Four-Card Progressive meter",
-    "five_card": "Five-Card Progressive meter",
-    "mega": "Mega meter",
-    "major": "Major meter",
-    "minor": "Minor meter",
-    "hand_bonus": "Five Card Hand Bonus meter",
+    "four_card": "Four-Card Progressive",
+    "five_card": "Five-Card Progressive",
+    "mega": "Mega",
+    "major": "Major",
+    "minor": "Minor",
+    "hand_bonus": "Five Card Hand Bonus",
 }
 
 
@@ -317,11 +317,13 @@ class Crazy4Poker:
         out = []
         for spec in r.meters:
             wager = r.meter_wager(spec.name)
+            # What the meters store links tables by (table/models.py's meter_catalogue):
+            # the meter's kind, its progressive paytable letter ("" for the hand bonus) and
+            # the table's fixed wager.
+            letter = ""
             if r.progressive is not None and spec in r.progressive.table.meters:
-                table = r.progressive.table
-                pool = f"{NAME}:{table.type.value}:{table.name}:{wager}:{spec.name}"
-            else:
-                pool = f"{NAME}:hand_bonus:{wager}"
+                letter = r.progressive.table.name
+            pool = f"{spec.name}:{letter}:{wager}"
             out.append(
                 MeterSpec(
                     spec.name,

@@ -63,3 +63,27 @@ def test_a_play_up_to_three_times_the_ante_with_aces() -> None:
     assert (amount.low, amount.high) == (1000, 3000)
     driver.send(Actor.player("ann"), Command("decide", 1, {"play": 2500}))
     assert driver.game.boxes(driver.state())[0].wagers["play"] == 2500
+
+
+def test_each_meter_is_one_the_meters_store_can_link() -> None:
+    """The meters a table needs name the store's meters (kind, paytable, wager: table/models.py)
+    with the seed and reseed of §657a.12 for the table's fixed wager."""
+    from table.models import meter_catalogue
+
+    catalogue = meter_catalogue()
+    stored = GAME.rules_to_dict(GAME.default_rules())
+    for kind, letters in (("four_card", "AB"), ("five_card", "ABCD")):
+        for letter in letters:
+            for wager in (100, 500):
+                progressive = {"type": kind, "paytable": letter, "wager": wager}
+                rules = GAME.parse_rules(
+                    {**stored, "progressive": progressive, "hand_bonus": {"wager": wager}}
+                )
+                specs = GAME.meters(rules)
+                assert specs and specs[-1].name == "hand_bonus"
+                for spec in specs:
+                    name, paytable, cents = spec.pool.split(":")
+                    assert int(cents) == wager
+                    engine = catalogue[(name, paytable)]
+                    assert spec.seed == engine.seed_amount(wager)
+                    assert spec.reseed == engine.reseed_amount(wager)
