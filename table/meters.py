@@ -52,8 +52,8 @@ from .models import Account, MeterEvent, ProgressiveMeter, Round, Table, meter_c
 log = logging.getLogger(__name__)
 
 HOUSE_NAME = "house:progressive"
-METER_ACCOUNT = "meter"  # Account.kind of a meter's own account
-HOUSE_ACCOUNT = "house"  # Account.kind of the house account that funds the seeds
+METER_ACCOUNT = Account.METER  # Account.kind of a meter's own account
+HOUSE_ACCOUNT = Account.HOUSE  # Account.kind of the house account that funds the seeds
 
 #: The meters a progressive wager feeds (every meter of the table's progressive paytable).
 PROGRESSIVE_KINDS = frozenset(

@@ -379,7 +379,14 @@ class CommandRecord(models.Model):
 
 class Account(models.Model):
     PLAYER, TABLE, CAGE = "player", "table", "cage"
-    KINDS = [(PLAYER, "player"), (TABLE, "table bankroll"), (CAGE, "cage")]
+    METER, HOUSE = "meter", "house"  # a progressive meter's pool; the house that seeds meters
+    KINDS = [
+        (PLAYER, "player"),
+        (TABLE, "table bankroll"),
+        (CAGE, "cage"),
+        (METER, "progressive meter"),
+        (HOUSE, "house (meter seeds)"),
+    ]
 
     kind = models.CharField(max_length=8, choices=KINDS)
     name = models.CharField(max_length=160, unique=True)

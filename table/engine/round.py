@@ -295,7 +295,9 @@ class Round:
             else ()
         )
         kind = "wagers_placed" if placed else "wagers_withdrawn"
-        return Step((Event(kind, {"box": box, "player": player, "wagers": placed}),), transfers)
+        # The event keeps its own copy: a later Raise changes the box's wagers, not the record.
+        sent = {"box": box, "player": player, "wagers": dict(placed)}
+        return Step((Event(kind, sent),), transfers)
 
     def withdraw(self, box: int, player: str) -> Step:
         return self.bet(box, player, {})

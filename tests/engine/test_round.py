@@ -558,3 +558,15 @@ def test_random_command_sequences_conserve_money(
     if rnd.phase is Phase.SETTLED:
         assert rnd.results is not None
         assert ledger.total() == -sum(p["net"] for p in rnd.results["players"].values())
+
+
+def test_an_event_keeps_the_wagers_as_they_were_when_it_happened() -> None:
+    """An event is a record of its moment: a later Raise on the box must not show up in the
+    ``wagers_placed`` event that went out at betting (the round's own dict is not shared)."""
+    rnd = opened(stacked("AS AD AH 7C 2S", "QS JD 9C 8D 3D"))
+    placed = rnd.bet(1, "ann", {"ante": 1000})
+    sent = json.dumps(placed.events[0].data, sort_keys=True)
+    rnd.close_betting()
+    rnd.deal()
+    rnd.decide(1, "ann", 3)
+    assert json.dumps(placed.events[0].data, sort_keys=True) == sent
