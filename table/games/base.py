@@ -20,7 +20,9 @@ input, ``RuleViolation`` for a command the rules forbid now) and leaves the stat
 Shared machinery a game may use (the card codes, the shoe's :func:`deal` and :class:`Fault`,
 the errors, :class:`Event`/:class:`Transfer`) lives in ``table/engine`` for now, where Four Card
 Frenzy was first written; it is re-exported here so that the platform imports only this module.
-Money is integer cents throughout. Pure, typed Python: no Django.
+Money is integer cents throughout. Pure, typed Python: no Django. Longer than most modules on
+purpose: the interface is written down in one place, every member and value type with its
+documentation, so that a newcomer reads one file (and docs/games.md) to write a game.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ a fold (§657a.11(b)); progressive and hand-bonus wagers feed **meters shared ac
 at "no more bets" and are paid from them in settlement order (each change is a
 :class:`~table.games.base.MeterChange` the platform applies); the Five Card Hand Bonus may be
 bet on **the dealer's hand**; a Six Card Bonus adds **a shared card**'s stack to the deal; no
-payout limit.
+payout limit. (Over 500 lines: one method per member of the interface, each short; the
+game's own rules stay in its modules.)
 """
 
 from __future__ import annotations
