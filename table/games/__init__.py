@@ -1,5 +1,9 @@
 """The games this platform hosts, each an in-tree package under ``table/games/``.
 
+Each game implements :class:`table.games.base.Game` (its adapter is ``GAME`` in its package's
+``game`` module); :func:`game` finds one by name and :func:`game_of_state` the game of a stored
+round. The platform calls a game only through that interface (docs/games.md).
+
 A round given to ``manage.py settle_round`` names its game with a top-level ``"game"`` key;
 a round without one is Four Card Frenzy, whose contract (RULES.md) predates the key. An array
 may mix games: each round is settled by its own game's contract module, which exposes
@@ -8,49 +12,69 @@ may mix games: each round is settled by its own game's contract module, which ex
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from table.engine.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from .base import Game
 
 FOUR_CARD_FRENZY = "four_card_frenzy"
 CRAZY_4_POKER = "crazy_4_poker"
 FIVE_CARD_HI_LO = "five_card_hi_lo"
 
-# Imported on first use, so a batch of one game never loads another game's tables.
-_CONTRACT_MODULES = {
-    FOUR_CARD_FRENZY: "table.engine.contract",
-    CRAZY_4_POKER: "table.games.crazy_4_poker.contract",
-    FIVE_CARD_HI_LO: "table.games.five_card_hi_lo.contract",
+#: Every game the platform hosts, by name: the module whose ``GAME`` implements the
+#: interface. Imported on first use, so a batch of one game never loads another game's tables.
+GAMES: dict[str, str] = {
+    FOUR_CARD_FRENZY: "table.games.four_card_frenzy.game",
+    FIVE_CARD_HI_LO: "table.games.five_card_hi_lo.game",
+    CRAZY_4_POKER: "table.games.crazy_4_poker.game",
 }
+_games: dict[str, Game[Any, Any]] = {}
 _settlers: dict[str, Callable[[object], dict[str, Any]]] = {}
 
 
-def contract_settler(game: object) -> Callable[[object], dict[str, Any]]:
-    """The ``settle_one`` of the game named ``game``; an unknown name is bad input."""
-    settler = _settlers.get(game) if isinstance(game, str) else None
+def game(name: object) -> Game[Any, Any]:
+    """The game named ``name``; an unknown name is bad input (``unknown_game``)."""
+    found = _games.get(name) if isinstance(name, str) else None
+    if found is None:
+        if not isinstance(name, str) or name not in GAMES:
+            raise InvalidInput("unknown_game", f"unknown game {name!r}")
+        found = _games[name] = import_module(GAMES[name]).GAME
+    return found
+
+
+def game_of_state(state: Mapping[str, Any]) -> Game[Any, Any]:
+    """The game of a stored round: its ``"game"`` key (Four Card Frenzy's rounds have none)."""
+    return game(state.get("game", FOUR_CARD_FRENZY))
+
+
+def contract_settler(name: object) -> Callable[[object], dict[str, Any]]:
+    """The ``settle_one`` of the game named ``name`` (the game's own ``settle_one``); an
+    unknown name is bad input."""
+    settler = _settlers.get(name) if isinstance(name, str) else None
     if settler is None:
-        if not isinstance(game, str) or game not in _CONTRACT_MODULES:
-            raise InvalidInput("unknown_game", f"unknown game {game!r}")
-        settler = _settlers[game] = import_module(_CONTRACT_MODULES[game]).settle_one
+        settler = _settlers[name] = game(name).settle_one  # type: ignore[index]
     return settler
 
 
 def settle_one(raw: object) -> dict[str, Any]:
+    """Settle one round by its game's contract."""
     if isinstance(raw, dict) and "game" in raw:
-        game = raw["game"]
-        if game == FOUR_CARD_FRENZY:
+        name = raw["game"]
+        if name == FOUR_CARD_FRENZY:
             # The Four Card Frenzy contract has no "game" key of its own.
             raw = {k: v for k, v in raw.items() if k != "game"}
-        return contract_settler(game)(raw)
+        return contract_settler(name)(raw)
     return contract_settler(FOUR_CARD_FRENZY)(raw)
 
 
 def settle_document(document: object) -> dict[str, Any] | list[dict[str, Any]]:
     """Settle one round, or an array of rounds in order. Errors name the round's index."""
     if isinstance(document, list):
-        out = []
+        out: list[dict[str, Any]] = []
         for index, raw in enumerate(document):
             try:
                 out.append(settle_one(raw))

@@ -52,6 +52,8 @@ def _box_view(
     }
     if mine and play.cards:
         item["cards"] = codes(play.cards)
+    # §663a.13(c), (e): a box dealt other than five cards (the round is void) has no hand.
+    if mine and len(play.cards) == 5:
         item["poker_hand"] = poker_rank_trusted(play.cards).hand.value
         setting = play.setting()
         if setting is not None:

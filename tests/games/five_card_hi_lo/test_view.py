@@ -236,3 +236,18 @@ def test_face_up_cards_and_void_reasons_are_public() -> None:
         view: dict[str, Any] = rnd.view(viewer, dealer=dealer)
         assert view["void_reason"] == "stub_miscount" and "§663a.10(f)" in view["void_explanation"]
         assert view["phase"] == Phase.VOID.value and view["moves"] == []
+
+
+@pytest.mark.parametrize("fault", [Fault.MISDEAL])
+def test_a_misdealt_box_is_shown_to_its_owner_without_a_hand(fault: Fault) -> None:
+    """§663a.13(c), (e): a box dealt a wrong number of cards voids the round; its owner still
+    sees the cards it got, but they make no five-card hand to value."""
+    rnd, _ = example_at("closed")
+    rnd.deal([fault])
+    assert rnd.phase is Phase.VOID
+    short = [b for b in rnd.boxes.values() if b.cards and len(b.cards) != 5]
+    assert short
+    for play in short:
+        item = next(b for b in rnd.view(play.player)["boxes"] if b["box"] == play.box)
+        assert item["cards"] == [card_code(c) for c in play.cards]
+        assert item.get("poker_hand") is None

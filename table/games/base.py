@@ -1,0 +1,733 @@
+"""The interface every game implements, and the plain values the platform and a game exchange.
+
+The platform (tables, seats, the command path, the virtual shoe and commit-reveal, the round
+store and event chain, the ledger, shared meters, recall, the autodealer and clock, consumers,
+lobby, console and admin frames) calls a game only through :class:`Game`, never through a
+game's own modules. Its shape is boardgame.io's game object (setup, phases, moves,
+``playerView``) served by a game-agnostic master, and pokerkit's variants over shared
+machinery: a game is a set of pure functions over a round state the platform stores as JSON.
+
+What the platform does with a command, whatever the game::
+
+    state = game.from_dict(stored)                     # the round as saved
+    step = game.apply(state, actor, command, inputs)   # refuses (EngineError) or changes it
+    post step.transfers in the ledger; apply step.meters to the shared meters;
+    append step.events (each with its audience) to the chain; store game.to_dict(state)
+
+A refusal raises :class:`~table.engine.errors.EngineError` (``InvalidInput`` for malformed
+input, ``RuleViolation`` for a command the rules forbid now) and leaves the state unchanged.
+
+Shared machinery a game may use (the card codes, the shoe's :func:`deal` and :class:`Fault`,
+the errors, :class:`Event`/:class:`Transfer`) lives in ``table/engine`` for now, where Four Card
+Frenzy was first written; it is re-exported here so that the platform imports only this module.
+Money is integer cents throughout. Pure, typed Python: no Django. Longer than most modules on
+purpose: the interface is written down in one place, every member and value type with its
+documentation, so that a newcomer reads one file (and docs/games.md) to write a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Final, Protocol, TypeVar, runtime_checkable
+
+from table.engine.errors import EngineError, InvalidInput, RuleViolation
+from table.engine.round import PUBLIC, Event, Transfer, to_player
+from table.engine.shoe import Fault, RandomSource
+
+__all__ = [
+    "ABANDON",
+    "BET",
+    "BOX_VIEW_KEYS",
+    "CLOSE_BETTING",
+    "DEAL",
+    "DEALER",
+    "DEALER_STEPS",
+    "DECIDE",
+    "NO_INPUTS",
+    "PUBLIC",
+    "REVEAL",
+    "SETTLE",
+    "SET_HANDS",
+    "TIME_OUT",
+    "VIEW_KEYS",
+    "VOID",
+    "WITHDRAW",
+    "Actor",
+    "Amount",
+    "BoxState",
+    "Choice",
+    "Command",
+    "DealingPlan",
+    "EngineError",
+    "Event",
+    "FeltParts",
+    "Fault",
+    "Figure",
+    "Game",
+    "GameStep",
+    "Inputs",
+    "InvalidInput",
+    "Line",
+    "MeterChange",
+    "MeterReading",
+    "MeterSpec",
+    "Move",
+    "Problem",
+    "RandomSource",
+    "Role",
+    "RoundStatus",
+    "RuleViolation",
+    "RulesField",
+    "Sign",
+    "Stack",
+    "TableSettings",
+    "Timer",
+    "Transfer",
+    "WagerSpec",
+    "bettable_boxes",
+    "check_view",
+    "command_box",
+    "dollars",
+    "field_changes",
+    "lines_of",
+    "require_dealer",
+    "require_player",
+    "to_player",
+]
+
+#: The dealer console's audience. With :data:`PUBLIC` (everyone at the table) and
+#: ``to_player(name)`` (one player only) these are the three audiences an event may have.
+DEALER: Final = "dealer"
+
+# --- who looks and who acts --------------------------------------------------------------------
+
+
+class Role(StrEnum):
+    PLAYER = "player"  # a seated player (owner of some boxes, or of none: another player)
+    SPECTATOR = "spectator"  # anyone watching, logged in or not, without a seat
+    DEALER = "dealer"  # the dealer console of the table
+    HOUSE = "house"  # the platform itself: the clock, the autodealer, a restart
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who sends a command, or (as a viewer) who looks. A player has a name; the others
+    need none. The platform has already checked the person may do this at this table
+    (seat, dealer assignment); the game checks the rules (whose box, whose turn)."""
+
+    role: Role
+    name: str | None = None
+
+    @classmethod
+    def player(cls, name: str) -> Actor:
+        return cls(Role.PLAYER, name)
+
+    @classmethod
+    def spectator(cls) -> Actor:
+        return cls(Role.SPECTATOR)
+
+    @classmethod
+    def dealer(cls, name: str | None = None) -> Actor:
+        return cls(Role.DEALER, name)
+
+    @classmethod
+    def house(cls) -> Actor:
+        return cls(Role.HOUSE)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"role": self.role.value, "name": self.name}
+
+
+def require_player(actor: Actor) -> str:
+    """The player's name, or :class:`RuleViolation`: only a seated player places wagers
+    and decides."""
+    if actor.role is not Role.PLAYER or not actor.name:
+        raise RuleViolation("players_only", "only a player at the table may do this")
+    return actor.name
+
+
+def command_box(command: Command) -> int:
+    """The box a command is for, or ``InvalidInput``: boxes are 1 to 6."""
+    box = command.box
+    if type(box) is not int or not 1 <= box <= 6:
+        raise InvalidInput("bad_box", f"there is no box {box!r}; boxes are 1 to 6")
+    return box
+
+
+def require_dealer(actor: Actor) -> None:
+    """Refuse anyone but the dealer console or the house (the clock, the autodealer)."""
+    if actor.role not in (Role.DEALER, Role.HOUSE):
+        raise RuleViolation("dealer_only", "only the dealer may do this")
+
+
+# --- commands and the moves a view offers -----------------------------------------------------
+
+#: Command names every game understands (the platform's vocabulary). ``args`` per command:
+BET: Final = "bet"  # box; args: {wager: cents} - the box's complete set of wagers
+WITHDRAW: Final = "withdraw"  # box; takes the box's wagers back before "no more bets"
+CLOSE_BETTING: Final = "close_betting"  # "no more bets"
+DEAL: Final = "deal"  # the shoe dispenses the stacks; Inputs.faults are the armed drills
+DECIDE: Final = "decide"  # box; args are the game's own (a Raise multiple, a Play amount...)
+SET_HANDS: Final = "set_hands"  # box; args: {"high": [codes], "low": [codes]} (Hi-Lo)
+TIME_OUT: Final = "time_out"  # the clock ran out for what :meth:`Game.timer` awaits
+REVEAL: Final = "reveal"  # the dealer's cards face up
+SETTLE: Final = "settle"  # Inputs.meters: the shared meters as they stand
+VOID: Final = "void"  # args: {"reason": key, "evidence": {...}}: every stake returned
+ABANDON: Final = "abandon"  # args: {"player": name}: the player left the table
+#: The steps that move a round on; the dealer's moves offer the one due now.
+DEALER_STEPS: Final = (CLOSE_BETTING, DEAL, REVEAL, SETTLE)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One command for a round: its name, the box it is for (if any) and its arguments."""
+
+    name: str
+    box: int | None = None
+    args: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One button: its words and the ``args`` the felt sends back with the move's command."""
+
+    label: str
+    args: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "args": dict(self.args)}
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """A free amount in cents between ``low`` and ``high``, sent as ``args[arg]``; a fixed
+    wager has ``low == high``. ``required``: the command needs it (an Ante)."""
+
+    arg: str
+    label: str
+    low: int
+    high: int
+    required: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Something a viewer may do now, described so that a felt or console can draw it
+    without knowing the game: pick one of ``choices`` (each carries its args), and/or fill
+    in ``amounts`` (for a bet: one per wager). The command sent is ``Command(name, box,
+    args)``."""
+
+    name: str
+    label: str
+    box: int | None = None
+    choices: tuple[Choice, ...] = ()
+    amounts: tuple[Amount, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "move": self.name,
+            "label": self.label,
+            "box": self.box,
+            "choices": [c.to_dict() for c in self.choices],
+            "amounts": [a.to_dict() for a in self.amounts],
+        }
+
+
+# --- what the platform hands in and gets back ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MeterReading:
+    """A shared meter as it stands (cents): what a 100% payout pays, and its reserve."""
+
+    amount: int
+    reserve: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """What only the platform has and some commands need: the shoe's armed faults (for
+    ``deal``), the randomness of the table game system (draws after the deal, e.g. Crazy 4
+    Poker's Magic Card) and the shared meters as they stand (for ``settle``)."""
+
+    faults: tuple[Fault, ...] = ()
+    rng: RandomSource | None = None
+    meters: Mapping[str, MeterReading] = field(default_factory=lambda: MappingProxyType({}))
+
+
+NO_INPUTS: Final = Inputs()
+
+
+@dataclass(frozen=True, slots=True)
+class MeterChange:
+    """One change a round asks of a shared meter, applied in order.
+
+    ``increment``: add ``amount`` and ``reserve`` (the wagers at "no more bets");
+    ``reverse``: a void round's increment taken back (``amount``, ``reserve`` negative);
+    ``payout``: ``paid`` left the meter for ``box``'s ``wager``, and with ``reset`` it was
+    a 100% payout: the meter, less what was paid, is reset to its reseed plus its reserve. A
+    jackpot split between boxes is one payout per share, only the last with ``reset``.
+    """
+
+    meter: str
+    kind: str
+    amount: int = 0
+    reserve: int = 0
+    paid: int = 0
+    box: int | None = None
+    wager: str | None = None
+    reset: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStep:
+    """What one command did: the events (in order, each with its audience), the money
+    between players and the table (:class:`Transfer`: > 0 the player pays the table), and
+    the changes to shared meters."""
+
+    events: tuple[Event, ...] = ()
+    transfers: tuple[Transfer, ...] = ()
+    meters: tuple[MeterChange, ...] = ()
+
+
+# --- what a game says about its tables and rounds --------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why a Rules Submission cannot be used: the field, and plain words."""
+
+    field: str
+    words: str
+
+
+@dataclass(frozen=True, slots=True)
+class RulesField:
+    """One choice of the Rules Submission, for the admin form. ``kind``: ``choice`` (one of
+    ``options``), ``flag``, ``cents``, ``count``, ``seconds``, ``text``; ``optional``: it
+    may be empty (None), e.g. no payout limit or a side bet not offered."""
+
+    name: str
+    label: str
+    kind: str
+    default: Any
+    options: tuple[str, ...] = ()
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WagerSpec:
+    """A wager a box may carry, in the game's own words. ``placed``: ``bet`` (before "no
+    more bets"), ``with`` (follows another, e.g. Odds = Ante) or ``decision`` (Raise, Play);
+    ``fixed``: the one amount allowed (a progressive); ``offered``: by these rules."""
+
+    key: str
+    label: str
+    placed: str
+    low: int
+    high: int
+    offered: bool = True
+    required: bool = False
+    fixed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """What the platform's shoe, clock and seats need from the rules in force."""
+
+    two_decks: bool  # an automated shuffler with two decks used alternately
+    betting_seconds: int
+    boxes_per_player: int  # at most this many adjacent boxes
+    payout_limit: int | None = None  # cents a player may win in a round, None: no limit
+
+
+@dataclass(frozen=True, slots=True)
+class MeterSpec:
+    """A meter the table needs, which it may share with every table whose meter has the same
+    ``pool`` (Crazy 4 Poker: ``kind:paytable:wager``, as the meters store links them): seeded
+    at ``seed`` cents, reset to ``reseed`` (plus its reserve) after a 100% payout."""
+
+    name: str
+    label: str
+    pool: str
+    seed: int
+    reseed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sign:
+    """A posted sign: a wager, the paytable in force and its rows (hand, payout words)."""
+
+    wager: str
+    name: str
+    rows: tuple[tuple[str, str], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"wager": self.wager, "name": self.name, "rows": [list(r) for r in self.rows]}
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """An exact house edge of a wager under these rules (a fraction of the stake named in
+    ``basis``), and how it was found."""
+
+    wager: str
+    paytable: str
+    house_edge: float
+    basis: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """One stack the shoe dispenses: to a box, the dealer, or a shared card's stack (whose
+    top card is kept, the rest discarded unseen)."""
+
+    to: str  # "box", "dealer" or "shared"
+    box: int | None
+    cards: int
+    kept: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealingPlan:
+    """The stacks the next deal dispenses, in order (§684a.10(b), §657a.10(b), §663a.10(b)),
+    from one deck of 52 (two decks alternate between rounds when the table has two). A card
+    the shoe finds face up is discarded and dealing goes on (a ``face_up_card`` event)."""
+
+    stacks: tuple[Stack, ...]
+
+    @property
+    def cards(self) -> int:
+        return sum(s.cards for s in self.stacks)
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """What the table waits for and how long it may take: ``kind`` is ``betting``,
+    ``decision`` or ``setting``; ``boxes`` the boxes awaited; when the time is up the
+    platform sends ``expire`` (None: nothing to do, e.g. betting with no wager yet)."""
+
+    kind: str
+    boxes: tuple[int, ...]
+    seconds: int
+    expire: Command | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStatus:
+    """The round at a glance, for the platform's bookkeeping (never secret)."""
+
+    number: int
+    phase: str
+    betting: bool  # wagers may be placed or changed
+    dealt: bool  # the stacks are out
+    revealed: bool  # the dealer's cards are face up
+    finished: bool  # settled or void
+    void_reason: str | None
+    irregularity: str | None  # why the round did not end in a plain settlement, in words
+    commitment: str  # SHA-256 of the shoe order and salt, published at opening
+    deck_back: str
+    cards_dealt: int  # cards out of the shoe this round (52 minus the stub)
+    cards_counted: int  # the deck as counted: stub + discards + every stack (52 when right)
+    players: Mapping[str, int] | None  # each player's net once settled
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a box's settlement: a wager (or a bonus paid on top of one) with its
+    stake, outcome (``win``, ``push``, ``lose``, ``void``) and net in cents, and the paytable
+    row or hand that decided it, in words."""
+
+    wager: str
+    stake: int
+    outcome: str
+    net: int
+    row: str | None = None
+
+
+def lines_of(results: Sequence[Mapping[str, Any]], row_key: str | None) -> tuple[Line, ...]:
+    """Settlement lines from a round's JSON results (``wager``, ``stake``, ``outcome``,
+    ``net``, and the row under ``row_key``)."""
+    return tuple(
+        Line(
+            str(r["wager"]),
+            int(r["stake"]),
+            str(r["outcome"]),
+            int(r["net"]),
+            None if row_key is None or r.get(row_key) is None else str(r[row_key]),
+        )
+        for r in results
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BoxState:
+    """One box of the round, everything included: for the platform's records (the round's
+    audit record) and checks - never sent to a viewer as it is (that is :meth:`Game.view`)."""
+
+    box: int
+    player: str
+    wagers: Mapping[str, int]
+    cards: tuple[str, ...]
+    decision: str | None  # in words: "raise 2x", "play $15.00", "fold", None: not yet
+    in_play: bool
+    folded: bool
+    abandoned: bool
+    hand: str | None  # the hand in words, once dealt
+    net: int | None  # once settled
+    lines: tuple[Line, ...] = ()  # once settled: every wager's result (they add up to net)
+
+
+@dataclass(frozen=True, slots=True)
+class FeltParts:
+    """The game-specific parts of the player's felt and the dealer console: the wager spots
+    of a box, row by row, the words of each wager, and the browser modules that draw this
+    game (None: none written yet; the platform then draws the view's moves generically)."""
+
+    spots: tuple[tuple[str, ...], ...]
+    labels: Mapping[str, str]
+    felt_module: str | None
+    console_module: str | None
+
+
+# --- the view contract ------------------------------------------------------------------------
+
+#: Keys every view has (``Game.view``). ``boxes`` items have :data:`BOX_VIEW_KEYS`; ``cards``
+#: is None unless the viewer may see them; ``dealer`` is None until the reveal, then has at
+#: least the dealer's ``cards``; ``moves`` are
+#: :meth:`Move.to_dict` of what this viewer may do now; ``shoe``/``salt`` appear once the
+#: round is over.
+VIEW_KEYS: Final = frozenset(
+    {
+        "game",
+        "round",
+        "phase",
+        "deck_back",
+        "commitment",
+        "viewer",
+        "boxes",
+        "to_act",
+        "dealt",
+        "dealer",
+        "void_reason",
+        "players",
+        "moves",
+    }
+)
+BOX_VIEW_KEYS: Final = frozenset({"box", "player", "wagers", "dealt", "cards"})
+
+
+def check_view(view: Mapping[str, Any]) -> list[str]:
+    """What a view lacks of the contract, in words (empty: it keeps it)."""
+    out = [f"no {key!r}" for key in sorted(VIEW_KEYS - set(view))]
+    for item in view.get("boxes") or []:
+        out += [f"box {item.get('box')}: no {k!r}" for k in sorted(BOX_VIEW_KEYS - set(item))]
+    return out
+
+
+# --- the game -----------------------------------------------------------------------------------
+
+R = TypeVar("R")  # the game's rules (a frozen value, kept by every round)
+S = TypeVar("S")  # the game's round state
+
+
+@runtime_checkable
+class Game(Protocol[R, S]):
+    """A table game the platform can host. One instance per game, stateless: every round's
+    state is an ``S`` the platform stores as :meth:`to_dict` and loads with :meth:`from_dict`.
+    """
+
+    #: The key of the game: the ``"game"`` of a stored round, a ``settle_round`` input, a table.
+    name: str
+    #: The game's name for people, and the regulation it implements.
+    title: str
+    regulation: str
+    #: The round's phases in order, ``"void"`` last (a round may end there from any phase
+    #: before it is settled); :attr:`RoundStatus.phase` is one of them.
+    phases: tuple[str, ...]
+    #: The shoe drills that mean something for this game's deal (the console arms them;
+    #: ``Fault.MISCOUNT`` is the shuffler's, before a round opens).
+    drills: tuple[Fault, ...]
+    #: The void reason for a stub count that shows the deck is not 52 cards
+    #: (§684a.10(f), §657a.10(f), §663a.10(f)).
+    stub_miscount_reason: str
+    #: ``settle_round``'s contract for this game: one round's JSON in, its settlement out;
+    #: raises ``InvalidInput`` for bad input (the game's contract document says which).
+    settle_one: Callable[[object], dict[str, Any]]
+    #: The felt's and the console's game-specific parts.
+    felt: FeltParts
+
+    # --- the Rules Submission ---------------------------------------------------------------
+
+    def rules_fields(self) -> tuple[RulesField, ...]:
+        """Every choice a casino's Rules Submission makes for this game, for the admin form."""
+        ...
+
+    def default_rules(self) -> R:
+        """A valid Rules Submission (the demo table's)."""
+        ...
+
+    def parse_rules(self, data: Mapping[str, Any]) -> R:
+        """Rules from their stored form (:meth:`rules_to_dict`, an admin form); malformed
+        data raises ``InvalidInput``. Well-formed but unusable rules are returned, for
+        :meth:`rules_problems` to explain."""
+        ...
+
+    def rules_to_dict(self, rules: R) -> dict[str, Any]:
+        """The stored form of the rules: JSON-ready, and what every round keeps a copy of."""
+        ...
+
+    def rules_problems(self, rules: R) -> list[Problem]:
+        """Every reason these rules cannot be used (empty: they can). The admin, a rules
+        change and opening a round refuse alike on any."""
+        ...
+
+    def rule_changes(self, old: R, new: R) -> list[str]:
+        """What a player would notice between two sets of rules, in the words of the posted
+        signs, one item each (empty: nothing a player sees changed)."""
+        ...
+
+    def wagers(self, rules: R) -> tuple[WagerSpec, ...]:
+        """Every wager a box can carry, offered or not, with its limits under ``rules``."""
+        ...
+
+    def table_settings(self, rules: R) -> TableSettings:
+        """The decks, the betting clock, boxes per player and any payout limit."""
+        ...
+
+    def meters(self, rules: R) -> tuple[MeterSpec, ...]:
+        """The progressive meters a table under ``rules`` shares with other tables (often
+        none). The platform keeps them, hands them to ``settle`` (:class:`Inputs`) and
+        applies each :class:`MeterChange` a step returns."""
+        ...
+
+    def signs(self, rules: R) -> tuple[Sign, ...]:
+        """The signs posted at the table: every wager offered and its payouts."""
+        ...
+
+    def math_report(self, rules: R) -> tuple[Figure, ...]:
+        """The exact house edge of every wager offered under ``rules`` (by enumeration;
+        may take seconds - the platform caches it per Rules Submission)."""
+        ...
+
+    # --- a round -------------------------------------------------------------------------------
+
+    def open_round(
+        self, number: int, rules: R, deck_back: str, order: Sequence[int], salt: str
+    ) -> tuple[S, GameStep]:
+        """Open betting on round ``number``: ``order`` is the shuffled deck of 52 the shoe
+        will deal (the platform's shuffler made it), ``salt`` is secret until the round ends;
+        the round publishes their commitment. Unusable rules raise ``InvalidInput``."""
+        ...
+
+    def round_rules(self, state: S) -> R:
+        """The rules the round was opened under (its own frozen copy)."""
+        ...
+
+    def status(self, state: S) -> RoundStatus:
+        """The round at a glance: phase, dealt, revealed, finished, results."""
+        ...
+
+    def boxes(self, state: S) -> tuple[BoxState, ...]:
+        """Every box with wagers, with its cards: for the round's records, never for a view."""
+        ...
+
+    def dealing_plan(self, state: S) -> DealingPlan:
+        """The stacks the deal dispenses for the boxes in play now, in order."""
+        ...
+
+    def timer(self, state: S) -> Timer | None:
+        """What the table's clock waits for now, with its seconds (None: nothing)."""
+        ...
+
+    def moves(self, state: S, viewer: Actor) -> tuple[Move, ...]:
+        """What ``viewer`` may do now: a player their bets, decisions and settings; the
+        dealer the step due (one of :data:`DEALER_STEPS`), a time-out, the voids allowed
+        now; a spectator nothing. Every move offered is accepted by :meth:`apply` (unless
+        another command came first)."""
+        ...
+
+    def apply(
+        self, state: S, actor: Actor, command: Command, inputs: Inputs = NO_INPUTS
+    ) -> GameStep:
+        """Check ``command`` from ``actor`` against the rules and, if allowed, change the
+        round and return what happened; otherwise raise ``EngineError`` and change nothing.
+        """
+        ...
+
+    def view(self, state: S, viewer: Actor) -> dict[str, Any]:
+        """The round as ``viewer`` may see it (JSON-ready, :data:`VIEW_KEYS`): a box's cards
+        to its owner only until the game shows them, the dealer's cards to nobody until the
+        reveal, the shoe order and salt to everyone once the round is over."""
+        ...
+
+    def to_dict(self, state: S) -> dict[str, Any]:
+        """The whole round, secrets included, JSON-ready (the audit record)."""
+        ...
+
+    def from_dict(self, data: Mapping[str, Any]) -> S:
+        """A round from :meth:`to_dict`; anything else raises ``InvalidInput("bad_state")``."""
+        ...
+
+
+# --- small helpers the games share ------------------------------------------------------------
+
+
+def dollars(cents: int | None) -> str:
+    """``$1,234.50``; None is "no limit"."""
+    if cents is None:
+        return "no limit"
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def bettable_boxes(
+    owners: Mapping[int, str], player: str, mine: Sequence[int], most: int
+) -> list[int]:
+    """The boxes ``player`` may put wagers on now: their own (to change them), and each free
+    box that keeps their boxes adjacent and at most ``most`` (every chapter's "up to N
+    adjacent boxes"). ``owners``: box -> player of the boxes with wagers; ``mine``: the
+    player's boxes in play."""
+    out: list[int] = []
+    for box in range(1, 7):
+        owner = owners.get(box)
+        if owner == player:
+            out.append(box)
+            continue
+        if owner is not None:
+            continue
+        boxes = sorted({*mine, box})
+        if len(boxes) <= most and boxes[-1] - boxes[0] == len(boxes) - 1:
+            out.append(box)
+    return out
+
+
+def field_changes(
+    fields: Sequence[RulesField], old: Mapping[str, Any], new: Mapping[str, Any]
+) -> list[str]:
+    """What changed between two stored Rules Submissions, one item per field a player sees
+    (the clock's seconds and deck handling are left out), in the fields' own words."""
+
+    def words(f: RulesField, value: Any) -> str:
+        if f.kind == "flag":
+            return "yes" if value else "no"
+        if f.kind == "cents" and (value is None or type(value) is int):
+            return dollars(value)
+        return "none" if value is None else str(value)
+
+    out: list[str] = []
+    for f in fields:
+        if f.kind in ("seconds",) or f.name == "two_decks":
+            continue
+        before, after = old.get(f.name), new.get(f.name)
+        if before != after:
+            out.append(f"{f.label}: {words(f, after)} (was {words(f, before)})")
+    return out

@@ -1,0 +1,629 @@
+"""Crazy 4 Poker behind the platform's :class:`~table.games.base.Game` interface.
+
+Wraps :mod:`.round` and :mod:`.view` (ch. 657a). Crazy 4 Poker's answers: the decision is a
+Play Wager of the Ante, or any amount from 1x to 3x the Ante with a pair of aces or better, or
+a fold (§657a.11(b)); progressive and hand-bonus wagers feed **meters shared across tables**
+at "no more bets" and are paid from them in settlement order (each change is a
+:class:`~table.games.base.MeterChange` the platform applies); the Five Card Hand Bonus may be
+bet on **the dealer's hand**; a Six Card Bonus adds **a shared card**'s stack to the deal; no
+payout limit. (Over 500 lines: one method per member of the interface, each short; the
+game's own rules stay in its modules.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Final
+
+from table.engine.cards import codes
+from table.engine.errors import EngineError, InvalidInput
+from table.engine.hands import describe
+from table.engine.shoe import Fault
+
+from ..base import (
+    ABANDON,
+    BET,
+    CLOSE_BETTING,
+    DEAL,
+    DECIDE,
+    NO_INPUTS,
+    REVEAL,
+    SETTLE,
+    TIME_OUT,
+    VOID,
+    WITHDRAW,
+    Actor,
+    Amount,
+    BoxState,
+    Choice,
+    Command,
+    DealingPlan,
+    FeltParts,
+    Figure,
+    Game,
+    GameStep,
+    Inputs,
+    Line,
+    MeterChange,
+    MeterSpec,
+    Move,
+    Problem,
+    Role,
+    RoundStatus,
+    RulesField,
+    Sign,
+    Stack,
+    TableSettings,
+    Timer,
+    WagerSpec,
+    bettable_boxes,
+    command_box,
+    dollars,
+    field_changes,
+    lines_of,
+    require_dealer,
+    require_player,
+)
+from . import contract
+from .hands import best_four
+from .meters import Meter
+from .paytables import (
+    FIVE_CARD_PROGRESSIVES,
+    FOUR_CARD_PROGRESSIVES,
+    HAND_BONUS_PAYTABLE,
+    QUEENS_UP_PAYTABLES,
+    SIX_CARD_BONUS_PAYTABLES,
+    SUPER_BONUS,
+)
+from .round import (
+    OPTIONAL,
+    VOID_REASONS,
+    Phase,
+    Round,
+    Step,
+    TableRules,
+)
+from .rules import Rules
+from .settlement import (
+    ANTE,
+    HAND_BONUS_DEALER,
+    HAND_BONUS_PLAYER,
+    PLAY,
+    PROGRESSIVE,
+    QUEENS_UP,
+    SIX_CARD_BONUS,
+    SUPER_BONUS_WAGER,
+)
+
+NAME: Final = "crazy_4_poker"
+LABELS: Final = {
+    ANTE: "Ante",
+    SUPER_BONUS_WAGER: "Super Bonus",
+    PLAY: "Play",
+    QUEENS_UP: "Queens Up",
+    PROGRESSIVE: "Progressive",
+    HAND_BONUS_PLAYER: "Hand Bonus, your hand",
+    HAND_BONUS_DEALER: "Hand Bonus, the dealer's hand",
+    SIX_CARD_BONUS: "Six Card Bonus",
+}
+_HOUSE_VOIDS: Final = frozenset({"server_restart"})
+_PROGRESSIVE_OPTIONS: Final = tuple(
+    [f"four_card {n}" for n in FOUR_CARD_PROGRESSIVES]
+    + [f"five_card {n}" for n in FIVE_CARD_PROGRESSIVES]
+)
+_METER_LABELS: Final = {
+    "four_card": "Four-Card Progressive",
+    "five_card": "Five-Card Progressive",
+    "mega": "Mega",
+    "major": "Major",
+    "minor": "Minor",
+    "hand_bonus": "Five Card Hand Bonus",
+}
+
+
+def _meter_change(change: Any) -> MeterChange:
+    return MeterChange(
+        change.meter,
+        change.kind,
+        change.amount,
+        change.reserve,
+        change.paid,
+        change.box,
+        change.wager,
+        change.reset,
+    )
+
+
+def _step(step: Step) -> GameStep:
+    changes = [_meter_change(c) for c in step.meters]
+    # §657a.12(f)(2): a dealer-hand jackpot is taken from the meter once and split; the round
+    # lists one payout per share, each marked as a 100% payout. The meter resets once, after
+    # the last share (as table/meters.py books it), so only the last share carries the reset.
+    shares = [
+        i
+        for i, c in enumerate(changes)
+        if c.kind == "payout" and c.wager == HAND_BONUS_DEALER and c.reset
+    ]
+    for i in shares[:-1]:
+        changes[i] = replace(changes[i], reset=False)
+    return GameStep(step.events, step.transfers, tuple(changes))
+
+
+def _lines(settled: Mapping[str, Any]) -> tuple[Line, ...]:
+    """A settled box's lines: its wagers, then the Magic Card and Lucky Bonus paid on top of
+    the hand-bonus wagers (§657a.12(f)(3)), then each Envy Bonus (§657a.11(e)(5))."""
+    bonuses = tuple(
+        Line(name, 0, "win", amount, None) for name, amount in settled["bonuses"].items()
+    )
+    envy = tuple(
+        Line("envy_bonus", 0, "win", e["amount"], f"box {e['from_box']}: {e['hand']}")
+        for e in settled["envy"]
+    )
+    return (*lines_of(settled["results"], None), *bonuses, *envy)
+
+
+def _rules_words(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored rules with the nested choices flattened into words, for comparisons."""
+    out = dict(data)
+    p = data.get("progressive")
+    out["progressive"] = (
+        "not offered"
+        if p is None
+        else f"{p['type'].replace('_', '-')} {p['paytable']}, {dollars(p['wager'])} wager"
+    )
+    h = data.get("hand_bonus")
+    out["hand_bonus"] = "not offered" if h is None else f"{dollars(h['wager'])} wager"
+    return out
+
+
+class Crazy4Poker:
+    """Crazy 4 Poker (ch. 657a): see the module docstring."""
+
+    name = NAME
+    title = "Crazy 4 Poker"
+    regulation = "58 Pa. Code ch. 657a"
+    drills = tuple(Fault)  # §657a.13(a), (c), (d), (f) and §657a.5(b)
+    stub_miscount_reason = "stub_count_wrong"
+    phases = tuple(p.value for p in Phase)
+    felt = FeltParts(
+        spots=(
+            (ANTE, SUPER_BONUS_WAGER, PLAY),
+            (QUEENS_UP, PROGRESSIVE, SIX_CARD_BONUS),
+            (HAND_BONUS_PLAYER, HAND_BONUS_DEALER),
+        ),
+        labels=LABELS,
+        felt_module=None,
+        console_module=None,
+    )
+    settle_one: Callable[[object], dict[str, Any]]
+
+    def __init__(self) -> None:
+        self.settle_one = contract.settle_one
+
+    # --- the Rules Submission -------------------------------------------------------------
+
+    def rules_fields(self) -> tuple[RulesField, ...]:
+        default = self.rules_to_dict(self.default_rules())
+        fields = [
+            RulesField(
+                "queens_up_paytable",
+                "Queens Up paytable (§657a.12(c))",
+                "choice",
+                default["queens_up_paytable"],
+                tuple(QUEENS_UP_PAYTABLES),
+            ),
+            RulesField(
+                "progressive",
+                "Progressive: type, paytable, $1 or $5 wager (§657a.12(d), (e))",
+                "text",
+                default["progressive"],
+                _PROGRESSIVE_OPTIONS,
+                optional=True,
+            ),
+            RulesField(
+                "hand_bonus",
+                "Five Card Hand Bonus: $1 or $5 wager (§657a.12(f))",
+                "text",
+                default["hand_bonus"],
+                optional=True,
+            ),
+            RulesField(
+                "six_card_bonus_paytable",
+                "Six Card Bonus paytable (§657a.12(g))",
+                "choice",
+                default["six_card_bonus_paytable"],
+                tuple(SIX_CARD_BONUS_PAYTABLES),
+                optional=True,
+            ),
+            RulesField(
+                "magic_card_probability",
+                "Magic Card: chance per round (house rule)",
+                "text",
+                default["magic_card_probability"],
+            ),
+            RulesField(
+                "lucky_bonus_probability",
+                "Lucky Bonus: chance per round (house rule)",
+                "text",
+                default["lucky_bonus_probability"],
+            ),
+            RulesField(
+                "max_boxes_per_player",
+                "Adjacent boxes per player (§657a.7(e))",
+                "count",
+                default["max_boxes_per_player"],
+            ),
+        ]
+        for name in (
+            "ante_min",
+            "ante_max",
+            "queens_up_min",
+            "queens_up_max",
+            "six_card_bonus_min",
+            "six_card_bonus_max",
+        ):
+            fields.append(
+                RulesField(name, name.replace("_", " ").capitalize(), "cents", default[name])
+            )
+        for name in ("decision_seconds", "betting_seconds"):
+            fields.append(
+                RulesField(name, name.replace("_", " ").capitalize(), "seconds", default[name])
+            )
+        return tuple(fields)
+
+    def default_rules(self) -> TableRules:
+        return TableRules(Rules.from_names("A", ("five_card", "A", 100), 100, "A"))
+
+    def parse_rules(self, data: Mapping[str, Any]) -> TableRules:
+        return TableRules.from_dict(dict(data))
+
+    def rules_to_dict(self, rules: TableRules) -> dict[str, Any]:
+        return rules.to_dict()
+
+    def rules_problems(self, rules: TableRules) -> list[Problem]:
+        # Its rules refuse to exist when unusable: parse_rules names the problem.
+        if not isinstance(rules, TableRules):
+            return [Problem("rules", "not a Crazy 4 Poker table's rules")]
+        return []
+
+    def rule_changes(self, old: TableRules, new: TableRules) -> list[str]:
+        return field_changes(
+            self.rules_fields(), _rules_words(old.to_dict()), _rules_words(new.to_dict())
+        )
+
+    def wagers(self, rules: TableRules) -> tuple[WagerSpec, ...]:
+        low, high = rules.limits(ANTE)
+        out = [
+            WagerSpec(ANTE, LABELS[ANTE], "bet", low, high, required=True),
+            # §657a.7(d)(1): Ante and Super Bonus in equal amounts.
+            WagerSpec(SUPER_BONUS_WAGER, LABELS[SUPER_BONUS_WAGER], "with", low, high, True, True),
+            # §657a.11(b): the Ante, or up to 3x it with a pair of aces or better.
+            WagerSpec(PLAY, LABELS[PLAY], "decision", low, 3 * high),
+        ]
+        for wager in OPTIONAL:
+            low, high = rules.limits(wager)
+            offered = rules.offers(wager)
+            out.append(
+                WagerSpec(wager, LABELS[wager], "bet", low, high, offered, fixed=low == high)
+            )
+        return tuple(out)
+
+    def table_settings(self, rules: TableRules) -> TableSettings:
+        # CRAZY_4_POKER.md: the shoe, the two alternating decks and their changes as RULES.md.
+        return TableSettings(True, rules.betting_seconds, rules.rules.max_boxes_per_player)
+
+    def meters(self, rules: TableRules) -> tuple[MeterSpec, ...]:
+        r = rules.rules
+        out = []
+        for spec in r.meters:
+            wager = r.meter_wager(spec.name)
+            # What the meters store links tables by (table/models.py's meter_catalogue):
+            # the meter's kind, its progressive paytable letter ("" for the hand bonus) and
+            # the table's fixed wager.
+            letter = ""
+            if r.progressive is not None and spec in r.progressive.table.meters:
+                letter = r.progressive.table.name
+            pool = f"{spec.name}:{letter}:{wager}"
+            out.append(
+                MeterSpec(
+                    spec.name,
+                    _METER_LABELS.get(spec.name, spec.name),
+                    pool,
+                    spec.seed_amount(wager),
+                    spec.reseed_amount(wager),
+                )
+            )
+        return tuple(out)
+
+    def signs(self, rules: TableRules) -> tuple[Sign, ...]:
+        r = rules.rules
+        signs = [
+            Sign(
+                "Ante and Play",
+                "§657a.11(c)",
+                (
+                    ("Dealer does not qualify (below king high)", "Ante push, Play 1 to 1"),
+                    ("Player beats a qualifying dealer", "Ante 1 to 1, Play 1 to 1"),
+                ),
+            ),
+            Sign(LABELS[SUPER_BONUS_WAGER], "§657a.12(b)", tuple(SUPER_BONUS.as_posted())),
+            Sign(LABELS[QUEENS_UP], r.queens_up.name, tuple(r.queens_up.as_posted())),
+        ]
+        if r.progressive is not None:
+            table = r.progressive.table
+            signs.append(
+                Sign(
+                    f"{LABELS[PROGRESSIVE]} ({table.type.value.replace('_', '-')}, "
+                    f"{dollars(r.progressive.wager)})",
+                    table.name,
+                    tuple(table.paytable.as_posted()),
+                )
+            )
+        if r.hand_bonus_wager is not None:
+            signs.append(
+                Sign(
+                    f"Five Card Hand Bonus ({dollars(r.hand_bonus_wager)} per hand)",
+                    "§657a.12(f)",
+                    tuple(HAND_BONUS_PAYTABLE.as_posted()),
+                )
+            )
+        if r.six_card_bonus is not None:
+            signs.append(
+                Sign(
+                    LABELS[SIX_CARD_BONUS],
+                    r.six_card_bonus.name,
+                    tuple(r.six_card_bonus.as_posted()),
+                )
+            )
+        return tuple(signs)
+
+    def math_report(self, rules: TableRules) -> tuple[Figure, ...]:
+        """From the committed report (``manage.py paytable_report``: enumeration, :mod:`.report`),
+        the figures the admin shows; a progressive's and the hand bonus's at their seeds."""
+        from table.paytable_report import load_game_report
+
+        report = load_game_report(NAME)
+        r = rules.rules
+        wagers = report["wagers"]
+        out = [
+            Figure(
+                "Ante, Super Bonus and Play",
+                "§657a.12(a), (b)",
+                float(report["main_game"]["house_edge"]),
+                "per unit of Ante, optimal Play strategy",
+            ),
+            Figure(
+                LABELS[QUEENS_UP],
+                r.queens_up.name,
+                float(wagers["queens_up"]["paytables"][r.queens_up.name]["house_edge"]),
+                "per unit wagered",
+            ),
+        ]
+        if r.progressive is not None:
+            table = r.progressive.table
+            entry = wagers[f"{table.type.value}_progressive"]["paytables"][table.name]
+            out.append(
+                Figure(
+                    LABELS[PROGRESSIVE],
+                    table.name,
+                    float(entry["house_edge_at_seed"]),
+                    "per unit wagered, meters at their seeds",
+                )
+            )
+        if r.hand_bonus_wager is not None:
+            entry = wagers["hand_bonus"]["paytables"]["posted"]
+            out.append(
+                Figure(
+                    "Five Card Hand Bonus",
+                    "§657a.12(f)",
+                    float(entry["house_edge_at_seed"]),
+                    "per unit wagered, the meter at its seed",
+                )
+            )
+        if r.six_card_bonus is not None:
+            name = r.six_card_bonus.name
+            entry = wagers["six_card_bonus"]["paytables"][name]
+            out.append(
+                Figure(LABELS[SIX_CARD_BONUS], name, float(entry["house_edge"]), "per unit wagered")
+            )
+        return tuple(out)
+
+    # --- a round ----------------------------------------------------------------------------
+
+    def open_round(
+        self, number: int, rules: TableRules, deck_back: str, order: Sequence[int], salt: str
+    ) -> tuple[Round, GameStep]:
+        rnd, step = Round.open(number, rules, deck_back, order, salt)
+        return rnd, _step(step)
+
+    def round_rules(self, state: Round) -> TableRules:
+        return state.rules
+
+    def status(self, state: Round) -> RoundStatus:
+        dealt = bool(state.dealer_cards) or any(b.cards for b in state.boxes.values())
+        players = (state.results or {}).get("players")
+        reason = state.void_reason
+        return RoundStatus(
+            number=state.number,
+            phase=state.phase.value,
+            betting=state.phase is Phase.BETTING,
+            dealt=dealt,
+            revealed=state.phase in (Phase.REVEALED, Phase.SETTLED),
+            finished=state.finished,
+            void_reason=reason,
+            irregularity=state.irregularity(),
+            commitment=state.commitment,
+            deck_back=state.deck_back,
+            cards_dealt=len(state.order) - len(state.stub) if dealt else 0,
+            cards_counted=state.stub_count(),
+            players=None if players is None else {p: v["net"] for p, v in players.items()},
+        )
+
+    def boxes(self, state: Round) -> tuple[BoxState, ...]:
+        settled = {b["box"]: b for b in (state.results or {}).get("boxes", [])}
+        out = []
+        for number in sorted(state.boxes):
+            play = state.boxes[number]
+            decision = None
+            if play.decision is not None:
+                decision = f"play {dollars(play.decision)}" if play.decision else "fold"
+            out.append(
+                BoxState(
+                    box=number,
+                    player=play.player,
+                    wagers=dict(play.wagers),
+                    cards=tuple(codes(play.cards)),
+                    decision=decision,
+                    in_play=play.in_play,
+                    folded=play.folded,
+                    abandoned=play.abandoned,
+                    hand=describe(best_four(play.cards).value) if len(play.cards) == 5 else None,
+                    net=settled[number]["net"] if number in settled else None,
+                    lines=_lines(settled[number]) if number in settled else (),
+                )
+            )
+        return tuple(out)
+
+    def dealing_plan(self, state: Round) -> DealingPlan:
+        """§657a.10(b): a stack per box with Ante and Super Bonus from the dealer's left, the
+        dealer's, and with a Six Card Bonus one more whose top card is the shared card."""
+        in_play = state.boxes_in_play()
+        stacks = [Stack("box", b.box, 5, 5) for b in in_play]
+        stacks.append(Stack("dealer", None, 5, 5))
+        if any(b.wagers.get(SIX_CARD_BONUS, 0) for b in in_play):
+            stacks.append(Stack("shared", None, 5, 1))
+        return DealingPlan(tuple(stacks))
+
+    def timer(self, state: Round) -> Timer | None:
+        if state.phase is Phase.BETTING:
+            expire = Command(CLOSE_BETTING) if state.boxes_in_play() else None
+            return Timer("betting", (), state.rules.betting_seconds, expire)
+        if state.phase is Phase.DECISIONS and state.to_act is not None:
+            return Timer(
+                "decision",
+                (state.to_act,),
+                state.rules.decision_seconds,
+                Command(TIME_OUT, state.to_act),
+            )
+        return None
+
+    def moves(self, state: Round, viewer: Actor) -> tuple[Move, ...]:
+        if state.finished:
+            return ()
+        if viewer.role is Role.DEALER:
+            return self._dealer_moves(state)
+        if viewer.role is not Role.PLAYER or not viewer.name:
+            return ()
+        player = viewer.name
+        moves: list[Move] = []
+        if state.phase is Phase.BETTING:
+            owners = {b: p.player for b, p in state.boxes.items()}
+            mine = state.boxes_of(player)
+            amounts = self._bet_amounts(state.rules)
+            most = state.rules.rules.max_boxes_per_player
+            for box in bettable_boxes(owners, player, mine, most):
+                moves.append(Move(BET, f"Wagers on box {box}", box, amounts=amounts))
+            for box in mine:
+                moves.append(Move(WITHDRAW, f"Take back the wagers on box {box}", box))
+        elif state.phase is Phase.DECISIONS and state.to_act is not None:
+            play = state.boxes[state.to_act]
+            if play.player == player and len(play.cards) == 5:
+                low, high = state.play_range(play)
+                ante = play.wagers[ANTE]
+                choices = [Choice("Fold", {"play": 0})]
+                choices += [
+                    Choice(f"Play {m}x ({dollars(m * ante)})", {"play": m * ante})
+                    for m in (1, 2, 3)
+                    if low <= m * ante <= high
+                ]
+                amounts = (Amount("play", "Play", low, high, required=True),) if high > low else ()
+                moves.append(Move(DECIDE, "Play or fold", play.box, tuple(choices), amounts))
+        return tuple(moves)
+
+    @staticmethod
+    def _bet_amounts(rules: TableRules) -> tuple[Amount, ...]:
+        low, high = rules.limits(ANTE)
+        amounts = [Amount(ANTE, "Ante and Super Bonus (each)", low, high, required=True)]
+        for wager in OPTIONAL:
+            if rules.offers(wager):
+                low, high = rules.limits(wager)
+                amounts.append(Amount(wager, LABELS[wager], low, high))
+        return tuple(amounts)
+
+    def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
+        moves: list[Move] = []
+        phase = state.phase
+        if phase is Phase.BETTING and state.boxes_in_play():
+            moves.append(Move(CLOSE_BETTING, "No more bets"))
+        elif phase is Phase.CLOSED:
+            moves.append(Move(DEAL, "Deal"))
+        elif phase is Phase.DECISIONS and state.to_act is not None:
+            moves.append(Move(TIME_OUT, f"Box {state.to_act}: time is up", state.to_act))
+        elif phase is Phase.DECISIONS:
+            moves.append(Move(REVEAL, "Reveal the dealer's hand"))
+        elif phase is Phase.REVEALED:
+            moves.append(Move(SETTLE, "Settle"))
+        choices = []
+        for reason, why in VOID_REASONS.items():
+            if reason in _HOUSE_VOIDS:
+                continue
+            try:
+                # Checks only, changes nothing; the dealer's declaration is the evidence.
+                state.check_void(reason, {"declared_by": "dealer"})
+            except EngineError:
+                continue
+            choices.append(Choice(why.explanation, {"reason": reason}))
+        if choices:
+            moves.append(Move(VOID, "Void the round", choices=tuple(choices)))
+        return tuple(moves)
+
+    def apply(
+        self, state: Round, actor: Actor, command: Command, inputs: Inputs = NO_INPUTS
+    ) -> GameStep:
+        name, args = command.name, command.args
+        if name == BET:
+            return _step(state.bet(command_box(command), require_player(actor), dict(args)))
+        if name == WITHDRAW:
+            return _step(state.withdraw(command_box(command), require_player(actor)))
+        if name == DECIDE:
+            player = require_player(actor)
+            if "play" not in args:
+                raise InvalidInput("bad_play", "say the Play in cents, or 0 to fold")
+            return _step(state.decide(command_box(command), player, args["play"]))
+        require_dealer(actor)
+        if name == CLOSE_BETTING:
+            return _step(state.close_betting())
+        if name == DEAL:
+            return _step(state.deal(list(inputs.faults), inputs.rng))
+        if name == TIME_OUT:
+            return _step(state.time_out(command.box))
+        if name == REVEAL:
+            return _step(state.reveal())
+        if name == SETTLE:
+            meters = {n: Meter(m.amount, m.reserve) for n, m in inputs.meters.items()}
+            return _step(state.settle({n: meters[n] for n in state.meter_names if n in meters}))
+        if name == VOID:
+            evidence = args.get("evidence") or {"declared_by": actor.name or actor.role.value}
+            return _step(state.void(args.get("reason", ""), dict(evidence)))
+        if name == ABANDON:
+            return _step(state.abandon(args.get("player", "")))
+        raise InvalidInput("unknown_command", f"Crazy 4 Poker has no command {name!r}")
+
+    def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
+        dealer = viewer.role is Role.DEALER
+        view = state.view(viewer.name if viewer.role is Role.PLAYER else None, dealer=dealer)
+        view["viewer"] = {**view["viewer"], **viewer.to_dict()}
+        view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
+        return view
+
+    def to_dict(self, state: Round) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_dict(self, data: Mapping[str, Any]) -> Round:
+        if not isinstance(data, Mapping):
+            raise InvalidInput("bad_state", "not a saved round")
+        return Round.from_dict(dict(data))
+
+
+GAME: Final[Game[TableRules, Round]] = Crazy4Poker()

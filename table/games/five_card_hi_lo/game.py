@@ -1,0 +1,489 @@
+"""Five Card Hi-Lo behind the platform's :class:`~table.games.base.Game` interface.
+
+Wraps :mod:`.round` and :mod:`.view` (ch. 663a). Five Card Hi-Lo's answers: the decision is a
+Play Wager exactly equal to the Ante, or a fold (§663a.11(b)); then a phase of its own,
+``setting``, where every playing box sets a three-card high and a two-card low hand (the felt
+offers the legal settings with their totals, §663a.11(d); a two-box player sets the larger
+Ante first, §663a.7(f)); its clock times out a decision as a fold and a setting as aces high;
+one deck per round, no shared meters, no payout limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
+from typing import Any, Final
+
+from table.engine.cards import codes
+from table.engine.errors import InvalidInput
+from table.engine.round import Step
+from table.engine.shoe import Fault
+
+from ..base import (
+    ABANDON,
+    BET,
+    CLOSE_BETTING,
+    DEAL,
+    DECIDE,
+    NO_INPUTS,
+    REVEAL,
+    SET_HANDS,
+    SETTLE,
+    TIME_OUT,
+    VOID,
+    WITHDRAW,
+    Actor,
+    Amount,
+    BoxState,
+    Choice,
+    Command,
+    DealingPlan,
+    FeltParts,
+    Figure,
+    Game,
+    GameStep,
+    Inputs,
+    MeterSpec,
+    Move,
+    Problem,
+    Role,
+    RoundStatus,
+    RulesField,
+    Sign,
+    Stack,
+    TableSettings,
+    Timer,
+    WagerSpec,
+    bettable_boxes,
+    command_box,
+    field_changes,
+    lines_of,
+    require_dealer,
+    require_player,
+)
+from . import contract
+from .paytables import (
+    ANTE_BONUS_PAYTABLES,
+    POKER_BONUS_MIN_PAIR,
+    POKER_BONUS_PAYTABLES,
+    TIE_ODDS,
+    AnteBonusHand,
+    TieHand,
+)
+from .poker import poker_rank_trusted
+from .round import GAME as NAME
+from .round import VOID_REASONS, Phase, Round, offered_settings
+from .rules import OPTIONAL, HiLoRules
+from .settlement import ANTE, ANTE_BONUS, PLAY, POKER_BONUS, TIE
+
+LABELS: Final = {
+    ANTE: "Ante",
+    PLAY: "Play",
+    ANTE_BONUS: "Ante Bonus",
+    TIE: "Tie Wager",
+    POKER_BONUS: "Poker Bonus",
+}
+_FIELD_LABELS: Final = {
+    "ante_bonus_paytable": "Ante Bonus paytable (§663a.12(b))",
+    "poker_bonus_paytable": "Poker Bonus paytable (§663a.12(d))",
+    "offers_tie": "Tie Wager offered (§663a.7(e)(1))",
+    "offers_poker_bonus": "Poker Bonus offered (§663a.7(e)(2))",
+    "adjacent_boxes": "Two adjacent boxes per player (§663a.7(f))",
+    "two_decks": "Two decks used alternately (§663a.3(b))",
+}
+_CHOICES: Final = {
+    "ante_bonus_paytable": tuple(ANTE_BONUS_PAYTABLES),
+    "poker_bonus_paytable": tuple(POKER_BONUS_PAYTABLES),
+}
+_HOUSE_VOIDS: Final = frozenset({"server_restart"})
+_RANKS: Final = "23456789TJQKA"
+
+
+def _step(step: Step) -> GameStep:
+    return GameStep(step.events, step.transfers)
+
+
+def _kind(name: str, type_name: str) -> str:
+    if name in _CHOICES:
+        return "choice"
+    if type_name == "bool":
+        return "flag"
+    if name.endswith("_seconds"):
+        return "seconds"
+    if name.endswith(("_min", "_max")):
+        return "cents"
+    return "text"
+
+
+def _setting_label(setting: Mapping[str, Any]) -> str:
+    high, low = "-".join(setting["high"]), "-".join(setting["low"])
+    return f"High {high} = {setting['high_total']}, low {low} = {setting['low_total']}"
+
+
+class FiveCardHiLo:
+    """Five Card Hi-Lo (ch. 663a): see the module docstring."""
+
+    name = NAME
+    title = "Five Card Hi-Lo"
+    phases = tuple(p.value for p in Phase)
+    regulation = "58 Pa. Code ch. 663a"
+    # §663a.13(a), (c), (e) and §663a.5(b); ch. 663a has no rule for an exposed dealer card.
+    drills: tuple[Fault, ...] = (
+        Fault.JAM,
+        Fault.FACE_UP_CARD,
+        Fault.TWO_FACE_UP_CARDS,
+        Fault.MISDEAL,
+        Fault.MISCOUNT,
+    )
+    stub_miscount_reason = "stub_miscount"
+    felt = FeltParts(
+        spots=((ANTE, PLAY), (TIE, POKER_BONUS)),
+        labels=LABELS,
+        felt_module=None,
+        console_module=None,
+    )
+
+    settle_one: Callable[[object], dict[str, Any]]
+
+    def __init__(self) -> None:
+        self.settle_one = contract.settle_one
+
+    # --- the Rules Submission -------------------------------------------------------------
+
+    def rules_fields(self) -> tuple[RulesField, ...]:
+        default = HiLoRules()
+        return tuple(
+            RulesField(
+                f.name,
+                _FIELD_LABELS.get(f.name, f.name.replace("_", " ").capitalize()),
+                _kind(f.name, str(f.type)),
+                getattr(default, f.name),
+                _CHOICES.get(f.name, ()),
+            )
+            for f in fields(HiLoRules)
+        )
+
+    def default_rules(self) -> HiLoRules:
+        return HiLoRules()
+
+    def parse_rules(self, data: Mapping[str, Any]) -> HiLoRules:
+        try:
+            return HiLoRules.from_dict(dict(data))
+        except TypeError as exc:
+            raise InvalidInput("bad_rules", f"not Five Card Hi-Lo rules: {exc}") from None
+
+    def rules_to_dict(self, rules: HiLoRules) -> dict[str, Any]:
+        return rules.to_dict()
+
+    def rules_problems(self, rules: HiLoRules) -> list[Problem]:
+        return [Problem(f, words) for f, words in rules.problems()]
+
+    def rule_changes(self, old: HiLoRules, new: HiLoRules) -> list[str]:
+        return field_changes(self.rules_fields(), old.to_dict(), new.to_dict())
+
+    def wagers(self, rules: HiLoRules) -> tuple[WagerSpec, ...]:
+        low, high = rules.limits(ANTE)
+        out = [
+            WagerSpec(ANTE, LABELS[ANTE], "bet", low, high, required=True),
+            # §663a.11(b): the Play Wager equals the Ante; not making it is a fold.
+            WagerSpec(PLAY, LABELS[PLAY], "decision", low, high, fixed=True),
+        ]
+        for wager in OPTIONAL:
+            low, high = rules.limits(wager)
+            out.append(WagerSpec(wager, LABELS[wager], "bet", low, high, rules.offers(wager)))
+        return tuple(out)
+
+    def table_settings(self, rules: HiLoRules) -> TableSettings:
+        return TableSettings(rules.two_decks, rules.betting_seconds, rules.boxes_per_player())
+
+    def meters(self, rules: HiLoRules) -> tuple[MeterSpec, ...]:
+        return ()
+
+    def signs(self, rules: HiLoRules) -> tuple[Sign, ...]:
+        """§663a.12's payouts for the wagers offered, in the paytables chosen."""
+        bonus = ANTE_BONUS_PAYTABLES[rules.ante_bonus_paytable]
+        hand_words = {
+            AnteBonusHand.FOUR_ACES_AND_2: "Four aces and a 2",
+            AnteBonusHand.FOUR_ACES: "Four aces",
+            AnteBonusHand.THREE_ACES: "Three aces",
+        }
+        signs = [
+            Sign(
+                "Ante and Play",
+                "§663a.12(a)",
+                (("High hand higher and low hand lower than the dealer's", "1 to 1"),),
+            ),
+            Sign(
+                "Ante Bonus (on a box that plays)",
+                rules.ante_bonus_paytable,
+                tuple((hand_words[h], f"{bonus[h]:,} for 1") for h in hand_words),
+            ),
+        ]
+        if rules.offers(TIE):
+            tie_words = {
+                TieHand.BOTH: "Both hands tie",
+                TieHand.HIGH: "High hands tie",
+                TieHand.LOW: "Low hands tie",
+            }
+            signs.append(
+                Sign(
+                    LABELS[TIE],
+                    "§663a.12(c)",
+                    tuple((tie_words[h], f"{TIE_ODDS[h]} to 1") for h in tie_words),
+                )
+            )
+        if rules.offers(POKER_BONUS):
+            letter = rules.poker_bonus_paytable
+            pair_from = _RANKS[POKER_BONUS_MIN_PAIR[letter]]
+            rows = []
+            for hand, odds in POKER_BONUS_PAYTABLES[letter].items():
+                words = hand.value.replace("_", " ").capitalize()
+                if hand.value == "pair":
+                    words = f"Pair of {pair_from}s or better"
+                rows.append((words, f"{odds} to 1"))
+            signs.append(Sign(LABELS[POKER_BONUS], letter, tuple(rows)))
+        return tuple(signs)
+
+    def math_report(self, rules: HiLoRules) -> tuple[Figure, ...]:
+        """From the committed report (``manage.py paytable_report``: exact figures by value
+        classes, :mod:`.report`), the figures the admin shows."""
+        from table.paytable_report import load_game_report
+
+        report = load_game_report(NAME)
+        main = report["main_game"]["paytables"][rules.ante_bonus_paytable]
+        out = [
+            Figure(
+                "Ante and Play",
+                rules.ante_bonus_paytable,
+                float(main["house_edge"]),
+                "per unit of Ante, optimal play and setting, Ante Bonus included",
+            )
+        ]
+        wagers = report["wagers"]
+        if rules.offers(TIE):
+            tie = wagers["tie"]["paytables"]["posted"]
+            out.append(
+                Figure(
+                    LABELS[TIE],
+                    "§663a.12(c)",
+                    float(tie["house_edge"]),
+                    "per unit wagered, with the optimal Ante play",
+                )
+            )
+        if rules.offers(POKER_BONUS):
+            letter = rules.poker_bonus_paytable
+            bonus = wagers["poker_bonus"]["paytables"][letter]
+            out.append(
+                Figure(LABELS[POKER_BONUS], letter, float(bonus["house_edge"]), "per unit wagered")
+            )
+        return tuple(out)
+
+    # --- a round ----------------------------------------------------------------------------
+
+    def open_round(
+        self, number: int, rules: HiLoRules, deck_back: str, order: Sequence[int], salt: str
+    ) -> tuple[Round, GameStep]:
+        rnd, step = Round.open(number, rules, deck_back, order, salt)
+        return rnd, _step(step)
+
+    def round_rules(self, state: Round) -> HiLoRules:
+        return state.rules
+
+    def status(self, state: Round) -> RoundStatus:
+        dealt = bool(state.dealer_cards) or any(b.cards for b in state.boxes.values())
+        counted = len(state.order)
+        if dealt:
+            counted = len(state.stub) + len(state.discards) + len(state.dealer_cards)
+            counted += sum(len(b.cards) for b in state.boxes.values())
+        players = (state.results or {}).get("players")
+        reason = state.void_reason
+        return RoundStatus(
+            number=state.number,
+            phase=state.phase.value,
+            betting=state.phase is Phase.BETTING,
+            dealt=dealt,
+            revealed=state.dealer_visible(),
+            finished=state.finished,
+            void_reason=reason,
+            irregularity=None if reason is None else VOID_REASONS[reason].explanation,
+            commitment=state.commitment,
+            deck_back=state.deck_back,
+            cards_dealt=len(state.order) - len(state.stub) if dealt else 0,
+            cards_counted=counted,
+            players=None if players is None else {p: v["net"] for p, v in players.items()},
+        )
+
+    def boxes(self, state: Round) -> tuple[BoxState, ...]:
+        settled = {b["box"]: b for b in (state.results or {}).get("boxes", [])}
+        out = []
+        for number in sorted(state.boxes):
+            play = state.boxes[number]
+            hand = None
+            if len(play.cards) == 5:
+                hand = poker_rank_trusted(play.cards).hand.value.replace("_", " ")
+                setting = play.setting()
+                if setting is not None:
+                    hand += f"; set {setting.high_total} / {setting.low_total}"
+            out.append(
+                BoxState(
+                    box=number,
+                    player=play.player,
+                    wagers=dict(play.wagers),
+                    cards=tuple(codes(play.cards)),
+                    decision=play.decision,
+                    in_play=play.in_play,
+                    folded=play.folded,
+                    abandoned=play.abandoned,
+                    hand=hand,
+                    net=settled[number]["net"] if number in settled else None,
+                    lines=lines_of(settled[number]["results"], "hand") if number in settled else (),
+                )
+            )
+        return tuple(out)
+
+    def dealing_plan(self, state: Round) -> DealingPlan:
+        """§663a.10(b): a stack of five per box with an Ante from the dealer's left, then the
+        dealer's stack; nothing shared."""
+        stacks = [Stack("box", b.box, 5, 5) for b in state.boxes_in_play()]
+        return DealingPlan((*stacks, Stack("dealer", None, 5, 5)))
+
+    def timer(self, state: Round) -> Timer | None:
+        rules = state.rules
+        if state.phase is Phase.BETTING:
+            expire = Command(CLOSE_BETTING) if state.boxes_in_play() else None
+            return Timer("betting", (), rules.betting_seconds, expire)
+        if state.phase is Phase.DECISIONS and state.to_act is not None:
+            # A decision that times out is a fold (house rule: no Play Wager was made).
+            return Timer(
+                "decision", (state.to_act,), rules.decision_seconds, Command(TIME_OUT, state.to_act)
+            )
+        if state.phase is Phase.SETTING:
+            pending = state.pending_settings()
+            if pending:
+                # A setting that times out is set aces high (house rule).
+                return Timer("setting", tuple(pending), rules.setting_seconds, Command(TIME_OUT))
+        return None
+
+    def moves(self, state: Round, viewer: Actor) -> tuple[Move, ...]:
+        if state.finished:
+            return ()
+        if viewer.role is Role.DEALER:
+            return self._dealer_moves(state)
+        if viewer.role is not Role.PLAYER or not viewer.name:
+            return ()
+        player = viewer.name
+        moves: list[Move] = []
+        if state.phase is Phase.BETTING:
+            owners = {b: p.player for b, p in state.boxes.items()}
+            mine = state.boxes_of(player)
+            amounts = self._bet_amounts(state.rules)
+            for box in bettable_boxes(owners, player, mine, state.rules.boxes_per_player()):
+                moves.append(Move(BET, f"Wagers on box {box}", box, amounts=amounts))
+            for box in mine:
+                moves.append(Move(WITHDRAW, f"Take back the wagers on box {box}", box))
+        elif state.phase is Phase.DECISIONS and state.to_act is not None:
+            play = state.boxes[state.to_act]
+            if play.player == player:
+                choices = (
+                    Choice("Fold", {"play": False}),
+                    Choice(
+                        f"Play ({play.wagers[ANTE] / 100:,.2f}, equal to the Ante)", {"play": True}
+                    ),
+                )
+                moves.append(Move(DECIDE, "Play or fold", play.box, choices))
+        elif state.phase is Phase.SETTING:
+            number = state.next_to_set(player)
+            if number is not None:
+                settings = tuple(
+                    Choice(_setting_label(s), {"high": s["high"], "low": s["low"]})
+                    for s in offered_settings(state.boxes[number].cards)
+                )
+                moves.append(Move(SET_HANDS, "Set your high and low hands", number, settings))
+        return tuple(moves)
+
+    @staticmethod
+    def _bet_amounts(rules: HiLoRules) -> tuple[Amount, ...]:
+        low, high = rules.limits(ANTE)
+        amounts = [Amount(ANTE, LABELS[ANTE], low, high, required=True)]
+        for wager in OPTIONAL:
+            if rules.offers(wager):
+                low, high = rules.limits(wager)
+                amounts.append(Amount(wager, LABELS[wager], low, high))
+        return tuple(amounts)
+
+    def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
+        moves: list[Move] = []
+        phase = state.phase
+        if phase is Phase.BETTING and state.boxes_in_play():
+            moves.append(Move(CLOSE_BETTING, "No more bets"))
+        elif phase is Phase.CLOSED:
+            moves.append(Move(DEAL, "Deal"))
+        elif phase is Phase.DECISIONS and state.to_act is not None:
+            moves.append(Move(TIME_OUT, f"Box {state.to_act}: time is up", state.to_act))
+        elif phase is Phase.SETTING and state.pending_settings():
+            moves.append(Move(TIME_OUT, "Setting time is up: the house sets aces high"))
+        elif phase is Phase.SETTING:
+            moves.append(Move(REVEAL, "Reveal and set the dealer's hand"))
+        elif phase is Phase.REVEALED:
+            moves.append(Move(SETTLE, "Settle"))
+        choices = tuple(
+            Choice(VOID_REASONS[r].explanation, {"reason": r})
+            for r in state.void_reasons_now()
+            if r not in _HOUSE_VOIDS
+        )
+        if choices:
+            moves.append(Move(VOID, "Void the round", choices=choices))
+        return tuple(moves)
+
+    def apply(
+        self, state: Round, actor: Actor, command: Command, inputs: Inputs = NO_INPUTS
+    ) -> GameStep:
+        name, args = command.name, command.args
+        if name == BET:
+            return _step(state.bet(command_box(command), require_player(actor), dict(args)))
+        if name == WITHDRAW:
+            return _step(state.withdraw(command_box(command), require_player(actor)))
+        if name == DECIDE:
+            player = require_player(actor)
+            if "play" not in args:
+                raise InvalidInput("bad_decision", "say Play (true) or fold (false)")
+            return _step(state.decide(command_box(command), player, args["play"]))
+        if name == SET_HANDS:
+            player = require_player(actor)
+            if "high" not in args or "low" not in args:
+                raise InvalidInput("bad_setting", "a setting names its high and low hands")
+            return _step(state.set_hands(command_box(command), player, args["high"], args["low"]))
+        require_dealer(actor)
+        if name == CLOSE_BETTING:
+            return _step(state.close_betting())
+        if name == DEAL:
+            return _step(state.deal(list(inputs.faults)))
+        if name == TIME_OUT:
+            return _step(state.time_out(command.box))
+        if name == REVEAL:
+            return _step(state.reveal())
+        if name == SETTLE:
+            return _step(state.settle())
+        if name == VOID:
+            return _step(state.void(args.get("reason", "")))
+        if name == ABANDON:
+            return _step(state.abandon(args.get("player", "")))
+        raise InvalidInput("unknown_command", f"Five Card Hi-Lo has no command {name!r}")
+
+    def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
+        dealer = viewer.role is Role.DEALER
+        view = state.view(viewer.name if viewer.role is Role.PLAYER else None, dealer=dealer)
+        view["viewer"] = {**view["viewer"], **viewer.to_dict()}
+        view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
+        return view
+
+    def to_dict(self, state: Round) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_dict(self, data: Mapping[str, Any]) -> Round:
+        if not isinstance(data, Mapping):
+            raise InvalidInput("bad_state", "not a saved round")
+        return Round.from_dict(dict(data))
+
+
+GAME: Final[Game[HiLoRules, Round]] = FiveCardHiLo()

@@ -1,0 +1,441 @@
+"""Four Card Frenzy behind the platform's :class:`~table.games.base.Game` interface.
+
+A thin wrapper over the engine in ``table/engine`` (ch. 684a): the rules are its
+:class:`TableRules`, a round its :class:`Round`. Four Card Frenzy's answers: the decision is a
+Raise of 1x, 2x or 3x the Ante (more than 1x only from a pair of aces, §684a.11(b)) or a fold;
+the All-Six Bonus adds a shared card's stack to the deal; a payout limit caps a player's
+winnings (§684a.12(g)); no shared meters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
+from typing import Any, Final
+
+from table.engine import contract
+from table.engine.cards import codes
+from table.engine.errors import InvalidInput, RuleViolation
+from table.engine.hands import best_four, describe, max_raise_multiple
+from table.engine.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
+from table.engine.round import DEAL_IRREGULARITIES, VOID_REASONS, Phase, Round, Step
+from table.engine.rules import (
+    OPTIONAL,
+    PAYTABLE_FIELDS,
+    Jurisdiction,
+    TableRules,
+    rule_changes,
+)
+from table.engine.settlement import ALL_SIX, ANTE, FOUR_CARD_BONUS, ODDS, PRIME, RAISE
+from table.engine.shoe import Fault
+
+from ..base import (
+    ABANDON,
+    BET,
+    CLOSE_BETTING,
+    DEAL,
+    DECIDE,
+    NO_INPUTS,
+    REVEAL,
+    SETTLE,
+    TIME_OUT,
+    VOID,
+    WITHDRAW,
+    Actor,
+    Amount,
+    BoxState,
+    Choice,
+    Command,
+    DealingPlan,
+    FeltParts,
+    Figure,
+    Game,
+    GameStep,
+    Inputs,
+    MeterSpec,
+    Move,
+    Problem,
+    Role,
+    RoundStatus,
+    RulesField,
+    Sign,
+    Stack,
+    TableSettings,
+    Timer,
+    WagerSpec,
+    bettable_boxes,
+    command_box,
+    lines_of,
+    require_dealer,
+    require_player,
+)
+
+NAME: Final = "four_card_frenzy"
+LABELS: Final = {
+    ANTE: "Ante",
+    ODDS: "Odds",
+    RAISE: "Raise",
+    PRIME: "Prime",
+    FOUR_CARD_BONUS: "Four Card Bonus",
+    ALL_SIX: "All-Six Bonus",
+}
+_FIELD_LABELS: Final = {
+    "bad_beat_paytable": "Odds bad beat paytable (§684a.12(c))",
+    "prime_paytable": "Prime paytable (§684a.12(d))",
+    "four_card_bonus_paytable": "Four Card Bonus paytable (§684a.12(e))",
+    "all_six_paytable": "All-Six Bonus paytable (§684a.12(f))",
+    "payout_limit": "Payout limit (§684a.12(g))",
+    "adjacent_boxes": "Adjacent boxes per player (§684a.7(e))",
+    "two_decks": "Two decks used alternately (§684a.3(b))",
+    "jurisdiction": "Jurisdiction",
+}
+_PAYTABLE_KINDS: Final = {name: kind for name, _wager, kind in PAYTABLE_FIELDS}
+#: The Ante and Raise pay even money; the dealer's qualifying decides only the Ante.
+ANTE_RAISE_POSTED: Final = (
+    ("Ante: you beat or tie a dealer with king high or better", "1 to 1"),
+    ("Ante: dealer below king high", "push"),
+    ("Raise: you beat or tie the dealer (qualifying or not)", "1 to 1"),
+)
+#: §684a.11(c)(4)(ii): below a straight the Odds only pushes or loses.
+ODDS_BELOW_STRAIGHT: Final = ("Two pair or lower", "push")
+#: The house's own voids, not the dealer's to declare (the platform sends them).
+_HOUSE_VOIDS: Final = frozenset({"server_restart"})
+
+
+def _step(step: Step) -> GameStep:
+    return GameStep(step.events, step.transfers)
+
+
+def _field(name: str, kind: str, default: Any) -> RulesField:
+    label = _FIELD_LABELS.get(name, name.replace("_", " ").capitalize())
+    if name in _PAYTABLE_KINDS:
+        return RulesField(name, label, "choice", default, tuple(PAYTABLES[_PAYTABLE_KINDS[name]]))
+    if name == "jurisdiction":
+        return RulesField(name, label, "choice", default, tuple(j.value for j in Jurisdiction))
+    return RulesField(name, label, kind, default, optional=name == "payout_limit")
+
+
+def _kind(name: str, type_name: str) -> str:
+    if type_name == "bool":
+        return "flag"
+    if name.endswith("_seconds"):
+        return "seconds"
+    if name.endswith(("_min", "_max")) or name == "payout_limit":
+        return "cents"
+    if type_name == "int":
+        return "count"
+    return "text"
+
+
+class FourCardFrenzy:
+    """Four Card Frenzy (ch. 684a): see the module docstring."""
+
+    name = NAME
+    title = "Four Card Frenzy"
+    phases = tuple(p.value for p in Phase)
+    regulation = "58 Pa. Code ch. 684a"
+    drills = tuple(Fault)  # §684a.13(a), (c), (d), (f) and §684a.5(b)
+    stub_miscount_reason = "stub_miscount"
+    felt = FeltParts(
+        spots=((ANTE, ODDS, RAISE), (PRIME, FOUR_CARD_BONUS, ALL_SIX)),
+        labels=LABELS,
+        felt_module="table/table.js",
+        console_module="table/dealer.js",
+    )
+
+    settle_one: Callable[[object], dict[str, Any]]
+
+    def __init__(self) -> None:
+        self.settle_one = contract.settle_one
+
+    # --- the Rules Submission -------------------------------------------------------------
+
+    def rules_fields(self) -> tuple[RulesField, ...]:
+        default = TableRules()
+        return tuple(
+            _field(f.name, _kind(f.name, str(f.type)), getattr(default, f.name))
+            for f in fields(TableRules)
+        )
+
+    def default_rules(self) -> TableRules:
+        return TableRules()
+
+    def parse_rules(self, data: Mapping[str, Any]) -> TableRules:
+        return TableRules.from_dict(dict(data))
+
+    def rules_to_dict(self, rules: TableRules) -> dict[str, Any]:
+        return rules.to_dict()
+
+    def rules_problems(self, rules: TableRules) -> list[Problem]:
+        return [Problem(f, words) for f, words in rules.problems()]
+
+    def rule_changes(self, old: TableRules, new: TableRules) -> list[str]:
+        return rule_changes(old, new)
+
+    def wagers(self, rules: TableRules) -> tuple[WagerSpec, ...]:
+        low, high = rules.limits(ANTE)
+        out = [
+            WagerSpec(ANTE, LABELS[ANTE], "bet", low, high, required=True),
+            # §684a.7(d)(1): the Odds equals the Ante.
+            WagerSpec(ODDS, LABELS[ODDS], "with", low, high, required=True),
+            # §684a.11(b): 1x the Ante, or up to 3x with a pair of aces or better.
+            WagerSpec(RAISE, LABELS[RAISE], "decision", low, 3 * high),
+        ]
+        for wager in OPTIONAL:
+            low, high = rules.limits(wager)
+            out.append(WagerSpec(wager, LABELS[wager], "bet", low, high, rules.offers(wager)))
+        return tuple(out)
+
+    def table_settings(self, rules: TableRules) -> TableSettings:
+        return TableSettings(
+            rules.two_decks, rules.betting_seconds, rules.adjacent_boxes, rules.payout_limit
+        )
+
+    def meters(self, rules: TableRules) -> tuple[MeterSpec, ...]:
+        return ()
+
+    def signs(self, rules: TableRules) -> tuple[Sign, ...]:
+        """The signs §684a.2(b)(4),(5) require: every wager offered and its payout odds (the
+        words the table posts today, ``table/snapshot.py``)."""
+        signs = [
+            # §684a.12(a), §684a.11(c)(2)-(3): the even-money wagers are posted too.
+            Sign("Ante and Raise", "§684a.12(a)", ANTE_RAISE_POSTED),
+            Sign(
+                "Odds (your hand beats or ties the dealer's)",
+                "§684a.12(b)",
+                (*ODDS_PAYTABLE.as_posted(), ODDS_BELOW_STRAIGHT),
+            ),
+            Sign(
+                "Odds bad beat (your straight or better loses to the dealer)",
+                rules.bad_beat_paytable,
+                tuple(paytable(PaytableKind.BAD_BEAT, rules.bad_beat_paytable).as_posted()),
+            ),
+        ]
+        for field_name, wager, kind in PAYTABLE_FIELDS:
+            if wager != ANTE and rules.offers(wager):
+                name = getattr(rules, field_name)
+                signs.append(Sign(LABELS[wager], name, tuple(paytable(kind, name).as_posted())))
+        return tuple(signs)
+
+    def math_report(self, rules: TableRules) -> tuple[Figure, ...]:
+        """From the committed report (``manage.py paytable_report`` enumerates every deal)."""
+        from table.paytable_report import load_report
+
+        wagers = load_report()["wagers"]
+        main = wagers["bad_beat"]["paytables"][rules.bad_beat_paytable]
+        out = [
+            Figure(
+                "Ante, Odds and Raise",
+                rules.bad_beat_paytable,
+                float(main["house_edge"]),
+                "per unit of Ante, optimal Raise strategy, over all C(52,5)·C(47,5) deals",
+            )
+        ]
+        for field_name, wager, _kind in PAYTABLE_FIELDS:
+            if wager != ANTE and rules.offers(wager):
+                name = getattr(rules, field_name)
+                entry = wagers[wager]["paytables"][name]
+                out.append(
+                    Figure(LABELS[wager], name, float(entry["house_edge"]), "per unit wagered")
+                )
+        return tuple(out)
+
+    # --- a round ----------------------------------------------------------------------------
+
+    def open_round(
+        self, number: int, rules: TableRules, deck_back: str, order: Sequence[int], salt: str
+    ) -> tuple[Round, GameStep]:
+        if not isinstance(rules, TableRules):
+            raise InvalidInput("bad_rules", "a round is played under the table's rules")
+        problems = rules.problems()
+        if problems:
+            raise InvalidInput("bad_rules", f"{problems[0][0]}: {problems[0][1]}")
+        rnd, step = Round.open(number, rules, deck_back, order, salt)
+        return rnd, _step(step)
+
+    def round_rules(self, state: Round) -> TableRules:
+        return state.rules
+
+    def status(self, state: Round) -> RoundStatus:
+        dealt = bool(state.dealer_cards) or any(b.cards for b in state.boxes.values())
+        players = (state.results or {}).get("players")
+        return RoundStatus(
+            number=state.number,
+            phase=state.phase.value,
+            betting=state.phase is Phase.BETTING,
+            dealt=dealt,
+            revealed=state.dealer_visible(),
+            finished=state.finished,
+            void_reason=state.void_reason,
+            irregularity=state.irregularity(),
+            commitment=state.commitment,
+            deck_back=state.deck_back,
+            cards_dealt=len(state.order) - len(state.stub) if dealt else 0,
+            cards_counted=state.stub_count(),
+            players=None if players is None else {p: v["net"] for p, v in players.items()},
+        )
+
+    def boxes(self, state: Round) -> tuple[BoxState, ...]:
+        settled = {b["box"]: b for b in (state.results or {}).get("boxes", [])}
+        out = []
+        for number in sorted(state.boxes):
+            play = state.boxes[number]
+            decision = None
+            if play.decision is not None:
+                decision = f"raise {play.decision}x" if play.decision else "fold"
+            out.append(
+                BoxState(
+                    box=number,
+                    player=play.player,
+                    wagers=dict(play.wagers),
+                    cards=tuple(codes(play.cards)),
+                    decision=decision,
+                    in_play=play.in_play,
+                    folded=play.decision == 0,
+                    abandoned=play.abandoned,
+                    hand=describe(best_four(play.cards).value) if len(play.cards) == 5 else None,
+                    net=settled[number]["net"] if number in settled else None,
+                    lines=lines_of(settled[number]["results"], "row") if number in settled else (),
+                )
+            )
+        return tuple(out)
+
+    def dealing_plan(self, state: Round) -> DealingPlan:
+        """§684a.10(b): a stack per box with Ante and Odds from the dealer's left, the
+        dealer's, and with an All-Six Bonus one more whose top card is the All-Six card."""
+        in_play = state.boxes_in_play()
+        stacks = [Stack("box", b.box, 5, 5) for b in in_play]
+        stacks.append(Stack("dealer", None, 5, 5))
+        if any(b.wagers.get(ALL_SIX, 0) for b in in_play):
+            stacks.append(Stack("shared", None, 5, 1))
+        return DealingPlan(tuple(stacks))
+
+    def timer(self, state: Round) -> Timer | None:
+        if state.phase is Phase.BETTING:
+            expire = Command(CLOSE_BETTING) if state.boxes_in_play() else None
+            return Timer("betting", (), state.rules.betting_seconds, expire)
+        if state.phase is Phase.DECISIONS and state.to_act is not None:
+            return Timer(
+                "decision",
+                (state.to_act,),
+                state.rules.decision_seconds,
+                Command(TIME_OUT, state.to_act),
+            )
+        return None
+
+    def moves(self, state: Round, viewer: Actor) -> tuple[Move, ...]:
+        if state.finished:
+            return ()
+        if viewer.role is Role.DEALER:
+            return self._dealer_moves(state)
+        if viewer.role is not Role.PLAYER or not viewer.name:
+            return ()
+        player = viewer.name
+        moves: list[Move] = []
+        if state.phase is Phase.BETTING:
+            owners = {b: p.player for b, p in state.boxes.items()}
+            mine = state.boxes_of(player)
+            amounts = self._bet_amounts(state.rules)
+            for box in bettable_boxes(owners, player, mine, state.rules.adjacent_boxes):
+                moves.append(Move(BET, f"Wagers on box {box}", box, amounts=amounts))
+            for box in mine:
+                moves.append(Move(WITHDRAW, f"Take back the wagers on box {box}", box))
+        elif state.phase is Phase.DECISIONS and state.to_act is not None:
+            play = state.boxes[state.to_act]
+            if play.player == player and len(play.cards) == 5:
+                most = max_raise_multiple(best_four(play.cards).value)
+                choices = [Choice("Fold", {"raise": 0})]
+                choices += [Choice(f"Raise {m}x", {"raise": m}) for m in range(1, most + 1)]
+                moves.append(Move(DECIDE, "Raise or fold", play.box, tuple(choices)))
+        return tuple(moves)
+
+    @staticmethod
+    def _bet_amounts(rules: TableRules) -> tuple[Amount, ...]:
+        low, high = rules.limits(ANTE)
+        amounts = [Amount(ANTE, "Ante and Odds (each)", low, high, required=True)]
+        for wager in OPTIONAL:
+            if rules.offers(wager):
+                low, high = rules.limits(wager)
+                amounts.append(Amount(wager, LABELS[wager], low, high))
+        return tuple(amounts)
+
+    def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
+        moves: list[Move] = []
+        phase = state.phase
+        if phase is Phase.BETTING and state.boxes_in_play():
+            moves.append(Move(CLOSE_BETTING, "No more bets"))
+        elif phase is Phase.CLOSED:
+            moves.append(Move(DEAL, "Deal"))
+        elif phase is Phase.DECISIONS and state.to_act is not None:
+            moves.append(Move(TIME_OUT, f"Box {state.to_act}: time is up", state.to_act))
+        elif phase is Phase.DECISIONS:
+            moves.append(Move(REVEAL, "Reveal the dealer's hand"))
+        elif phase is Phase.REVEALED:
+            moves.append(Move(SETTLE, "Settle"))
+        reasons = []
+        if phase is Phase.BETTING:
+            reasons.append("table_closed")
+        if phase in (Phase.CLOSED, Phase.DECISIONS) and state.stub_count() != 52:
+            reasons.append("stub_miscount")  # §684a.10(f): only when the count shows it
+        if reasons:
+            choices = tuple(
+                Choice(VOID_REASONS[r], {"reason": r})
+                for r in reasons
+                if r not in DEAL_IRREGULARITIES and r not in _HOUSE_VOIDS
+            )
+            moves.append(Move(VOID, "Void the round", choices=choices))
+        return tuple(moves)
+
+    def apply(
+        self, state: Round, actor: Actor, command: Command, inputs: Inputs = NO_INPUTS
+    ) -> GameStep:
+        name, box, args = command.name, command.box, command.args
+        if name == BET:
+            return _step(state.bet(command_box(command), require_player(actor), dict(args)))
+        if name == WITHDRAW:
+            return _step(state.withdraw(command_box(command), require_player(actor)))
+        if name == DECIDE:
+            player = require_player(actor)
+            if "raise" not in args:
+                raise InvalidInput("bad_raise", "say the Raise: 1, 2 or 3 times the Ante, 0 folds")
+            return _step(state.decide(command_box(command), player, args["raise"]))
+        require_dealer(actor)
+        if name == CLOSE_BETTING:
+            return _step(state.close_betting())
+        if name == DEAL:
+            return _step(state.deal(list(inputs.faults)))
+        if name == TIME_OUT:
+            if box is not None and box != state.to_act:
+                raise RuleViolation("not_your_turn", f"box {box} is not deciding now")
+            return _step(state.time_out())
+        if name == REVEAL:
+            return _step(state.reveal())
+        if name == SETTLE:
+            return _step(state.settle())
+        if name == VOID:
+            reason = args.get("reason", "")
+            evidence = args.get("evidence") or {"declared_by": actor.name or actor.role.value}
+            return _step(state.void(reason, dict(evidence)))
+        if name == ABANDON:
+            return _step(state.abandon(args.get("player", "")))
+        raise InvalidInput("unknown_command", f"Four Card Frenzy has no command {name!r}")
+
+    def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
+        view = state.view(viewer.name if viewer.role is Role.PLAYER else None)
+        view["game"] = NAME
+        view["viewer"] = viewer.to_dict()
+        view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
+        return view
+
+    def to_dict(self, state: Round) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_dict(self, data: Mapping[str, Any]) -> Round:
+        if not isinstance(data, Mapping):
+            raise InvalidInput("bad_state", "not a saved round")
+        if data.get("game", NAME) != NAME:
+            raise InvalidInput("bad_state", f"not a Four Card Frenzy round: {data.get('game')!r}")
+        return Round.from_dict({k: v for k, v in data.items() if k != "game"})
+
+
+GAME: Final[Game[TableRules, Round]] = FourCardFrenzy()

@@ -1,0 +1,579 @@
+"""Every registered game implements the platform's interface (table/games/base.py), and the
+game-agnostic driver (table/games/driver.py) plays whole rounds of each through it alone:
+a Rules Submission validated, wagers from the moves the views offer, the dealing plan, the
+decisions and settings, the reveal, settlement, money that adds up, views for the owner,
+another player, a spectator and the dealer at every command (never a hole card to anyone
+else before the round is over), the state through to_dict/from_dict, and voids."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+import pytest
+
+from table.engine.errors import EngineError, InvalidInput, RuleViolation
+from table.games import FOUR_CARD_FRENZY, GAMES, contract_settler, game, game_of_state
+from table.games.base import (
+    BET,
+    CLOSE_BETTING,
+    DEAL,
+    DEALER,
+    DECIDE,
+    PUBLIC,
+    SET_HANDS,
+    SETTLE,
+    VOID,
+    Actor,
+    Command,
+    Fault,
+    Game,
+    Inputs,
+    MeterReading,
+    Role,
+    check_view,
+)
+from table.games.driver import TableDriver, choose_args, place_bets, play_round, void_now
+from tests.conftest import SeededSource
+
+NAMES = sorted(GAMES)
+PLAYERS = ("ann", "bob", "cat")
+#: Seated but betting nothing: "another player" in every view check.
+OTHER = "eve"
+SEEDS = range(24)
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string anywhere in a JSON value (keys included)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        out = set()
+        for k, v in value.items():
+            out |= {k} | _strings(v)
+        return out
+    if isinstance(value, list | tuple):
+        return set().union(*map(_strings, value)) if value else set()
+    return set()
+
+
+def _driver(name: str, seed: int) -> tuple[TableDriver, SeededSource]:
+    g = game(name)
+    rng = SeededSource(seed)
+    return TableDriver(g, g.default_rules(), rng), rng
+
+
+class ViewChecks:
+    """Run after every command: every viewer's view keeps the contract and the secrets (no
+    box's cards to anyone but its owner, no dealer card to anybody before the reveal); every
+    move offered is accepted; the stored state round-trips; the deck adds up; what the
+    dealing plan said is dealt."""
+
+    def __init__(self, every_move: bool = True) -> None:
+        self.phases: set[str] = set()
+        self.plan_cards: int | None = None
+        self.checked = 0
+        self.every_move = every_move
+        #: What every viewer was shown before the dealer's cards were turned over.
+        self.before_reveal: set[str] = set()
+        self.moves_tried = 0
+        #: Whether a deal ever planned a shared card's stack (All-Six, Six Card Bonus).
+        self.shared_card = False
+
+    def __call__(self, driver: TableDriver) -> None:
+        g = driver.game
+        stored = driver.stored
+        assert stored is not None
+        state = g.from_dict(stored)
+        # The round is the audit record: nothing lost between store and load.
+        assert json.loads(json.dumps(g.to_dict(state))) == stored
+        status = g.status(state)
+        if driver.log[-1][1].name == "open":
+            self.before_reveal = set()  # a new round, a new deck
+        assert status.phase in g.phases
+        self.phases.add(status.phase)
+        assert status.cards_counted == 52
+        boxes = g.boxes(state)
+        if not status.dealt:
+            plan = g.dealing_plan(state)
+            self.plan_cards = plan.cards
+            self.shared_card |= any(stack.to == "shared" for stack in plan.stacks)
+        elif driver.log[-1][1].name == DEAL and status.phase != "void":
+            # What the plan said, plus any card found face up and discarded
+            # (§684a.13(a), §657a.13(a), §663a.13(a)).
+            face_up = [e for e in driver.log[-1][2].events if e.kind == "face_up_card"]
+            assert self.plan_cards is not None
+            assert status.cards_dealt == self.plan_cards + len(face_up)
+        owners = {b.player for b in boxes}
+        viewers = [Actor.player(p) for p in (*PLAYERS, OTHER)]
+        viewers += [Actor.spectator(), Actor.dealer("dealer")]
+        for viewer in viewers:
+            view = g.view(state, viewer)
+            assert check_view(view) == [], check_view(view)
+            assert view["game"] == g.name
+            assert view["phase"] == status.phase
+            assert view["viewer"]["role"] == viewer.role.value
+            shown = _strings(json.loads(json.dumps(view)))
+            if viewer.role is not Role.PLAYER or viewer.name not in owners:
+                assert all(m["move"] not in (DECIDE, SET_HANDS) for m in view["moves"])
+            if viewer.role is Role.SPECTATOR:
+                assert view["moves"] == []
+            if not status.revealed:
+                assert view["dealer"] is None
+                self.before_reveal |= shown
+            elif view["dealer"] is not None and self.before_reveal:
+                # Nobody saw a dealer card before the reveal (the view contract: ``dealer`` is
+                # None until then, and no card of it shows anywhere else either).
+                early = set(view["dealer"]["cards"]) & self.before_reveal
+                assert not early, f"{viewer} saw the dealer's {early} before the reveal"
+            if self.every_move:
+                self._every_move_is_accepted(driver, viewer, view["moves"])
+            if status.finished:
+                continue
+            for box in boxes:
+                if viewer.role is Role.PLAYER and box.player == viewer.name:
+                    if box.cards and box.in_play:
+                        item = next(b for b in view["boxes"] if b["box"] == box.box)
+                        assert set(box.cards) <= set(item["cards"] or ())
+                    continue
+                leaked = set(box.cards) & shown
+                assert not leaked, f"{viewer} sees box {box.box}'s {leaked} in {status.phase}"
+        self.checked += 1
+
+    def _every_move_is_accepted(
+        self, driver: TableDriver, viewer: Actor, moves: list[dict[str, Any]]
+    ) -> None:
+        """The interface's promise: every move a view offers, with any of its choices or its
+        amounts at either limit, is accepted (tried on a copy of the stored round)."""
+        g = driver.game
+        inputs = Inputs(rng=SeededSource(0), meters=dict(driver.meters.readings))
+        for move in moves:
+            tries = [dict(c["args"]) for c in move["choices"]]
+            if move["amounts"]:
+                for edge in ("low", "high"):
+                    tries.append({a["arg"]: a[edge] for a in move["amounts"] if a["required"]})
+                    tries.append({a["arg"]: a[edge] for a in move["amounts"]})
+            for args in tries or [{}]:
+                state = g.from_dict(driver.stored or {})
+                g.apply(state, viewer, Command(move["move"], move["box"], args), inputs)
+                self.moves_tried += 1
+
+
+# --- the interface ---------------------------------------------------------------------------
+
+
+def _protocol_members() -> list[str]:
+    members = [n for n in vars(Game) if not n.startswith("_")]
+    return [*members, *Game.__annotations__]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_satisfies_the_protocol(name: str) -> None:
+    g = game(name)
+    assert isinstance(g, Game)
+    assert g.name == name
+    for member in _protocol_members():
+        assert hasattr(g, member), member
+    assert g.phases[-1] == "void"
+    assert contract_settler(name) is g.settle_one
+
+
+def test_every_member_of_the_interface_is_documented() -> None:
+    for member, value in vars(Game).items():
+        if inspect.isfunction(value) and not member.startswith("_"):
+            assert (value.__doc__ or "").strip(), member
+    source = inspect.getsource(Game)
+    for attribute in Game.__annotations__:
+        assert "#: " in source.split(f"    {attribute}:")[0].rsplit("\n\n", 1)[-1], attribute
+
+
+def test_a_stored_round_names_its_game_and_four_card_frenzy_predates_the_key() -> None:
+    for name in NAMES:
+        driver, _ = _driver(name, 1)
+        driver.open()
+        assert game_of_state(driver.stored or {}) is game(name)
+    driver, _ = _driver(FOUR_CARD_FRENZY, 1)
+    driver.open()
+    assert "game" not in (driver.stored or {})
+    with pytest.raises(InvalidInput) as refused:
+        game("blackjack")
+    assert refused.value.code == "unknown_game"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_state_of_another_game_is_refused(name: str) -> None:
+    other = next(n for n in NAMES if n != name)
+    driver, _ = _driver(other, 2)
+    driver.open()
+    with pytest.raises(InvalidInput) as refused:
+        game(name).from_dict(driver.stored or {})
+    assert refused.value.code == "bad_state"
+
+
+# --- the Rules Submission -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_rules_choices_round_trip_and_are_validated(name: str) -> None:
+    g = game(name)
+    rules = g.default_rules()
+    assert g.rules_problems(rules) == []
+    stored = json.loads(json.dumps(g.rules_to_dict(rules)))
+    assert g.parse_rules(stored) == rules
+    assert g.rule_changes(rules, rules) == []
+    fields = g.rules_fields()
+    assert {f.name for f in fields} <= set(stored)
+    for f in fields:
+        assert f.default == stored[f.name], f.name  # the form starts from the default rules
+        assert f.kind in ("choice", "flag", "cents", "count", "seconds", "text"), f
+        assert f.kind != "choice" or stored[f.name] in f.options or f.optional, f
+    choice = next(f for f in fields if f.kind == "choice")
+    other = next(o for o in choice.options if o != stored[choice.name])
+    changed = g.parse_rules({**stored, choice.name: other})
+    assert g.rule_changes(rules, changed), "a new paytable is something a player notices"
+    # An unknown paytable: refused when read, or named among the problems; no round opens.
+    try:
+        bad = g.parse_rules({**stored, choice.name: "Z9"})
+    except InvalidInput:
+        return
+    assert choice.name in {p.field for p in g.rules_problems(bad)}
+    with pytest.raises(InvalidInput):
+        g.open_round(1, bad, "red", list(range(52)), "salt")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_signs_wagers_and_settings(name: str) -> None:
+    g = game(name)
+    rules = g.default_rules()
+    signs = g.signs(rules)
+    assert signs and all(s.rows for s in signs)
+    json.dumps([s.to_dict() for s in signs])
+    wagers = g.wagers(rules)
+    assert any(w.required and w.placed == "bet" for w in wagers)
+    assert any(w.placed == "decision" for w in wagers)
+    assert all(w.low <= w.high for w in wagers)
+    settings = g.table_settings(rules)
+    assert settings.boxes_per_player >= 1 and settings.betting_seconds >= 5
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_exact_mathematics_of_the_rules_in_force(name: str) -> None:
+    g = game(name)
+    figures = g.math_report(g.default_rules())
+    assert figures
+    for figure in figures:
+        # Every wager keeps something for the house, and not more than the stake.
+        assert 0 < figure.house_edge < 1, figure
+
+
+# --- whole rounds through the interface ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_whole_rounds_through_the_interface_only(name: str) -> None:
+    g = game(name)
+    checks = ViewChecks()
+    decisions: list[dict[str, Any]] = []
+    settled = 0
+    for seed in SEEDS:
+        driver, rng = _driver(name, seed)
+        driver.observers.append(checks)
+        status = play_round(driver, PLAYERS, rng)
+        assert status.finished
+        if status.phase == "settled":
+            settled += 1
+            assert status.players is not None
+            # Each player's transfers add up to the settlement's net, and what the players
+            # won the table lost: no money made or lost.
+            for player, net in status.players.items():
+                assert driver.money.get(player, 0) == net
+            # The records: each box's settlement lines add up to its net, and its player's.
+            boxes = [b for b in g.boxes(driver.state()) if b.in_play]
+            for box in boxes:
+                assert box.net is not None and box.lines
+                assert sum(line.net for line in box.lines) == box.net
+            for player, net in status.players.items():
+                assert sum(b.net or 0 for b in boxes if b.player == player) == net
+        assert driver.table == -sum(driver.money.values())
+        decisions += [dict(c.args) for _, c, _ in driver.log if c.name in (DECIDE, SET_HANDS)]
+        # Every event is plain data for an audience the platform knows.
+        for event in driver.events:
+            json.dumps(event.data)
+            assert event.audience in (PUBLIC, DEALER) or event.audience.startswith("player:")
+    assert settled >= len(SEEDS) // 2
+    assert checks.phases >= set(g.phases) - {"void"}, checks.phases
+    assert checks.checked > 10 * len(SEEDS)
+    assert checks.moves_tried > 50 * len(SEEDS)  # every move offered was accepted
+    # The extra shared card: Four Card Frenzy's All-Six card, Crazy 4 Poker's Six Card Bonus
+    # card, each dealt only when a box wagers on it; Five Card Hi-Lo has none.
+    has_shared = any(w.key in ("all_six", "six_card_bonus") for w in g.wagers(g.default_rules()))
+    assert checks.shared_card == has_shared
+    assert decisions
+
+
+def test_the_decisions_each_game_really_has() -> None:
+    """A Raise multiple above 1x, a Play above the Ante, a setting with an ace low: each
+    comes up, with folds, when players pick among the moves offered."""
+    seen: dict[str, list[tuple[dict[str, Any], int]]] = {n: [] for n in NAMES}
+    for name in NAMES:
+        for seed in SEEDS:
+            driver, rng = _driver(name, seed)
+            play_round(driver, PLAYERS, rng, time_outs=False)
+            antes = {b.box: b.wagers.get("ante", 0) for b in driver.game.boxes(driver.state())}
+            seen[name] += [
+                (dict(c.args), antes.get(c.box or 0, 0))
+                for _, c, _ in driver.log
+                if c.name in (DECIDE, SET_HANDS)
+            ]
+    frenzy = [d for d, _ in seen["four_card_frenzy"]]
+    assert any(d.get("raise", 0) >= 2 for d in frenzy)
+    assert any(d.get("raise") == 0 for d in frenzy)
+    hilo = [d for d, _ in seen["five_card_hi_lo"]]
+    assert any(d.get("play") is True for d in hilo) and any(d.get("play") is False for d in hilo)
+    # One ace low: an ace among the two low cards.
+    assert any("low" in d and any(c.startswith("A") for c in d["low"]) for d in hilo)
+    if "crazy_4_poker" in seen:
+        plays = seen["crazy_4_poker"]
+        assert any(d["play"] == 0 for d, _ in plays)
+        assert any(d["play"] == ante for d, ante in plays)
+        # §657a.11(b): with aces or better, up to three times the Ante.
+        assert any(ante < d["play"] <= 3 * ante for d, ante in plays)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if game(n).meters(game(n).default_rules())])
+def test_meters_shared_by_two_tables_follow_every_change(name: str) -> None:
+    """Two tables of the same game share one set of meters (the platform keeps them): each
+    round's increments at "no more bets", payouts at settlement and reversals on a void land
+    on them, and they stand where the round's own settlement says."""
+    g = game(name)
+    first, rng = _driver(name, 23)
+    second = TableDriver(g, g.default_rules(), rng, meters=first.meters)
+    seeds = {s.name: s.seed for s in g.meters(g.default_rules())}
+    assert first.meters.readings == {n: MeterReading(a) for n, a in seeds.items()}
+    for round_ in range(12):
+        driver = (first, second)[round_ % 2]
+        before = dict(driver.meters.readings)
+        status = play_round(driver, PLAYERS, rng)
+        after = driver.meters.readings
+        if status.phase == "void":
+            assert after == before
+            continue
+        settled = g.view(driver.state(), Actor.dealer())
+        assert set(settled["meters"]) == set(seeds)
+        for meter, ends in settled["meters"].items():
+            assert after[meter] == MeterReading(ends["amount"], ends["reserve"])
+    # A void after "no more bets" takes the increments back out.
+    before = dict(first.meters.readings)
+    first.open()
+    place_bets(first, PLAYERS, rng)
+    first.send(Actor.dealer(), Command(CLOSE_BETTING))
+    assert first.meters.readings != before
+    void_now(first, "server_restart", {"phase": "closed"})
+    assert first.meters.readings == before
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_clock_times_out_whoever_is_awaited(name: str) -> None:
+    g = game(name)
+    driver, rng = _driver(name, 5)
+    driver.open()
+    assert g.timer(driver.state()).kind == "betting"  # type: ignore[union-attr]
+    assert g.timer(driver.state()).expire is None  # type: ignore[union-attr]
+    place_bets(driver, PLAYERS, rng)
+    expire = g.timer(driver.state()).expire  # type: ignore[union-attr]
+    assert expire is not None and expire.name == CLOSE_BETTING
+    driver.send(Actor.house(), expire)
+    driver.send(Actor.dealer(), Command(DEAL))
+    # Nobody decides: the clock times out every box, then the house moves the round on.
+    for _ in range(40):
+        status = driver.status()
+        if status.finished:
+            break
+        timer = g.timer(driver.state())
+        if timer is not None and timer.expire is not None:
+            assert timer.seconds >= 5 and timer.boxes
+            driver.send(Actor.house(), timer.expire)
+            continue
+        step = next(m for m in driver.moves(Actor.dealer()) if m.name in ("reveal", SETTLE))
+        driver.send(Actor.house(), Command(step.name))
+    assert driver.status().finished
+    boxes = g.boxes(driver.state())
+    assert all(b.decision is not None for b in boxes if b.in_play)
+
+
+# --- refusals change nothing ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_refused_commands_change_nothing(name: str) -> None:
+    driver, rng = _driver(name, 7)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    before = json.dumps(driver.stored)
+    refused = [
+        (Actor.player("ann"), Command(DEAL)),  # only the dealer deals
+        (Actor.spectator(), Command(BET, 1, {"ante": 500})),  # a spectator does not bet
+        (Actor.dealer(), Command("shuffle_up_and_deal")),
+        (Actor.player(OTHER), Command(DECIDE, 1, {})),  # not now, and malformed
+        (Actor.dealer(), Command(SETTLE)),  # nothing dealt
+        (Actor.player("ann"), Command(BET, 9, {"ante": 500})),  # no box 9
+        (Actor.player("ann"), Command(BET, None, {"ante": 500})),
+    ]
+    for actor, command in refused:
+        with pytest.raises(EngineError):
+            driver.send(actor, command)
+        assert json.dumps(driver.stored) == before
+    for move in driver.moves(Actor.player(OTHER)):
+        assert move.name == BET
+
+
+# --- voids -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_dealer_voids_while_betting_every_stake_back(name: str) -> None:
+    driver, rng = _driver(name, 11)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    assert any(v < 0 for v in driver.money.values())
+    void = next(m for m in driver.moves(Actor.dealer()) if m.name == VOID)
+    table_closed = next(c for c in void.choices if c.args["reason"] == "table_closed")
+    driver.send(Actor.dealer(), Command(VOID, None, table_closed.args))
+    status = driver.status()
+    assert status.finished and status.phase == "void" and status.void_reason == "table_closed"
+    assert status.irregularity
+    assert all(v == 0 for v in driver.money.values()) and driver.table == 0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_round_voided_after_the_deal_returns_everything(name: str) -> None:
+    driver, rng = _driver(name, 13)
+    checks = ViewChecks()
+    driver.observers.append(checks)
+    meters = dict(driver.meters.readings)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    driver.send(Actor.dealer(), Command(CLOSE_BETTING))
+    driver.send(Actor.dealer(), Command(DEAL))
+    status = driver.status()
+    assert status.dealt and not status.finished
+    void_now(driver, "server_restart", {"phase": status.phase})
+    status = driver.status()
+    assert status.phase == "void" and status.void_reason == "server_restart"
+    assert all(v == 0 for v in driver.money.values()) and driver.table == 0
+    assert driver.meters.readings == meters
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_drill_of_the_shoe_armed_by_the_platform(name: str) -> None:
+    """The deal's drills (faults the platform's shoe arms): the voiding ones void the round
+    with every stake back, the others let it end as the rules say; secrets and money hold."""
+    g = game(name)
+    assert Fault.JAM in g.drills and Fault.MISDEAL in g.drills
+    for fault in g.drills:
+        if fault is Fault.MISCOUNT:
+            continue  # the shuffler's, before a round opens (the platform's)
+        driver, rng = _driver(name, 17)
+        driver.observers.append(ViewChecks())
+        status = play_round(driver, PLAYERS, rng, faults=(fault,))
+        assert status.finished
+        if fault in (Fault.JAM, Fault.TWO_FACE_UP_CARDS, Fault.MISDEAL):
+            assert status.phase == "void" and status.void_reason, fault
+            assert all(v == 0 for v in driver.money.values()) and driver.table == 0
+        elif status.players is not None:
+            assert all(driver.money.get(p, 0) == n for p, n in status.players.items())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_stub_miscount_reason_is_one_the_game_knows(name: str) -> None:
+    g = game(name)
+    driver, rng = _driver(name, 3)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    driver.send(Actor.dealer(), Command(CLOSE_BETTING))
+    driver.send(Actor.dealer(), Command(DEAL))
+    try:
+        driver.send(Actor.dealer(), Command(VOID, None, {"reason": g.stub_miscount_reason}))
+    except RuleViolation:
+        # Four Card Frenzy counts the stub itself and refuses a void for a count of 52.
+        assert driver.status().cards_counted == 52
+    else:
+        assert driver.status().void_reason == g.stub_miscount_reason
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_player_who_leaves_mid_round_is_folded_by_the_house(name: str) -> None:
+    driver, rng = _driver(name, 19)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    driver.send(Actor.dealer(), Command(CLOSE_BETTING))
+    driver.send(Actor.dealer(), Command(DEAL))
+    driver.send(Actor.house(), Command("abandon", None, {"player": "ann"}))
+    for _ in range(60):
+        if driver.status().finished:
+            break
+        moved = False
+        for player in ("bob", "cat"):
+            for move in driver.moves(Actor.player(player)):
+                driver.send(
+                    Actor.player(player), Command(move.name, move.box, choose_args(move, rng))
+                )
+                moved = True
+                break
+            if moved:
+                break
+        if moved:
+            continue
+        timer = driver.game.timer(driver.state())
+        if timer is not None and timer.expire is not None:
+            driver.send(Actor.house(), timer.expire)
+            continue
+        step = next(m for m in driver.moves(Actor.dealer()) if m.name in ("reveal", SETTLE))
+        driver.send(Actor.dealer(), Command(step.name))
+    status = driver.status()
+    assert status.finished
+    for box in driver.game.boxes(driver.state()):
+        if box.player == "ann" and box.in_play:
+            assert box.abandoned
+    with pytest.raises(RuleViolation):
+        driver.send(Actor.player("ann"), Command(DECIDE, 1, {"raise": 1, "play": True}))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_wagers_changed_and_taken_back_before_no_more_bets(name: str) -> None:
+    driver, rng = _driver(name, 29)
+    driver.open()
+    ann = Actor.player("ann")
+    bet = next(m for m in driver.moves(ann) if m.name == BET)
+    ante = next(a for a in bet.amounts if a.required)
+    driver.send(ann, Command(BET, bet.box, {ante.arg: ante.low}))
+    staked = -driver.money["ann"]
+    assert staked >= ante.low
+    # A change is the box's new complete set of wagers: only the difference moves.
+    driver.send(ann, Command(BET, bet.box, {ante.arg: ante.low + 100}))
+    assert -driver.money["ann"] > staked
+    withdraw = next(m for m in driver.moves(ann) if m.name == "withdraw")
+    assert withdraw.box == bet.box
+    driver.send(ann, Command(withdraw.name, withdraw.box))
+    assert driver.money["ann"] == 0 and driver.table == 0
+    assert not [b for b in driver.game.boxes(driver.state()) if b.in_play]
+    assert not [m for m in driver.moves(Actor.dealer()) if m.name == CLOSE_BETTING]
+
+
+def test_four_card_frenzys_signs_are_those_the_table_posts_today() -> None:
+    """Wiring the platform through the interface changes nothing a player sees: Four Card
+    Frenzy's signs are exactly the snapshot's posted paytables (§684a.2(b)(4), (5))."""
+    from table.snapshot import posted_paytables
+
+    g = game(FOUR_CARD_FRENZY)
+    for offered in (True, False):
+        rules = g.parse_rules(
+            {
+                **g.rules_to_dict(g.default_rules()),
+                "offers_prime": offered,
+                "offers_all_six": offered,
+            }
+        )
+        signs = [s.to_dict() for s in g.signs(rules)]
+        assert signs == json.loads(json.dumps(posted_paytables(rules)))
