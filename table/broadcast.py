@@ -12,7 +12,8 @@ import json
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -20,10 +21,20 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from table.engine.round import PUBLIC, Event
 
-if TYPE_CHECKING:
-    from table.services import Publication
-
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Publication:
+    """A committed command's events, for the channel layer. Made by the services, published
+    here; it lives here so that the services import this module and this module imports none
+    of theirs."""
+
+    table_id: int
+    version: int
+    round_id: int | None
+    events: list[Event]
+    user_ids: dict[str, int]  # player name -> user id, for each private audience
 
 
 def table_group(table_id: int) -> str:
@@ -95,7 +106,7 @@ async def group_send_many(layer: Any, sends: list[tuple[str, dict[str, Any]]]) -
 
 
 async def deliver(publication: Publication) -> None:
-    """Publish a committed command's events from the event loop (services.Publication)."""
+    """Publish a committed command's events from the event loop."""
     try:
         await publish_async(
             publication.table_id,

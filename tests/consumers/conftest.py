@@ -110,7 +110,7 @@ async def open_socket(
 
 @pytest.fixture
 def table_setup(transactional_db: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    monkeypatch.setattr(services, "RANDOM", SeededSource(7))
+    monkeypatch.setattr(services.dealing, "RANDOM", SeededSource(7))
     demo = ensure_demo()
     return {
         "table": demo.table,

@@ -460,7 +460,7 @@ def frames(draw: Any, phase: str) -> list[Frame]:
 def attacked(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     from tests.conftest import SeededSource
 
-    monkeypatch.setattr(services, "RANDOM", SeededSource(11))
+    monkeypatch.setattr(services.dealing, "RANDOM", SeededSource(11))
     # The fuzz sends far more than 10 frames a second; the rate limit has its own test.
     monkeypatch.setattr(consumers, "RATE_PER_SECOND", 1e9)
     monkeypatch.setattr(consumers, "RATE_BURST", 1e9)

@@ -72,11 +72,11 @@ class ServicesMachine(RuleBasedStateMachine):
         super().__init__()
         self.atomic = transaction.atomic()
         self.atomic.__enter__()
-        self.saved_random = services.RANDOM
+        self.saved_random = services.dealing.RANDOM
         self.checked: set[int] = set()
 
     def teardown(self) -> None:
-        services.RANDOM = self.saved_random
+        services.dealing.RANDOM = self.saved_random
         transaction.set_rollback(True)
         self.atomic.__exit__(None, None, None)
 
@@ -84,7 +84,7 @@ class ServicesMachine(RuleBasedStateMachine):
     def first_round(self, seed: int, fold: bool) -> None:
         """A seeded shoe, and one whole round played first, so that every example settles at
         least one round before the random steps begin."""
-        services.RANDOM = SeededSource(seed)
+        services.dealing.RANDOM = SeededSource(seed)
         for _ in range(40):
             self.next_step(fold)
             row = Round.objects.filter(table_id=self.table_id, phase=Phase.SETTLED.value)

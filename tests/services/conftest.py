@@ -56,7 +56,7 @@ def fast_passwords(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def seeded_shoe(monkeypatch: pytest.MonkeyPatch) -> SeededSource:
     source = SeededSource(20261121)
-    monkeypatch.setattr(services, "RANDOM", source)
+    monkeypatch.setattr(services.dealing, "RANDOM", source)
     return source
 
 
@@ -66,7 +66,7 @@ def stack_shoe(monkeypatch: pytest.MonkeyPatch) -> Callable[..., StackedSource]:
 
     def stack(*orders: Sequence[str]) -> StackedSource:
         source = StackedSource(*orders)
-        monkeypatch.setattr(services, "RANDOM", source)
+        monkeypatch.setattr(services.dealing, "RANDOM", source)
         return source
 
     return stack

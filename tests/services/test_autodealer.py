@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.realstack, pytest.mark.django_db]
 
 @pytest.fixture
 def demo(monkeypatch: pytest.MonkeyPatch) -> Table:
-    monkeypatch.setattr(services, "RANDOM", SeededSource(99))
+    monkeypatch.setattr(services.dealing, "RANDOM", SeededSource(99))
     monkeypatch.setattr(autodealer, "REVEAL_PAUSE", 0)
     monkeypatch.setattr(autodealer, "RESULT_PAUSE", 0)
     return ensure_demo().table

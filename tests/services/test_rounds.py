@@ -77,7 +77,7 @@ def test_seeded_rounds_conserve_money(
     table: Any,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(services, "RANDOM", SeededSource(seed))
+    monkeypatch.setattr(services.dealing, "RANDOM", SeededSource(seed))
     game.sit(alice, 1, 2)
     game.sit(bob, 3)
     game.sit(carol, 6)

@@ -1,0 +1,291 @@
+"""The command path: :func:`execute` runs one command in one transaction.
+
+Each command: lock the table row (``select_for_update``; SQLite serialises writers with
+IMMEDIATE transactions), return the first answer for a replayed idempotency key, refuse a
+stale client version, load the round, call the engine, store the round, the ledger entries and
+the events (:mod:`table.services.records`), bump the table version, and publish the events only
+after commit (:mod:`table.broadcast`).
+
+Here too: the locked read (the table, its Rules Submission, the idempotency key's answer, the
+round and the seats in one round trip), the command's fingerprint, and who runs a command (a
+player's name, a dealer's, :func:`_as_dealer`'s check that a dealer may deal this table).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, models, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from table.engine.errors import EngineError
+from table.engine.round import PUBLIC
+
+from .. import broadcast, duties, fastsql, ledger
+from ..broadcast import Publication
+from ..models import CommandRecord, Round, RulesSubmission, Seat, Table
+from .context import Context, Result, ServiceError
+from .records import _note_balances, _save_round, _write_events
+
+User = get_user_model()
+
+
+_TABLE_COLUMNS = (
+    "name",
+    "is_open",
+    "rules_id",
+    "pending_rules_id",
+    "version",
+    "shoe",
+    "rounds_since_stub_count",
+    "current_round_id",
+    "betting_deadline",
+    "turn_deadline",
+    "last_hash",
+    "dealt_by",
+    "clock_owner",
+    "clock_heartbeat",
+)
+
+
+_RULES_FIELDS = [f for f in RulesSubmission._meta.concrete_fields]
+
+
+def _moment(value: Any) -> dt.datetime | None:
+    """A datetime column read by plain SQL: aware (PostgreSQL), or naive UTC or text (SQLite)."""
+    if value is None:
+        return None
+    parsed = value if isinstance(value, dt.datetime) else parse_datetime(value)
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, dt.UTC)
+    return parsed
+
+
+@dataclass
+class _Locked:
+    """What a command reads with its table row lock, in one statement."""
+
+    table: Table
+    answer: Any  # the stored response to this idempotency key, if it was seen before
+    request: str | None  # the fingerprint of the command that key was first used for
+    stored_round: tuple[str, Any] | None  # the current round's (phase, state)
+    seats: dict[int, tuple[int, str]]  # box -> (user id, username)
+
+
+@lru_cache(maxsize=4)
+def _locked_read_sql(vendor: str) -> str:
+    """The text of _lock_table's round trip, built once per database vendor."""
+    lock = ""
+    if vendor == "postgresql":
+        lock = f"SELECT id FROM {fastsql.table(Table)} WHERE id = %s FOR UPDATE;\n"
+        seat_list = "json_agg(json_build_array(s.box, s.player_id, u.username))"
+    else:
+        seat_list = "json_group_array(json_array(s.box, s.player_id, u.username))"
+    rules_cols = ", ".join(f"r.{fastsql.col(f.column)}" for f in _RULES_FIELDS)
+    table_cols = ", ".join(f"t.{fastsql.col(c)}" for c in _TABLE_COLUMNS)
+    users = fastsql.col(User._meta.db_table)
+    rounds = fastsql.table(Round)
+    return (
+        f"{lock}SELECT {table_cols}, {rules_cols}, "
+        f"(SELECT c.response FROM {fastsql.table(CommandRecord)} c WHERE c.table_id = t.id "
+        f"AND c.actor = %s AND c.{fastsql.col('key')} = %s), "
+        f"(SELECT c.request FROM {fastsql.table(CommandRecord)} c WHERE c.table_id = t.id "
+        f"AND c.actor = %s AND c.{fastsql.col('key')} = %s), "
+        f"(SELECT phase FROM {rounds} WHERE id = t.current_round_id), "
+        f"(SELECT state FROM {rounds} WHERE id = t.current_round_id), "
+        f"(SELECT {seat_list} FROM {fastsql.table(Seat)} s JOIN {users} u ON u.id = s.player_id "
+        "WHERE s.table_id = t.id) "
+        f"FROM {fastsql.table(Table)} t "
+        f"JOIN {fastsql.table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s"
+    )
+
+
+def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Locked:
+    """The table's row, locked (SELECT ... FOR UPDATE), with its Rules Submission, the
+    answer already given to this idempotency key, the current round and the seats: one
+    round trip, because every round trip holds the table's lock a little longer.
+
+    On PostgreSQL two statements travel together: the first waits for the row lock, the
+    second reads. One statement would not do: at READ COMMITTED a statement that waited for
+    a lock sees the locked row as the last command left it, but every other table (the
+    round, the seats) as they were when it started waiting."""
+    postgres = connection.vendor == "postgresql"
+    found = fastsql.last_one(
+        _locked_read_sql(connection.vendor),
+        [table_id, actor, key, actor, key, table_id]
+        if postgres
+        else [actor, key, actor, key, table_id],
+    )
+    if found is None:
+        raise ServiceError("no_table", f"there is no table {table_id}")
+    values = dict(zip(_TABLE_COLUMNS, found[: len(_TABLE_COLUMNS)], strict=True))
+    values["shoe"] = fastsql.loads(values["shoe"])
+    values["is_open"] = bool(values["is_open"])
+    values["betting_deadline"] = _moment(values["betting_deadline"])
+    values["turn_deadline"] = _moment(values["turn_deadline"])
+    values["clock_heartbeat"] = _moment(values["clock_heartbeat"])
+    table = Table(id=table_id, **values)
+    rules_end = len(_TABLE_COLUMNS) + len(_RULES_FIELDS)
+    rules_values = found[len(_TABLE_COLUMNS) : rules_end]
+    rules = RulesSubmission(
+        **{f.attname: v for f, v in zip(_RULES_FIELDS, rules_values, strict=True)}
+    )
+    for f in _RULES_FIELDS:
+        if isinstance(f, models.BooleanField):
+            setattr(rules, f.attname, bool(getattr(rules, f.attname)))
+    table.rules = rules
+    answer, request, phase, state, seat_rows = found[rules_end:]
+    seats = {
+        int(box): (int(player), str(name))
+        for box, player, name in (fastsql.loads(seat_rows) if seat_rows else [])
+    }
+    stored_round = (phase, state) if phase is not None else None
+    return _Locked(table, answer, request, stored_round, seats)
+
+
+def fingerprint(command: str, request: dict[str, Any] | None = None) -> str:
+    """What a command asked for (its name and arguments), as kept with its idempotency key."""
+    text = json.dumps(
+        {"command": command, **(request or {})},
+        sort_keys=True,
+        separators=(",", ":"),
+        default=repr,
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def execute(
+    table_id: int,
+    actor: str,
+    command: str,
+    body: Callable[[Context], dict[str, Any] | None],
+    *,
+    key: str | None = None,
+    expected_version: int | None = None,
+    publish: bool = True,
+    request: dict[str, Any] | None = None,
+) -> Result:
+    """Run one command in one transaction holding the table's row lock.
+
+    The events go out after commit: published here (``publish``), or handed back in
+    ``Result.publication`` for a caller that publishes them itself (the websocket consumers,
+    which publish from the event loop, in order, while they hold the table's queue).
+    Frames of one table can still reach the channel layer out of order from two processes
+    (or a consumer and the clock): each socket puts them back in version order
+    (``TableConsumer.table_frame``).
+
+    ``request`` holds the command's arguments: an idempotency key answers again only the
+    command it was first used for; sent with another command (or other arguments) it is
+    refused with ``key_reused`` and changes nothing.
+    """
+    asked = fingerprint(command, request) if key else ""
+
+    # Not inside a caller's transaction: the last round trip can carry the COMMIT too.
+    outermost = connection.get_autocommit() and connection.vendor == "postgresql"
+    try:
+        with transaction.atomic(), fastsql.batched_writes():
+            locked = _lock_table(table_id, actor, key)
+            table = locked.table
+            if key and locked.answer is not None:
+                if locked.request and locked.request != asked:
+                    raise ServiceError(
+                        "key_reused",
+                        "this idempotency key was already used for another command: "
+                        "nothing was done; send a new key with each command",
+                    )
+                answer = fastsql.loads(locked.answer)
+                return Result(answer["version"], answer, replayed=True)
+            if expected_version is not None and expected_version != table.version:
+                raise ServiceError(
+                    "stale_version",
+                    f"the table moved on (version {table.version}, you sent {expected_version}): "
+                    "refresh and try again",
+                )
+            ctx = Context(table, actor, timezone.now())
+            ctx.stored_round, ctx.seats = locked.stored_round, locked.seats
+            response = body(ctx) or {}
+            _save_round(ctx)
+            _note_balances(ctx)
+            version = _write_events(ctx)
+            response = {"version": version, **response}
+            if key:
+                fastsql.insert_many(
+                    CommandRecord,
+                    ["table_id", "actor", "key", "command", "request", "response", "created"],
+                    [
+                        (
+                            table_id,
+                            actor,
+                            key,
+                            command,
+                            asked,
+                            fastsql.dumps(response),
+                            fastsql.when(ctx.now),
+                        )
+                    ],
+                    returning=False,
+                )
+            fastsql.flush(commit=outermost)
+            publication = Publication(
+                table_id,
+                version,
+                ctx.round_row.pk if ctx.round_row else None,
+                list(ctx.events),
+                _private_audience(ctx),
+            )
+            if publish:
+                transaction.on_commit(lambda: broadcast.publish(publication))
+                return Result(version, response)
+            return Result(version, response, publication=publication)
+    except EngineError as exc:
+        raise ServiceError(exc.code, exc.message) from exc
+    except ledger.InsufficientFunds as exc:
+        raise ServiceError(exc.code, exc.message) from exc
+
+
+def _private_audience(ctx: Context) -> dict[str, int]:
+    """User ids of the players who get private events from this command."""
+    names = {e.audience.removeprefix("player:") for e in ctx.events if e.audience != PUBLIC}
+    user_ids = {name: uid for uid, name in ctx.seats.values() if name in names}
+    missing = names - set(user_ids)
+    if missing:  # a player whose seat this command gave up or took
+        user_ids.update(User.objects.filter(username__in=missing).values_list("username", "pk"))
+    return user_ids
+
+
+def player_name(user: AbstractBaseUser) -> str:
+    return user.get_username()
+
+
+def dealer_name(user: AbstractBaseUser | None) -> str:
+    return f"dealer:{user.get_username()}" if user is not None else "clock"
+
+
+def _as_dealer(
+    user: AbstractBaseUser | None,
+    body: Callable[[Context], dict[str, Any] | None],
+    staff_may: bool = False,
+) -> Callable[[Context], dict[str, Any] | None]:
+    """``body``, run only for a dealer assigned to this table (checked under the table's
+    lock, so a dealer taken off the table stops at the next command), or for the house's
+    clock (no user). ``staff_may``: table staff (``table.change_table``, the admin) too."""
+
+    def checked(ctx: Context) -> dict[str, Any] | None:
+        if user is not None and not duties.can_deal(user, ctx.table.pk):
+            if not (staff_may and user.has_perm("table.change_table")):
+                raise ServiceError(
+                    "not_your_table", f"{user.get_username()} is not assigned to deal this table"
+                )
+        ctx.dealer = user
+        return body(ctx)
+
+    return checked

@@ -1,0 +1,399 @@
+"""The dealer's commands and the clock's: opening betting (the shuffle, with :data:`RANDOM`),
+no more bets, the deal, the clock running out, the reveal and the settlement; the
+irregularities and the shoe (voids, the shoe's drills, new decks, the stub count); opening and
+closing the table; a round left unfinished; the betting countdown starting again.
+
+Tests swap a seeded source in for :data:`RANDOM` here, in this module
+(``monkeypatch.setattr(services.dealing, "RANDOM", ...)``): :func:`open_betting` reads it from
+this module's globals, so the package does not re-export it (a copy there would take a patch
+and never be read).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import time
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from table.engine.errors import EngineError
+from table.engine.round import Phase
+from table.engine.round import Round as EngineRound
+from table.engine.rules import TableRules
+from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
+
+from .. import fastsql
+from ..models import Round, RulesSubmission, Table
+from .command import _as_dealer, dealer_name, execute
+from .context import Context, Result, ServiceError, _audit, _deadline_ms
+from .takeover import _check_driver
+
+#: The randomness behind every shuffle; tests swap in a seeded source.
+RANDOM: RandomSource = SecretsSource()
+
+
+#: What a dealer may name in a ``void`` command; the engine still wants the evidence.
+DECLARABLE_VOIDS = ("face_up_cards", "wrong_card_count", "shoe_jam", "stub_miscount")
+
+
+def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """Open a new round: shuffle the next deck, publish its commitment, take bets."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        table = ctx.table
+        _check_driver(ctx)
+        if not table.is_open:
+            raise ServiceError("table_closed", "the table is closed")
+        current = ctx.load_round()
+        if current is not None and not current.finished:
+            raise ServiceError(
+                "round_in_play", f"round {current.number} is still {current.phase.value}"
+            )
+        if table.pending_rules_id:
+            table.rules_id = table.pending_rules_id
+            table.pending_rules = None
+            table.rules = RulesSubmission.objects.get(pk=table.rules_id)
+        rules = ctx.rules
+        # A Submission in force that breaks the rules (say one from before jurisdictions
+        # were checked) deals no round; the refusal is the one change_rules gives.
+        problems = rules.problems()
+        if problems:
+            raise ServiceError("bad_rules", "; ".join(m for _, m in problems))
+        shuffler = _shuffler(table, rules)
+        try:
+            # §684a.3(b): one deck, or two alternating, as the submission in force says.
+            if shuffler.match_rules(rules.two_decks, time.time()):
+                ctx.note(
+                    "decks_changed",
+                    {
+                        "decks": [d.back for d in shuffler.decks],
+                        "reason": f"the Rules Submission “{table.rules.name}” plays "
+                        + ("two decks" if rules.two_decks else "one deck"),
+                    },
+                )
+            back, order = shuffler.shuffle_next(RANDOM, time.time())
+        except EngineError as exc:
+            if exc.code != "deck_miscount":
+                raise
+            # §684a.5(b): the deck that counted wrong leaves the table; no round opens on it.
+            table.shoe = shuffler.to_dict()
+            ctx.note("deck_removed", {"reason": exc.message})
+            return {"opened": False, "deck_removed": exc.message}
+        table.shoe = shuffler.to_dict()
+        number = (current.number if current else 0) + 1
+        if current is None:
+            last = Round.objects.filter(table=table).order_by("-number").first()
+            number = (last.number if last else 0) + 1
+        rnd, step = EngineRound.open(number, rules, back, order, new_salt())
+        [round_id] = fastsql.insert_many(
+            Round,
+            [
+                "table_id",
+                "number",
+                "rules_submission_id",
+                "rules",
+                "phase",
+                "state",
+                "commitment",
+                "deck_back",
+                "void_reason",
+                "opened_at",
+            ],
+            [
+                (
+                    table.pk,
+                    number,
+                    table.rules_id,
+                    fastsql.dumps(rules.to_dict()),
+                    rnd.phase.value,
+                    fastsql.dumps(rnd.to_dict()),
+                    rnd.commitment,
+                    back,
+                    "",
+                    fastsql.when(ctx.now),
+                )
+            ],
+            returning=True,
+        )
+        ctx.round_row = Round(id=round_id, phase=rnd.phase.value)
+        ctx.engine = rnd
+        table.current_round = ctx.round_row
+        table.betting_deadline = ctx.now + dt.timedelta(seconds=rules.betting_seconds)
+        ctx.apply(step)
+        ctx.events[-1].data["deadline"] = _deadline_ms(table.betting_deadline)
+        ctx.events[-1].data["seconds"] = rules.betting_seconds
+        return {"opened": True, "round": number, "commitment": rnd.commitment}
+
+    return execute(table_id, dealer_name(dealer), "open_betting", _as_dealer(dealer, body), **kw)
+
+
+def _shuffler(table: Table, rules: TableRules) -> Shuffler:
+    if table.shoe:
+        return Shuffler.from_dict(table.shoe)
+    return Shuffler.fresh(time.time(), rules.two_decks)
+
+
+def no_more_bets(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    def body(ctx: Context) -> None:
+        _check_driver(ctx)
+        ctx.apply(ctx.live_round().close_betting())
+
+    return execute(table_id, dealer_name(dealer), "no_more_bets", _as_dealer(dealer, body), **kw)
+
+
+def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """Deal from the virtual automated shoe; any armed shoe fault happens now."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        _check_driver(ctx)
+        rnd = ctx.live_round()
+        shuffler = _shuffler(ctx.table, rnd.rules)
+        faults = shuffler.take_deal_faults() if rnd.phase is Phase.CLOSED else []
+        ctx.apply(rnd.deal(faults))
+        ctx.table.shoe = shuffler.to_dict()
+        ctx.table.rounds_since_stub_count += 1
+        return {"phase": rnd.phase.value}
+
+    return execute(table_id, dealer_name(dealer), "deal", _as_dealer(dealer, body), **kw)
+
+
+def time_out(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """The box to act ran out of decision time: it folds (abandoned wagers, §684a.7(b)).
+    Run by the clock, or from the console by a dealer assigned to the table."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.live_round()
+        if ctx.table.turn_deadline and ctx.table.turn_deadline > ctx.now:
+            raise ServiceError("not_yet", "the player still has time")
+        box = rnd.to_act
+        ctx.apply(rnd.time_out())
+        return {"box": box}
+
+    return execute(table_id, "clock", "time_out", _as_dealer(dealer, body), **kw)
+
+
+def reveal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    def body(ctx: Context) -> None:
+        _check_driver(ctx)
+        ctx.apply(ctx.live_round().reveal())
+
+    return execute(table_id, dealer_name(dealer), "reveal", _as_dealer(dealer, body), **kw)
+
+
+def _test_settle_delay() -> None:
+    """Crash-test hook (tests/integrity/test_crash.py): with ``FRENZY_TEST_SETTLE_DELAY`` set,
+    wait that many seconds inside the settle transaction, after the ledger postings, so that a
+    process killed now dies mid-settlement. Never set in production."""
+    delay = os.environ.get("FRENZY_TEST_SETTLE_DELAY")
+    if delay:
+        time.sleep(float(delay))
+
+
+def settle(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    def body(ctx: Context) -> dict[str, Any]:
+        _check_driver(ctx)
+        rnd = ctx.live_round()
+        ctx.apply(rnd.settle())
+        _test_settle_delay()
+        return {"players": (rnd.results or {}).get("players", {})}
+
+    return execute(table_id, dealer_name(dealer), "settle", _as_dealer(dealer, body), **kw)
+
+
+def void_round(
+    table_id: int, reason: str, dealer: AbstractBaseUser | None = None, **kw: Any
+) -> Result:
+    """Void the round for a named irregularity of §684a.13: every stake goes back."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        if reason not in DECLARABLE_VOIDS:
+            raise ServiceError("unknown_irregularity", f"unknown irregularity {reason!r}")
+        # The engine takes no void on trust: the deal's irregularities only from the shoe,
+        # a stub miscount only from the count, nothing once the outcome is known.
+        ctx.apply(ctx.live_round().void(reason))
+        return {"reason": reason}
+
+    return execute(
+        table_id,
+        dealer_name(dealer),
+        "void",
+        _as_dealer(dealer, body),
+        request={"reason": reason},
+        **kw,
+    )
+
+
+def dealer_card_exposed(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """§684a.13(d) declared by the dealer: refused. In the virtual shoe no dealer card is seen
+    before the reveal unless the shoe shows it while dealing (the ``dealer_card_exposed``
+    drill, armed before the deal, which then voids the main game itself); a declaration
+    after seeing who raised would choose whose Raise stands."""
+
+    def body(ctx: Context) -> None:
+        rnd = ctx.live_round()
+        if rnd.phase is not Phase.DECISIONS:
+            raise ServiceError("wrong_phase", f"not allowed now: the round is {rnd.phase.value}")
+        raise ServiceError(
+            "shoe_only",
+            "in the virtual shoe a dealer card is exposed only by the shoe, while dealing; "
+            "nothing shows one exposed in this round (§684a.13(d))",
+        )
+
+    return execute(
+        table_id, dealer_name(dealer), "dealer_card_exposed", _as_dealer(dealer, body), **kw
+    )
+
+
+def arm_fault(
+    table_id: int, fault: str, dealer: AbstractBaseUser | None = None, **kw: Any
+) -> Result:
+    """Tell the virtual shoe to fail on its next shuffle or deal (§684a.13 drills)."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        try:
+            kind = Fault(fault)
+        except ValueError:
+            raise ServiceError(
+                "unknown_fault",
+                f"unknown shoe fault {fault!r} (one of {', '.join(f.value for f in Fault)})",
+            ) from None
+        shuffler = _shuffler(ctx.table, ctx.rules)
+        shuffler.arm(kind)
+        ctx.table.shoe = shuffler.to_dict()
+        ctx.note("shoe_fault_armed", {"fault": kind.value})
+        _audit(ctx, "drill_armed", {"fault": kind.value})
+        return {"fault": kind.value}
+
+    request = {"fault": fault}
+    return execute(
+        table_id, dealer_name(dealer), "arm_fault", _as_dealer(dealer, body), request=request, **kw
+    )
+
+
+def change_decks(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """Bring new decks into play (at least every 8 hours, §684a.3(c)(2))."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.load_round()
+        if rnd is not None and not rnd.finished and rnd.phase is not Phase.BETTING:
+            raise ServiceError("round_in_play", "change decks between rounds")
+        shuffler = _shuffler(ctx.table, ctx.rules)
+        shuffler.change_decks(time.time(), ctx.rules.two_decks)
+        ctx.table.shoe = shuffler.to_dict()
+        ctx.table.rounds_since_stub_count = 0
+        ctx.note("decks_changed", {"decks": [d.back for d in shuffler.decks]})
+        _audit(ctx, "decks_changed", {"decks": [d.back for d in shuffler.decks]})
+        return {}
+
+    return execute(
+        table_id,
+        dealer_name(dealer),
+        "change_decks",
+        _as_dealer(dealer, body, staff_may=True),
+        **kw,
+    )
+
+
+def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """Count the last round's cards (§684a.10(d)-(f)): 52 resets the count; else void."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.load_round()
+        if rnd is None:
+            raise ServiceError("no_round", "no round has been dealt yet")
+        if not rnd.dealer_cards:
+            # Nothing dealt, no stub: a "count" now would reset the counter unseen.
+            raise ServiceError(
+                "no_stub",
+                f"round {rnd.number} has not been dealt: the stub is counted after a deal",
+            )
+        if rnd.phase is Phase.REVEALED:
+            # §684a.11(c): with the dealer's hand face up the dealer settles; a void now
+            # would pick the outcome. Count the stub once the round is settled.
+            raise ServiceError(
+                "wrong_phase", "the dealer's hand is face up: settle the round, then count the stub"
+            )
+        counted = rnd.stub_count()
+        ok = counted == 52
+        if ok:
+            ctx.table.rounds_since_stub_count = 0
+        elif not rnd.finished:
+            ctx.apply(rnd.void("stub_miscount"))
+        ctx.note("stub_counted", {"count": counted, "correct": ok})
+        _audit(ctx, "stub_counted", {"round": rnd.number, "count": counted, "correct": ok})
+        return {"count": counted, "correct": ok}
+
+    return execute(table_id, dealer_name(dealer), "count_stub", _as_dealer(dealer, body), **kw)
+
+
+def open_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    def body(ctx: Context) -> None:
+        ctx.table.is_open = True
+        ctx.note("table_opened", {})
+        _audit(ctx, "table_opened", {})
+
+    return execute(
+        table_id, dealer_name(dealer), "open_table", _as_dealer(dealer, body, staff_may=True), **kw
+    )
+
+
+def close_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+    """Close the table; a round still taking bets is voided and its wagers returned."""
+
+    def body(ctx: Context) -> None:
+        rnd = ctx.load_round()
+        if rnd is not None and not rnd.finished:
+            if rnd.phase is not Phase.BETTING:
+                raise ServiceError("round_in_play", "finish the round before closing the table")
+            ctx.apply(rnd.void("table_closed", {"closed_by": ctx.actor}))
+        ctx.table.is_open = False
+        ctx.note("table_closed", {})
+        _audit(ctx, "table_closed", {})
+
+    return execute(
+        table_id, dealer_name(dealer), "close_table", _as_dealer(dealer, body, staff_may=True), **kw
+    )
+
+
+def fail_unfinished_round(table_id: int) -> Result | None:
+    """Void a round left unfinished and return every stake (a round is normally resumed
+    from the store after a restart; this is for a table being cleared, e.g. by bench_load)."""
+    table = Table.objects.get(pk=table_id)
+    if not table.current_round_id:
+        return None
+    row = Round.objects.get(pk=table.current_round_id)
+    if row.phase in (Phase.SETTLED.value, Phase.VOID.value):
+        return None
+
+    def body(ctx: Context) -> None:
+        rnd = ctx.live_round()
+        if rnd.phase is Phase.REVEALED:
+            # The outcome is known: the round is settled, never voided (§684a.11(c)).
+            ctx.apply(rnd.settle())
+            return
+        ctx.apply(rnd.void("server_restart", {"phase": rnd.phase.value}))
+
+    return execute(table_id, "clock", "void", body)
+
+
+def restart_betting_clock(table_id: int, *, wait: bool = False, **kw: Any) -> Result:
+    """Nobody has bet when the countdown ran out: keep betting open for another countdown;
+    or (``wait``) with no countdown until someone bets, so that a seated player who never
+    bets does not add an event to the log every countdown (the clock starts one when a
+    bet comes)."""
+
+    def body(ctx: Context) -> dict[str, Any]:
+        rnd = ctx.live_round()
+        if rnd.phase is not Phase.BETTING:
+            raise ServiceError("wrong_phase", "betting is not open")
+        seconds = None if wait else rnd.rules.betting_seconds
+        ctx.table.betting_deadline = (
+            None if seconds is None else ctx.now + dt.timedelta(seconds=seconds)
+        )
+        deadline = _deadline_ms(ctx.table.betting_deadline)
+        ctx.note("betting_clock", {"deadline": deadline, "seconds": seconds})
+        return {"deadline": deadline}
+
+    return execute(table_id, "clock", "betting_clock", body, **kw)
