@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -103,7 +104,10 @@ def test_frames_to_closing_sockets_raise_nothing() -> None:
         address = stack.daphne()
         try:
             cookies = session_cookies(stack, ["alice", "bob", "carol"])
-            asyncio.run(traffic(address, cookies))
+            # Its own thread: a Playwright session earlier in the same pytest process leaves
+            # an event loop running in this one, where asyncio.run() refuses to start.
+            with ThreadPoolExecutor(1) as pool:
+                pool.submit(asyncio.run, traffic(address, cookies)).result()
         finally:
             stack.stop()
         log = "\n".join(p.read_text(errors="replace") for p in Path(stack.tmp).glob("*.log"))
