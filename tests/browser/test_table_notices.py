@@ -82,16 +82,16 @@ def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, si
     expect(frank.page.locator("#app")).to_have_attribute("data-ready", "1")
     expect(frank.page.locator("#irregularity")).to_contain_text("jammed")
 
-    # A dealer card exposed before every Raise (§684a.13(d)): the exposed hand and why.
+    # A dealer card exposed before every Raise (§684a.13(d)): the exposed hand and why. The
+    # console declares no irregularity by hand (insiders): the shoe exposes it while dealing.
     dealer_does(dealer, "Open betting", "betting")
     for client in (erin, frank, spectator):
         expect(client.page.locator("#irregularity")).to_be_hidden()
     bet_both(erin, frank)
+    dealer.page.click('.fault[data-fault="dealer_card_exposed"]')
+    expect(dealer.page.locator("#armed")).to_have_text("dealer card exposed")
     dealer_does(dealer, "No more bets", "closed")
-    dealer_does(dealer, "Deal", "decisions")
-    dealer.page.click("#exposed")
-    dealer.page.locator("#confirm").get_by_role("button", name="Declare it").click()
-    expect(dealer.page.locator("#console")).to_have_attribute("data-phase", "settled")
+    dealer_does(dealer, "Deal", "settled")
     for client in (erin, frank, spectator):
         notice = client.page.locator("#irregularity")
         expect(notice).to_contain_text("a dealer card was exposed before every decision")
