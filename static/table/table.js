@@ -552,6 +552,7 @@ function react(kind, data) {
     case "round_void":
       if (leftTable && myBoxes(S).length) command("leave");
       messages.announce(describeEvent(kind, data));
+      bringRevealIntoView(); // the void's reason on the felt (notices.js), not under the pinned bar
       loadRecall();
       break;
     default:
@@ -575,8 +576,10 @@ function bringRevealIntoView() {
 }
 
 function scrollToDealer(instant) {
-  const dealer = $(".dealer-area");
-  const top = dealer.getBoundingClientRect().top;
+  // The felt's notices (a void's reason, a rules change: notices.js) sit above the dealer's
+  // hand: bring them into view too, not under the pinned bar.
+  const notice = [...document.querySelectorAll(".felt .felt-notice")].find((n) => !n.hidden);
+  const top = (notice ?? $(".dealer-area")).getBoundingClientRect().top;
   const pinned = $("#pinned").getBoundingClientRect().bottom;
   if (top < pinned || top > window.innerHeight * 0.5) {
     const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
