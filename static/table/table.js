@@ -943,7 +943,6 @@ function renderResult() {
       p.net ? h("strong", { text: dollars(Math.abs(p.net)) }) : null,
       h("span", { class: "why", text: ` · ${resultHeadline(boxes, r)}` }),
       p.payout_limit_applied ? h("span", { text: ` · payout limit: ${dollars(p.withheld)} withheld` }) : null,
-      r.main_game_void ? h("span", { text: " · main game void: Ante, Odds and Raise returned" }) : null,
     );
   } else if (r.phase === "void" && r.boxes.some((b) => b.player === me)) {
     el.hidden = false;

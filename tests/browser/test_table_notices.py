@@ -47,6 +47,21 @@ def players(browser: Any, site: Site) -> tuple[Client, Client, Client, Client]:
     return erin, frank, spectator, dealer
 
 
+def clear_of_bar(client: Client, selector: str) -> None:
+    """The element's top is below the pinned bar (waits for the page's scroll to settle; no
+    wait_for_function: the Content-Security-Policy forbids evaluating strings)."""
+    import time
+
+    deadline = time.monotonic() + 5
+    while True:
+        top = client.page.locator(selector).evaluate("n => n.getBoundingClientRect().top")
+        bar = client.page.locator("#pinned").evaluate("n => n.getBoundingClientRect().bottom")
+        if top >= bar - 1:
+            return
+        assert time.monotonic() < deadline, f"{selector} at {top} is under the pinned bar ({bar})"
+        time.sleep(0.1)
+
+
 def bet_both(erin: Client, frank: Client) -> None:
     add_chips(erin, 4, [(500, "ante"), (100, "four_card_bonus")])
     place_bets(erin)
@@ -88,6 +103,8 @@ def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, si
     for client in (erin, frank, spectator):
         expect(client.page.locator("#irregularity")).to_be_hidden()
     bet_both(erin, frank)
+    # On the phone frank looks down at his own hand while the cards are dealt.
+    frank.page.locator(".table-actions").scroll_into_view_if_needed()
     dealer.page.click('.fault[data-fault="dealer_card_exposed"]')
     expect(dealer.page.locator("#armed")).to_have_text("dealer card exposed")
     dealer_does(dealer, "No more bets", "closed")
@@ -97,6 +114,14 @@ def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, si
         expect(notice).to_contain_text("a dealer card was exposed before every decision")
         expect(notice).to_contain_text("Ante, Odds and Raise are returned")
         expect(client.page.locator("#dealer-cards .card.face")).to_have_count(5)
+    # The reason is in view on the phone, not under the pinned bar (the page scrolls to the
+    # dealer's hand at settlement, and the notice sits just above it).
+    expect(frank.page.locator("#irregularity")).to_be_in_viewport()
+    clear_of_bar(frank, "#irregularity")
+    # The pinned result says once why the main game was returned.
+    for client in (erin, frank):
+        result = client.page.locator("#round-result").inner_text()
+        assert result.count("main game void") == 1, result
     shot(erin, "exposed-desktop-1440x900")
     shot(frank, "exposed-phone-390x844")
     for client in (erin, frank, spectator):
