@@ -625,6 +625,25 @@ function render() {
   renderControls();
   renderResult();
   renderNotices(S); // an irregular outcome and a rules change (notices.js)
+  tellRulesNotice();
+}
+
+let rulesNoticeTold = "";
+
+/**
+ * A rules change announced mid-round sits at the top of the felt: on a phone scrolled down to
+ * the player's hand it is out of sight (or under the pinned bar), so it is also told in the
+ * message bar, once, where the player looks.
+ */
+function tellRulesNotice() {
+  const el = $("#rules-notice");
+  const text = el.hidden ? "" : el.textContent;
+  if (text && text !== rulesNoticeTold) {
+    const rect = el.getBoundingClientRect();
+    const bar = $("#pinned").getBoundingClientRect().bottom;
+    if (rect.top < bar - 1 || rect.bottom > window.innerHeight) messages.notice(text);
+  }
+  rulesNoticeTold = text;
 }
 
 let paytablesFor = null;

@@ -153,6 +153,8 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
     bet_both(erin, frank)
     dealer_does(dealer, "No more bets", "closed")
     dealer_does(dealer, "Deal", "decisions")
+    # On the phone frank is down at his own hand when the change is saved.
+    frank.page.locator(".table-actions").scroll_into_view_if_needed()
     was = admin_set_bonus_paytable(browser, site, "F")
     try:
         change = f"Four Card Bonus pays by paytable F (was {was})"
@@ -162,6 +164,11 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
             expect(notice).to_have_text(f"From the next round: {change}.")
             # The round in play keeps its paytable, and its sign stays posted.
             expect(client.page.locator("#paytables")).to_contain_text(f"Four Card Bonus {was}")
+        # Out of frank's sight on the felt: told where he looks too.
+        told = frank.page.locator("#notice")
+        expect(told).to_contain_text(f"From the next round: {change}.")
+        expect(told).to_be_in_viewport()
+        clear_of_bar(frank, "#notice")
         shot(erin, "rules-notice-desktop-1440x900")
         shot(frank, "rules-notice-phone-390x844")
         decide(erin, 4, 0)
