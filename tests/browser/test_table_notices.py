@@ -109,6 +109,10 @@ def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, si
     expect(dealer.page.locator("#armed")).to_have_text("dealer card exposed")
     dealer_does(dealer, "No more bets", "closed")
     dealer_does(dealer, "Deal", "settled")
+    # The console asks nothing of a box whose main game is void: no box is "waiting".
+    row = dealer.page.locator('#box-rows tr[data-box="4"]')
+    expect(row).to_contain_text("none: main game void")
+    expect(row).not_to_contain_text("waiting")
     for client in (erin, frank, spectator):
         notice = client.page.locator("#irregularity")
         expect(notice).to_contain_text("a dealer card was exposed before every decision")
