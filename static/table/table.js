@@ -638,7 +638,11 @@ let rulesNoticeTold = "";
 function tellRulesNotice() {
   const el = $("#rules-notice");
   const text = el.hidden ? "" : el.textContent;
-  if (text && text !== rulesNoticeTold) {
+  if (text === rulesNoticeTold) return;
+  const told = $("#notice");
+  // The message bar still telling the old words ("From the next round") would contradict the felt.
+  if (!told.hidden && rulesNoticeTold && told.textContent.includes(rulesNoticeTold)) told.hidden = true;
+  if (text) {
     const rect = el.getBoundingClientRect();
     const bar = $("#pinned").getBoundingClientRect().bottom;
     if (rect.top < bar - 1 || rect.bottom > window.innerHeight) messages.notice(text);

@@ -184,6 +184,8 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
         for client in (erin, frank, spectator):
             expect(client.page.locator("#rules-notice")).to_have_text(f"From this round: {change}.")
             expect(client.page.locator("#paytables")).to_contain_text("Four Card Bonus F")
+        # The message bar no longer says "From the next round" once it is this round.
+        expect(frank.page.locator("#notice")).not_to_contain_text("From the next round")
         shot(frank, "rules-this-round-phone-390x844")
         for client in (erin, frank, spectator, dealer):
             assert not client.errors, (client.name, client.errors)
