@@ -295,6 +295,10 @@ class TableConsumer(FrameConsumer):
             text = crowd.with_now(text, ref)
         else:
             last = self.last_snapshot
+            # The shared version read may be up to VERSION_TTL old: frames this socket was
+            # sent after that snapshot say it is out of date, whatever the read says.
+            if last is not None and last[1]["version"] + 1 < (self.next_version or 0):
+                last = None
             if last is not None and time.monotonic() - last[0] < crowd.REUSE_SECONDS:
                 if await crowd.table_version(self.table_id) != last[1]["version"]:
                     last = None

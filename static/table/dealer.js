@@ -250,7 +250,8 @@ function renderBoxes() {
     else if (b && b.decision === 0) decision = b.abandoned ? "folded (left)" : "folded";
     else if (b && b.decision) decision = `raised ${b.decision}x`;
     else if (b && b.abandoned) decision = "left: folds on turn";
-    else if (b && b.dealt) decision = "waiting";
+    else if (b && b.dealt && r.main_game_void) decision = "none: main game void"; // §684a.13(d): no decision is asked for
+    else if (b && b.dealt && r.phase === "decisions") decision = "waiting";
     const staked = b ? Object.values(b.wagers).reduce((sum, v) => sum + v, 0) : 0;
     const result = b && r.phase === "void"
       ? h("span", {}, h("strong", { text: dollars(0, { signed: true }) }), " ", h("span", { class: "hint", text: `${dollars(staked)} returned` }))

@@ -552,6 +552,7 @@ function react(kind, data) {
     case "round_void":
       if (leftTable && myBoxes(S).length) command("leave");
       messages.announce(describeEvent(kind, data));
+      bringRevealIntoView(); // the void's reason on the felt (notices.js), not under the pinned bar
       loadRecall();
       break;
     default:
@@ -575,8 +576,10 @@ function bringRevealIntoView() {
 }
 
 function scrollToDealer(instant) {
-  const dealer = $(".dealer-area");
-  const top = dealer.getBoundingClientRect().top;
+  // The felt's notices (a void's reason, a rules change: notices.js) sit above the dealer's
+  // hand: bring them into view too, not under the pinned bar.
+  const notice = [...document.querySelectorAll(".felt .felt-notice")].find((n) => !n.hidden);
+  const top = (notice ?? $(".dealer-area")).getBoundingClientRect().top;
   const pinned = $("#pinned").getBoundingClientRect().bottom;
   if (top < pinned || top > window.innerHeight * 0.5) {
     const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -622,6 +625,29 @@ function render() {
   renderControls();
   renderResult();
   renderNotices(S); // an irregular outcome and a rules change (notices.js)
+  tellRulesNotice();
+}
+
+let rulesNoticeTold = "";
+
+/**
+ * A rules change announced mid-round sits at the top of the felt: on a phone scrolled down to
+ * the player's hand it is out of sight (or under the pinned bar), so it is also told in the
+ * message bar, once, where the player looks.
+ */
+function tellRulesNotice() {
+  const el = $("#rules-notice");
+  const text = el.hidden ? "" : el.textContent;
+  if (text === rulesNoticeTold) return;
+  const told = $("#notice");
+  // The message bar still telling the old words ("From the next round") would contradict the felt.
+  if (!told.hidden && rulesNoticeTold && told.textContent.includes(rulesNoticeTold)) told.hidden = true;
+  if (text) {
+    const rect = el.getBoundingClientRect();
+    const bar = $("#pinned").getBoundingClientRect().bottom;
+    if (rect.top < bar - 1 || rect.bottom > window.innerHeight) messages.notice(text);
+  }
+  rulesNoticeTold = text;
 }
 
 let paytablesFor = null;
@@ -940,7 +966,6 @@ function renderResult() {
       p.net ? h("strong", { text: dollars(Math.abs(p.net)) }) : null,
       h("span", { class: "why", text: ` · ${resultHeadline(boxes, r)}` }),
       p.payout_limit_applied ? h("span", { text: ` · payout limit: ${dollars(p.withheld)} withheld` }) : null,
-      r.main_game_void ? h("span", { text: " · main game void: Ante, Odds and Raise returned" }) : null,
     );
   } else if (r.phase === "void" && r.boxes.some((b) => b.player === me)) {
     el.hidden = false;

@@ -143,6 +143,8 @@ def test_dealer_irregularities_void_rounds_and_return_every_stake(browser: Any, 
     assert site.balances()["carol"] == before
     screenshot(dealer.page, "dealer-void-shoe-jam", full_page=True)
     screenshot(carol.page, "player-desktop-void")
+    # (bugs14's "no stub count in a round voided before its deal" needs a void by hand before
+    # the deal, which the console no longer has (insiders); services keep refusing it.)
 
     # Nothing is voided by hand: the shoe reports its own irregularities. A dealer card the
     # shoe exposes while dealing returns the main game (§684a.13(d)).
@@ -161,10 +163,8 @@ def test_dealer_irregularities_void_rounds_and_return_every_stake(browser: Any, 
     expect_balance(carol, before)
     screenshot(dealer.page, "dealer-card-exposed-drill", full_page=True)
 
-    # No stub to count in a round voided before its deal (bugs14: a count then reset the
-    # counter without counting), and the console says why the counting shuffler makes the
-    # stub count of §684a.10(d) moot (§684a.5(b)).
-    expect(dealer.page.locator("#count-stub")).to_be_disabled()
+    # The console says why the counting shuffler makes the stub count of §684a.10(d) moot
+    # (§684a.5(b)).
     expect(dealer.page.locator("#shuffler-count")).to_contain_text("52 cards")
     expect(dealer.page.locator("#stub-note")).to_contain_text("§684a.5(b)")
     for client in (carol, dealer):

@@ -47,6 +47,21 @@ def players(browser: Any, site: Site) -> tuple[Client, Client, Client, Client]:
     return erin, frank, spectator, dealer
 
 
+def clear_of_bar(client: Client, selector: str) -> None:
+    """The element's top is below the pinned bar (waits for the page's scroll to settle; no
+    wait_for_function: the Content-Security-Policy forbids evaluating strings)."""
+    import time
+
+    deadline = time.monotonic() + 5
+    while True:
+        top = client.page.locator(selector).evaluate("n => n.getBoundingClientRect().top")
+        bar = client.page.locator("#pinned").evaluate("n => n.getBoundingClientRect().bottom")
+        if top >= bar - 1:
+            return
+        assert time.monotonic() < deadline, f"{selector} at {top} is under the pinned bar ({bar})"
+        time.sleep(0.1)
+
+
 def bet_both(erin: Client, frank: Client) -> None:
     add_chips(erin, 4, [(500, "ante"), (100, "four_card_bonus")])
     place_bets(erin)
@@ -82,21 +97,35 @@ def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, si
     expect(frank.page.locator("#app")).to_have_attribute("data-ready", "1")
     expect(frank.page.locator("#irregularity")).to_contain_text("jammed")
 
-    # A dealer card exposed before every Raise (§684a.13(d)): the exposed hand and why.
+    # A dealer card exposed before every Raise (§684a.13(d)): the exposed hand and why. The
+    # console declares no irregularity by hand (insiders): the shoe exposes it while dealing.
     dealer_does(dealer, "Open betting", "betting")
     for client in (erin, frank, spectator):
         expect(client.page.locator("#irregularity")).to_be_hidden()
     bet_both(erin, frank)
+    # On the phone frank looks down at his own hand while the cards are dealt.
+    frank.page.locator(".table-actions").scroll_into_view_if_needed()
+    dealer.page.click('.fault[data-fault="dealer_card_exposed"]')
+    expect(dealer.page.locator("#armed")).to_have_text("dealer card exposed")
     dealer_does(dealer, "No more bets", "closed")
-    dealer_does(dealer, "Deal", "decisions")
-    dealer.page.click("#exposed")
-    dealer.page.locator("#confirm").get_by_role("button", name="Declare it").click()
-    expect(dealer.page.locator("#console")).to_have_attribute("data-phase", "settled")
+    dealer_does(dealer, "Deal", "settled")
+    # The console asks nothing of a box whose main game is void: no box is "waiting".
+    row = dealer.page.locator('#box-rows tr[data-box="4"]')
+    expect(row).to_contain_text("none: main game void")
+    expect(row).not_to_contain_text("waiting")
     for client in (erin, frank, spectator):
         notice = client.page.locator("#irregularity")
         expect(notice).to_contain_text("a dealer card was exposed before every decision")
         expect(notice).to_contain_text("Ante, Odds and Raise are returned")
         expect(client.page.locator("#dealer-cards .card.face")).to_have_count(5)
+    # The reason is in view on the phone, not under the pinned bar (the page scrolls to the
+    # dealer's hand at settlement, and the notice sits just above it).
+    expect(frank.page.locator("#irregularity")).to_be_in_viewport()
+    clear_of_bar(frank, "#irregularity")
+    # The pinned result says once why the main game was returned.
+    for client in (erin, frank):
+        result = client.page.locator("#round-result").inner_text()
+        assert result.count("main game void") == 1, result
     shot(erin, "exposed-desktop-1440x900")
     shot(frank, "exposed-phone-390x844")
     for client in (erin, frank, spectator):
@@ -128,6 +157,8 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
     bet_both(erin, frank)
     dealer_does(dealer, "No more bets", "closed")
     dealer_does(dealer, "Deal", "decisions")
+    # On the phone frank is down at his own hand when the change is saved.
+    frank.page.locator(".table-actions").scroll_into_view_if_needed()
     was = admin_set_bonus_paytable(browser, site, "F")
     try:
         change = f"Four Card Bonus pays by paytable F (was {was})"
@@ -137,6 +168,11 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
             expect(notice).to_have_text(f"From the next round: {change}.")
             # The round in play keeps its paytable, and its sign stays posted.
             expect(client.page.locator("#paytables")).to_contain_text(f"Four Card Bonus {was}")
+        # Out of frank's sight on the felt: told where he looks too.
+        told = frank.page.locator("#notice")
+        expect(told).to_contain_text(f"From the next round: {change}.")
+        expect(told).to_be_in_viewport()
+        clear_of_bar(frank, "#notice")
         shot(erin, "rules-notice-desktop-1440x900")
         shot(frank, "rules-notice-phone-390x844")
         decide(erin, 4, 0)
@@ -148,6 +184,8 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
         for client in (erin, frank, spectator):
             expect(client.page.locator("#rules-notice")).to_have_text(f"From this round: {change}.")
             expect(client.page.locator("#paytables")).to_contain_text("Four Card Bonus F")
+        # The message bar no longer says "From the next round" once it is this round.
+        expect(frank.page.locator("#notice")).not_to_contain_text("From the next round")
         shot(frank, "rules-this-round-phone-390x844")
         for client in (erin, frank, spectator, dealer):
             assert not client.errors, (client.name, client.errors)

@@ -254,3 +254,28 @@ async def test_snapshot_requests_beyond_the_burst_wait_and_a_flood_is_closed(
             await flood.recv()
     assert flood.closed_code == consumers.CLOSE_RATE
     await asker.close()
+
+
+async def test_a_snapshot_is_never_older_than_the_frames_the_socket_was_sent(
+    table_setup: dict[str, Any],
+) -> None:
+    """A logged-in socket asking again within REUSE_SECONDS, while the shared version read is
+    still the old one (VERSION_TTL), must not get back the snapshot it had before the frames
+    it has since been sent: the page would go back in time (the console showed a settled
+    round as still waiting for decisions)."""
+    table = table_setup["table"]
+    dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
+    await watching(dealer)
+    await dealer.send(cmd="ping", t=1)  # the shared version read: now the current one
+    await dealer.until(lambda f: f["type"] == "pong")
+    await dealer.send(cmd="snapshot", ref="before")
+    before = await dealer.until(lambda f: f.get("ref") == "before")
+    moved = await dealer.command(cmd="open_betting")
+    assert moved["type"] == "ok"
+    sent = await dealer.until(lambda f: f["type"] == "events")
+    assert sent["version"] > before["version"]
+    await dealer.send(cmd="snapshot", ref="after")  # within VERSION_TTL and REUSE_SECONDS
+    after = await dealer.until(lambda f: f.get("ref") == "after")
+    assert after["version"] >= sent["version"], (before["version"], sent["version"])
+    assert after["round"] is not None and after["round"]["phase"] == "betting"
+    await dealer.close()
