@@ -25,8 +25,12 @@ run: install
 # The whole suite: first embedded (SQLite, in-memory channel layer), then the tests that
 # need the real stack again on PostgreSQL and Redis. With CI set, a missing PostgreSQL or
 # Redis fails the run; without it, that second pass is skipped with a notice.
+# Two workers (pytest-xdist, one per core): the browser tests in a pass of their own, since a
+# Playwright session leaves an event loop running in its worker, where Django's ORM and
+# asyncio.run() then refuse to run.
 test: install
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadfile -m "not browser"
+	$(PY) -m pytest -n 2 --dist loadfile -m browser
 	@$(MAKE) --no-print-directory test-realstack
 
 test-realstack: install
