@@ -1,0 +1,108 @@
+"""Round machinery every game's round repeats, written once.
+
+Four Card Frenzy (``table/engine/round.py``), Crazy 4 Poker and Five Card Hi-Lo play on the
+same six boxes and take wagers the same way before "no more bets": these are the checks and the
+wager step they share. What a game's rules decide (which wagers, their limits, how many boxes a
+player may play, the messages citing its own chapter) stays in the game's own round.
+
+Pure: no Django, no state of its own. It does not import ``table.engine.round`` at module
+level, because that module uses these checks too (see :func:`wagers_step`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
+from enum import StrEnum
+from typing import TYPE_CHECKING, Final, Protocol, TypeVar
+
+from table.engine.errors import InvalidInput, RuleViolation
+
+if TYPE_CHECKING:
+    from table.engine.round import Event, Transfer
+
+BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
+
+
+def check_player(player: object) -> str:
+    """A player is named by a non-empty string."""
+    if not isinstance(player, str) or not player:
+        raise InvalidInput("bad_player", f"a player is a non-empty name, not {player!r}")
+    return player
+
+
+def check_amount(value: object, name: str) -> int:
+    """An amount of money is a whole number of cents, never negative (a bool is not one)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
+    return value
+
+
+def check_box(box: object) -> int:
+    """A box is one of the table's six (a bool is not one)."""
+    if not isinstance(box, int) or isinstance(box, bool) or box not in BOXES:
+        raise InvalidInput("bad_box", f"there is no box {box!r}; boxes are 1 to 6")
+    return box
+
+
+def require_phase(phase: StrEnum, phases: Iterable[StrEnum]) -> None:
+    """The command is allowed only in one of ``phases``; the round is in ``phase``."""
+    wanted = tuple(phases)
+    if phase not in wanted:
+        names = " or ".join(p.value for p in wanted)
+        raise RuleViolation(
+            "wrong_phase", f"not allowed now: the round is {phase.value}, not {names}"
+        )
+
+
+def adjacent(boxes: Sequence[int]) -> bool:
+    """Whether sorted, distinct ``boxes`` are next to each other (no box between them free)."""
+    return boxes[-1] - boxes[0] == len(boxes) - 1
+
+
+class _Box(Protocol):
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def in_play(self) -> bool: ...
+
+    def staked(self) -> int: ...
+
+
+_B = TypeVar("_B", bound=_Box)
+
+
+def boxes_of(boxes: MutableMapping[int, _B], player: str) -> list[int]:
+    """The boxes ``player`` has in play, in order."""
+    return sorted(b for b, p in boxes.items() if p.player == player and p.in_play)
+
+
+def wagers_step(
+    boxes: MutableMapping[int, _B],
+    box: int,
+    player: str,
+    placed: dict[str, int],
+    new_box: Callable[[int, str, dict[str, int]], _B],
+) -> tuple[tuple[Event, ...], tuple[Transfer, ...]]:
+    """Place, change or (``placed`` empty) withdraw a box's checked wagers: the box is replaced
+    by ``new_box(box, player, placed)`` or removed; the player pays or gets back the difference.
+
+    Returns the step's events and transfers (each game builds its own ``Step`` from them)."""
+    # Imported here: table.engine.round imports this module for its checks.
+    from table.engine.round import Event, Transfer
+
+    before = boxes[box].staked() if box in boxes else 0
+    if placed:
+        boxes[box] = new_box(box, player, placed)
+    else:
+        boxes.pop(box, None)
+    difference = sum(placed.values()) - before
+    transfers = (
+        (Transfer(player, difference, "wager" if difference > 0 else "wager returned", box),)
+        if difference
+        else ()
+    )
+    kind = "wagers_placed" if placed else "wagers_withdrawn"
+    # The event keeps its own copy: a later decision changes the box's wagers, not the record.
+    sent = {"box": box, "player": player, "wagers": dict(placed)}
+    return (Event(kind, sent),), transfers
