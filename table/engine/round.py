@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-from table.games.common import boxes_of, check_box, require_phase, wagers_step
+from table.games.common import boxes_of, check_adjacent_boxes, check_box, require_phase, wagers_step
 from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
 
@@ -248,22 +248,9 @@ class Round:
                     f"the {label} wager must be between {low / 100:.2f} and {high / 100:.2f}",
                 )
             placed[wager] = amount
-        if ante:
-            boxes = sorted({*self.boxes_of(player), box})
+        if ante or (current is not None and current.in_play):
             # §684a.7(e): a player wagers on at most N adjacent boxes.
-            if len(boxes) > self.rules.adjacent_boxes:
-                raise RuleViolation(
-                    "too_many_boxes",
-                    f"a player may play at most {self.rules.adjacent_boxes} adjacent boxes",
-                )
-            if boxes[-1] - boxes[0] != len(boxes) - 1:
-                raise RuleViolation("not_adjacent", "a player's boxes must be next to each other")
-        elif current is not None and current.in_play:
-            others = [b for b in self.boxes_of(player) if b != box]
-            if others and others[-1] - others[0] != len(others) - 1:
-                raise RuleViolation(
-                    "not_adjacent", "withdrawing this box would leave your boxes apart"
-                )
+            check_adjacent_boxes(self.boxes_of(player), box, bool(ante), self.rules.adjacent_boxes)
         return placed
 
     def bet(self, box: int, player: str, wagers: dict[str, object]) -> Step:

@@ -59,6 +59,24 @@ def adjacent(boxes: Sequence[int]) -> bool:
     return boxes[-1] - boxes[0] == len(boxes) - 1
 
 
+def check_adjacent_boxes(boxes: Sequence[int], box: int, placing: bool, most: int) -> None:
+    """Whether a player whose boxes in play are ``boxes`` may now place (``placing``) or take
+    back the wagers on ``box``: at most ``most`` boxes, all next to each other, also after a
+    withdrawal (the adjacent-boxes rule of each game's chapter)."""
+    if placing:
+        mine = sorted({*boxes, box})
+        if len(mine) > most:
+            raise RuleViolation(
+                "too_many_boxes", f"a player may play at most {most} adjacent boxes"
+            )
+        if not adjacent(mine):
+            raise RuleViolation("not_adjacent", "a player's boxes must be next to each other")
+    else:
+        others = [b for b in boxes if b != box]
+        if others and not adjacent(others):
+            raise RuleViolation("not_adjacent", "withdrawing this box would leave your boxes apart")
+
+
 class _Box(Protocol):
     @property
     def player(self) -> str: ...

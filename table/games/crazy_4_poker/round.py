@@ -45,7 +45,7 @@ from table.engine.shoe import (
     new_salt,
     shuffle,
 )
-from table.games.common import boxes_of, require_phase, wagers_step
+from table.games.common import boxes_of, check_adjacent_boxes, require_phase, wagers_step
 from table.games.common import check_player as _player
 
 from .contract import parse_rules
@@ -548,21 +548,9 @@ class Round:
                 )
             placed[wager] = amount
         most = self.rules.rules.max_boxes_per_player
-        if ante:
-            boxes = sorted({*self.boxes_of(player), box})
+        if ante or (current is not None and current.in_play):
             # §657a.7(e): a player wagers on at most N adjacent boxes.
-            if len(boxes) > most:
-                raise RuleViolation(
-                    "too_many_boxes", f"a player may play at most {most} adjacent boxes"
-                )
-            if boxes[-1] - boxes[0] != len(boxes) - 1:
-                raise RuleViolation("not_adjacent", "a player's boxes must be next to each other")
-        elif current is not None and current.in_play:
-            others = [b for b in self.boxes_of(player) if b != box]
-            if others and others[-1] - others[0] != len(others) - 1:
-                raise RuleViolation(
-                    "not_adjacent", "withdrawing this box would leave your boxes apart"
-                )
+            check_adjacent_boxes(self.boxes_of(player), box, bool(ante), most)
         return placed
 
     def bet(self, box: int, player: str, wagers: Mapping[str, object]) -> Step:

@@ -32,7 +32,7 @@ from table.engine.cards import DECK, Card, card_code, check_distinct, codes, par
 from table.engine.errors import InvalidInput, RuleViolation
 from table.engine.round import PUBLIC, Event, Step, Transfer, to_player
 from table.engine.shoe import DealPlan, Fault, RandomSource, commitment, new_salt, shuffle
-from table.games.common import boxes_of, check_box, require_phase, wagers_step
+from table.games.common import adjacent, boxes_of, check_box, require_phase, wagers_step
 from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
 
@@ -379,7 +379,7 @@ class Round:
                     if self.rules.adjacent_boxes
                     else "this table allows one box per player (§663a.7(f))",
                 )
-            if mine[-1] - mine[0] != len(mine) - 1:
+            if not adjacent(mine):
                 raise RuleViolation(
                     "not_adjacent", "a player's two boxes must be next to each other (§663a.7(f))"
                 )
