@@ -1,4 +1,5 @@
-"""Round machinery every game's round repeats, written once.
+"""Round machinery every game's round repeats, written once, and the JSON parsing helpers of
+the games' ``settle_round`` contracts.
 
 Four Card Frenzy (``table/engine/round.py``), Crazy 4 Poker and Five Card Hi-Lo play on the
 same six boxes and take wagers the same way before "no more bets": these are the checks and the
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from table.engine.errors import InvalidInput, RuleViolation
 
@@ -124,3 +125,32 @@ def wagers_step(
     # The event keeps its own copy: a later decision changes the box's wagers, not the record.
     sent = {"box": box, "player": player, "wagers": dict(placed)}
     return (Event(kind, sent),), transfers
+
+
+# --- the settle_round contracts' parsing ------------------------------------------------------
+
+
+def json_object(value: object, what: str) -> dict[str, Any]:
+    """``value`` as a JSON object (``what`` names it in the error)."""
+    if not isinstance(value, dict):
+        raise InvalidInput("bad_shape", f"{what} must be a JSON object")
+    return value
+
+
+def check_keys(data: dict[str, Any], known: frozenset[str], where: str) -> None:
+    """No key of ``data`` outside ``known``; the error names the first unknown one after the
+    prefix ``where`` (e.g. ``"rules: "``, or ``""`` at the top level)."""
+    if not known.issuperset(data):
+        unknown = sorted(set(data) - known, key=str)[0]
+        raise InvalidInput("bad_shape", f"{where}unknown key {unknown!r}")
+
+
+def box_number(box: dict[str, Any], index: int) -> int:
+    """The ``box`` of ``boxes[index]``: one of the six boxes (a bool or other subclass of int
+    is not one)."""
+    number = box.get("box")
+    if type(number) is not int or not 1 <= number <= 6:
+        raise InvalidInput(
+            "bad_box", f"boxes[{index}]: box must be a number 1 to 6, not {number!r}"
+        )
+    return number
