@@ -1,5 +1,5 @@
 """Round machinery every game's round repeats, written once, and the JSON parsing helpers of
-the games' ``settle_round`` contracts.
+the games' ``settle_round`` contracts and the formatting of their paytable reports.
 
 Four Card Frenzy (``table/engine/round.py``), Crazy 4 Poker and Five Card Hi-Lo play on the
 same six boxes and take wagers the same way before "no more bets": these are the checks and the
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from enum import StrEnum
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from table.engine.errors import InvalidInput, RuleViolation
@@ -154,3 +155,27 @@ def box_number(box: dict[str, Any], index: int) -> int:
             "bad_box", f"boxes[{index}]: box must be a number 1 to 6, not {number!r}"
         )
     return number
+
+
+# --- the paytable reports' formatting ---------------------------------------------------------
+
+Progress = Callable[[str], None]  # where a report says how far it has got
+
+
+def quiet(_: str) -> None:
+    """A report's progress, said to nobody."""
+    return None
+
+
+def exact(x: Fraction) -> str:
+    """An exact figure as the fraction ``numerator/denominator``."""
+    return f"{x.numerator}/{x.denominator}"
+
+
+def percent(x: float, places: int = 4) -> str:
+    return f"{x * 100:.{places}f}%"
+
+
+def one_in(x: float | None) -> str:
+    """A "1 in N" frequency: whole above 100, two decimals below, "-" for never."""
+    return f"{x:,.0f}" if x is not None and x >= 100 else (f"{x:,.2f}" if x else "-")
