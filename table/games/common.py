@@ -79,6 +79,24 @@ def check_adjacent_boxes(boxes: Sequence[int], box: int, placing: bool, most: in
             raise RuleViolation("not_adjacent", "withdrawing this box would leave your boxes apart")
 
 
+class _Limits(Protocol):
+    def limits(self, wager: str) -> tuple[int, int]: ...
+
+
+def limits_problems(rules: _Limits, wagers: Iterable[str]) -> list[tuple[str, str]]:
+    """A Rules Submission's problems with its wagers' limits, as (field, words): each
+    minimum more than zero and no more than its maximum."""
+    out: list[tuple[str, str]] = []
+    for wager in wagers:
+        low, high = rules.limits(wager)
+        label = wager.replace("_", " ")
+        if low <= 0:
+            out.append((f"{wager}_min", f"the {label} minimum must be more than zero"))
+        if low > high:
+            out.append((f"{wager}_min", f"the {label} minimum is more than its maximum"))
+    return out
+
+
 class _Box(Protocol):
     @property
     def player(self) -> str: ...
