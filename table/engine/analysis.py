@@ -47,6 +47,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from table.games.common import exact as exact  # a fraction as text, "-1597/33686"
+
 from .cards import ACE, DIAMONDS, NINE, TEN, Card
 from .hands import (
     FOUR_TABLE,
@@ -1009,11 +1011,6 @@ SECTION_TITLES: Final = {
     "all_six": "All-Six Bonus Wager",
     "bad_beat": "Ante, Odds and Raise (the main game), one entry per bad-beat table",
 }
-
-
-def exact(x: Fraction) -> str:
-    """A fraction as text, ``"-1597/33686"``."""
-    return f"{x.numerator}/{x.denominator}"
 
 
 def _row_json(row: RowResult) -> dict[str, Any]:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from table.games.common import check_keys
+from table.games.common import json_object as _object
+
 from .cards import Card, codes, parse_card, parse_cards, trusted_codes
 from .errors import InvalidInput
 from .hands import CATEGORY_KEYS, CATEGORY_SHIFT
@@ -42,12 +45,6 @@ _RULE_KEYS = {
 }
 
 
-def _object(value: object, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidInput("bad_shape", f"{what} must be a JSON object")
-    return value
-
-
 def parse_rules(raw: object) -> Rules:
     rules = _object(raw, "rules")
     unknown = set(rules) - _RULE_KEYS
@@ -68,9 +65,7 @@ _ROUND_KEYS: Final = frozenset({"rules", "dealer", "all_six_card", "boxes"})
 
 def parse_box(raw: object, index: int) -> BoxInPlay:
     box = raw if isinstance(raw, dict) else _object(raw, f"boxes[{index}]")
-    if not _BOX_KEYS.issuperset(box):
-        unknown = sorted(set(box) - _BOX_KEYS)[0]
-        raise InvalidInput("bad_shape", f"boxes[{index}]: unknown key {unknown!r}")
+    check_keys(box, _BOX_KEYS, f"boxes[{index}]: ")
     number = box.get("box")
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 6:
         raise InvalidInput(

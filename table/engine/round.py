@@ -18,6 +18,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
+from table.games.common import boxes_of, check_adjacent_boxes, check_box, require_phase, wagers_step
+from table.games.common import check_amount as _amount
+from table.games.common import check_player as _player
+
 from .cards import Card, card_code, check_distinct, codes
 from .errors import InvalidInput, RuleViolation
 from .hands import best_four, describe, max_raise_multiple
@@ -137,18 +141,6 @@ class BoxPlay:
         )
 
 
-def _player(player: object) -> str:
-    if not isinstance(player, str) or not player:
-        raise InvalidInput("bad_player", f"a player is a non-empty name, not {player!r}")
-    return player
-
-
-def _amount(value: object, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
-    return value
-
-
 @dataclass(slots=True)
 class Round:
     number: int
@@ -199,23 +191,17 @@ class Round:
     # --- checks --------------------------------------------------------------------------
 
     def _require(self, *phases: Phase) -> None:
-        if self.phase not in phases:
-            wanted = " or ".join(p.value for p in phases)
-            raise RuleViolation(
-                "wrong_phase", f"not allowed now: the round is {self.phase.value}, not {wanted}"
-            )
+        require_phase(self.phase, phases)
 
     def _box(self, box: object) -> int:
-        if not isinstance(box, int) or isinstance(box, bool) or box not in BOXES:
-            raise InvalidInput("bad_box", f"there is no box {box!r}; boxes are 1 to 6")
-        return box
+        return check_box(box)
 
     def boxes_in_play(self) -> list[BoxPlay]:
         """Boxes with Ante and Odds, from the dealer's left (§684a.10(b))."""
         return [self.boxes[b] for b in sorted(self.boxes) if self.boxes[b].in_play]
 
     def boxes_of(self, player: str) -> list[int]:
-        return sorted(b for b, p in self.boxes.items() if p.player == player and p.in_play)
+        return boxes_of(self.boxes, player)
 
     # --- betting -------------------------------------------------------------------------
 
@@ -262,42 +248,15 @@ class Round:
                     f"the {label} wager must be between {low / 100:.2f} and {high / 100:.2f}",
                 )
             placed[wager] = amount
-        if ante:
-            boxes = sorted({*self.boxes_of(player), box})
+        if ante or (current is not None and current.in_play):
             # §684a.7(e): a player wagers on at most N adjacent boxes.
-            if len(boxes) > self.rules.adjacent_boxes:
-                raise RuleViolation(
-                    "too_many_boxes",
-                    f"a player may play at most {self.rules.adjacent_boxes} adjacent boxes",
-                )
-            if boxes[-1] - boxes[0] != len(boxes) - 1:
-                raise RuleViolation("not_adjacent", "a player's boxes must be next to each other")
-        elif current is not None and current.in_play:
-            others = [b for b in self.boxes_of(player) if b != box]
-            if others and others[-1] - others[0] != len(others) - 1:
-                raise RuleViolation(
-                    "not_adjacent", "withdrawing this box would leave your boxes apart"
-                )
+            check_adjacent_boxes(self.boxes_of(player), box, bool(ante), self.rules.adjacent_boxes)
         return placed
 
     def bet(self, box: int, player: str, wagers: dict[str, object]) -> Step:
         """Place, change or (with nothing) withdraw a box's wagers before "no more bets"."""
         placed = self.check_bet(box, player, wagers)
-        before = self.boxes[box].staked() if box in self.boxes else 0
-        if placed:
-            self.boxes[box] = BoxPlay(box, player, placed)
-        else:
-            self.boxes.pop(box, None)
-        difference = sum(placed.values()) - before
-        transfers = (
-            (Transfer(player, difference, "wager" if difference > 0 else "wager returned", box),)
-            if difference
-            else ()
-        )
-        kind = "wagers_placed" if placed else "wagers_withdrawn"
-        # The event keeps its own copy: a later Raise changes the box's wagers, not the record.
-        sent = {"box": box, "player": player, "wagers": dict(placed)}
-        return Step((Event(kind, sent),), transfers)
+        return Step(*wagers_step(self.boxes, box, player, placed, BoxPlay))
 
     def withdraw(self, box: int, player: str) -> Step:
         return self.bet(box, player, {})

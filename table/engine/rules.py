@@ -12,6 +12,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
+from table.games.common import limits_problems
+
 from .errors import InvalidInput
 from .hands import Category
 from .paytables import (
@@ -262,13 +264,7 @@ class TableRules:
         out += jurisdiction_problems(self.jurisdiction, self.tables_in_use())
         if not 1 <= self.adjacent_boxes <= 6:
             out.append(("adjacent_boxes", "a player may play 1 to 6 adjacent boxes"))
-        for wager in (ANTE, *OPTIONAL):
-            low, high = self.limits(wager)
-            label = wager.replace("_", " ")
-            if low <= 0:
-                out.append((f"{wager}_min", f"the {label} minimum must be more than zero"))
-            if low > high:
-                out.append((f"{wager}_min", f"the {label} minimum is more than its maximum"))
+        out += limits_problems(self, (ANTE, *OPTIONAL))
         if self.decision_seconds < 5:
             out.append(("decision_seconds", "players need at least 5 seconds to decide"))
         if self.betting_seconds < 5:

@@ -710,6 +710,32 @@ def bettable_boxes(
     return out
 
 
+class WagerLimits(Protocol):
+    """What a game's Rules Submission says of a wager: offered, and between which limits."""
+
+    def offers(self, wager: str) -> bool: ...
+
+    def limits(self, wager: str) -> tuple[int, int]: ...
+
+
+def bet_amounts(
+    rules: WagerLimits,
+    ante: str,
+    ante_label: str,
+    optional: Sequence[str],
+    labels: Mapping[str, str],
+) -> tuple[Amount, ...]:
+    """The amounts a bet move asks for: the Ante (required, with ``ante_label``), then each
+    optional wager the table offers, each between its limits (a fixed wager: low == high)."""
+    low, high = rules.limits(ante)
+    amounts = [Amount(ante, ante_label, low, high, required=True)]
+    for wager in optional:
+        if rules.offers(wager):
+            low, high = rules.limits(wager)
+            amounts.append(Amount(wager, labels[wager], low, high))
+    return tuple(amounts)
+
+
 def field_changes(
     fields: Sequence[RulesField], old: Mapping[str, Any], new: Mapping[str, Any]
 ) -> list[str]:

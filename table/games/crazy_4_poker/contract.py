@@ -10,6 +10,8 @@ from typing import Any, Final
 
 from table.engine.cards import Card, parse_card, parse_cards, trusted_codes
 from table.engine.errors import InvalidInput
+from table.games.common import box_number, check_keys
+from table.games.common import json_object as _object
 
 from .hands import four_card_category_key
 from .meters import Meter
@@ -55,18 +57,6 @@ _AMOUNT_KEYS: Final = (
 _HAND_BONUS_ON: Final = ("player", "dealer", "both")
 
 
-def _object(value: object, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidInput("bad_shape", f"{what} must be a JSON object")
-    return value
-
-
-def _no_unknown(data: dict[str, Any], known: frozenset[str], what: str) -> None:
-    unknown = set(data) - known
-    if unknown:
-        raise InvalidInput("bad_shape", f"{what}: unknown key {sorted(unknown)[0]!r}")
-
-
 def _amount(value: object, what: str) -> int:
     if type(value) is not int or value < 0:
         raise InvalidInput(
@@ -77,18 +67,18 @@ def _amount(value: object, what: str) -> int:
 
 def parse_rules(raw: object) -> Rules:
     rules = _object(raw, "rules")
-    _no_unknown(rules, _RULE_KEYS, "rules")
+    check_keys(rules, _RULE_KEYS, "rules: ")
     if "queens_up_paytable" not in rules:
         raise InvalidInput("unknown_paytable", "rules: queens_up_paytable is required (A-D)")
     progressive = rules.get("progressive")
     if progressive is not None:
         p = _object(progressive, "rules.progressive")
-        _no_unknown(p, frozenset({"type", "paytable", "wager"}), "rules.progressive")
+        check_keys(p, frozenset({"type", "paytable", "wager"}), "rules.progressive: ")
         progressive = (p.get("type"), p.get("paytable"), p.get("wager"))
     hand_bonus = rules.get("hand_bonus")
     if hand_bonus is not None:
         h = _object(hand_bonus, "rules.hand_bonus")
-        _no_unknown(h, frozenset({"wager"}), "rules.hand_bonus")
+        check_keys(h, frozenset({"wager"}), "rules.hand_bonus: ")
         hand_bonus = h.get("wager")
         if hand_bonus is None:
             raise InvalidInput("bad_wager_size", "rules.hand_bonus needs its wager (100 or 500)")
@@ -111,7 +101,7 @@ def parse_meters(raw: object, rules: Rules) -> dict[str, Meter]:
     out: dict[str, Meter] = {}
     for name in names:
         m = _object(data[name], f"meters.{name}")
-        _no_unknown(m, frozenset({"amount", "reserve"}), f"meters.{name}")
+        check_keys(m, frozenset({"amount", "reserve"}), f"meters.{name}: ")
         if "amount" not in m:
             raise InvalidInput("bad_meters", f"meters.{name} needs an amount")
         out[name] = Meter(
@@ -123,18 +113,14 @@ def parse_meters(raw: object, rules: Rules) -> dict[str, Meter]:
 
 def parse_box(raw: object, index: int) -> BoxInPlay:
     box = _object(raw, f"boxes[{index}]")
-    _no_unknown(box, _BOX_KEYS, f"boxes[{index}]")
-    number = box.get("box")
-    if type(number) is not int or not 1 <= number <= 6:
-        raise InvalidInput(
-            "bad_box", f"boxes[{index}]: box must be a number 1 to 6, not {number!r}"
-        )
+    check_keys(box, _BOX_KEYS, f"boxes[{index}]: ")
+    number = box_number(box, index)
     player = box.get("player")
     if not isinstance(player, str) or not player:
         raise InvalidInput("bad_player", f"box {number}: player must be a non-empty string")
     cards = tuple(parse_cards(box.get("cards"), 5, f"box {number}"))
     w = _object(box.get("wagers"), f"box {number} wagers")
-    _no_unknown(w, frozenset({*_AMOUNT_KEYS, "hand_bonus_on"}), f"box {number} wagers")
+    check_keys(w, frozenset({*_AMOUNT_KEYS, "hand_bonus_on"}), f"box {number} wagers: ")
     # An absent or null wager is not placed (a Play of 0 is a fold).
     amounts = {
         k: 0 if w.get(k) is None else _amount(w[k], f"box {number}: {k}") for k in _AMOUNT_KEYS
@@ -163,7 +149,7 @@ def parse_round(
     raw: object,
 ) -> tuple[Rules, dict[str, Meter], list[Card], Card | None, Draws, list[BoxInPlay]]:
     data = _object(raw, "a round")
-    _no_unknown(data, _ROUND_KEYS, "round")
+    check_keys(data, _ROUND_KEYS, "round: ")
     rules = parse_rules(data.get("rules"))
     meters = parse_meters(data.get("meters"), rules)
     dealer = parse_cards(data.get("dealer"), 5, "the dealer's hand")

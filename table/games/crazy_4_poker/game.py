@@ -57,6 +57,7 @@ from ..base import (
     TableSettings,
     Timer,
     WagerSpec,
+    bet_amounts,
     bettable_boxes,
     command_box,
     dollars,
@@ -520,7 +521,9 @@ class Crazy4Poker:
         if state.phase is Phase.BETTING:
             owners = {b: p.player for b, p in state.boxes.items()}
             mine = state.boxes_of(player)
-            amounts = self._bet_amounts(state.rules)
+            amounts = bet_amounts(
+                state.rules, ANTE, "Ante and Super Bonus (each)", OPTIONAL, LABELS
+            )
             most = state.rules.rules.max_boxes_per_player
             for box in bettable_boxes(owners, player, mine, most):
                 moves.append(Move(BET, f"Wagers on box {box}", box, amounts=amounts))
@@ -540,16 +543,6 @@ class Crazy4Poker:
                 amounts = (Amount("play", "Play", low, high, required=True),) if high > low else ()
                 moves.append(Move(DECIDE, "Play or fold", play.box, tuple(choices), amounts))
         return tuple(moves)
-
-    @staticmethod
-    def _bet_amounts(rules: TableRules) -> tuple[Amount, ...]:
-        low, high = rules.limits(ANTE)
-        amounts = [Amount(ANTE, "Ante and Super Bonus (each)", low, high, required=True)]
-        for wager in OPTIONAL:
-            if rules.offers(wager):
-                low, high = rules.limits(wager)
-                amounts.append(Amount(wager, LABELS[wager], low, high))
-        return tuple(amounts)
 
     def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
         moves: list[Move] = []

@@ -25,7 +25,7 @@ Probabilities and edges are floats for reading; ``*_exact`` fields are the exact
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
@@ -37,6 +37,10 @@ from table.engine.analysis import (
     five_card_hands,
     hand_words,
 )
+from table.games.common import Progress, exact
+from table.games.common import one_in as _one_in
+from table.games.common import percent as _p
+from table.games.common import quiet as _quiet
 
 from . import analysis
 from .hands import (
@@ -62,8 +66,6 @@ from .paytables import (
     ToOne,
 )
 
-Progress = Callable[[str], None]
-
 GAME: Final = "crazy_4_poker"
 TITLE: Final = "Crazy 4 Poker"
 REGULATION: Final = "58 Pa. Code ch. 657a"
@@ -84,14 +86,6 @@ METHOD: Final = (
     "(table.games.crazy_4_poker); exact fractions, no simulation. See "
     "table/games/crazy_4_poker/analysis.py."
 )
-
-
-def _quiet(_: str) -> None:
-    return None
-
-
-def exact(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
 
 
 def _timed(seconds: dict[str, float], name: str, started: float) -> None:
@@ -514,14 +508,6 @@ def build_report(progress: Progress = _quiet) -> dict[str, Any]:
 
 
 # --- people: the console summary and the Markdown section -------------------------------------
-
-
-def _p(x: float, places: int = 4) -> str:
-    return f"{x * 100:.{places}f}%"
-
-
-def _one_in(x: float | None) -> str:
-    return f"{x:,.0f}" if x is not None and x >= 100 else (f"{x:,.2f}" if x else "-")
 
 
 def text_lines(report: Mapping[str, Any]) -> list[str]:

@@ -45,6 +45,8 @@ from table.engine.shoe import (
     new_salt,
     shuffle,
 )
+from table.games.common import boxes_of, check_adjacent_boxes, require_phase, wagers_step
+from table.games.common import check_player as _player
 
 from .contract import parse_rules
 from .hands import (
@@ -369,12 +371,6 @@ class BoxPlay:
         )
 
 
-def _player(player: object) -> str:
-    if not isinstance(player, str) or not player:
-        raise InvalidInput("bad_player", f"a player is a non-empty name, not {player!r}")
-    return player
-
-
 def _amount(value: object, name: str) -> int:
     if type(value) is not int or value < 0:
         raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
@@ -478,11 +474,7 @@ class Round:
     # --- checks ------------------------------------------------------------------------
 
     def _require(self, *phases: Phase) -> None:
-        if self.phase not in phases:
-            wanted = " or ".join(p.value for p in phases)
-            raise RuleViolation(
-                "wrong_phase", f"not allowed now: the round is {self.phase.value}, not {wanted}"
-            )
+        require_phase(self.phase, phases)
 
     def _box(self, box: object) -> int:
         if type(box) is not int or box not in BOXES:
@@ -494,7 +486,7 @@ class Round:
         return [self.boxes[b] for b in sorted(self.boxes) if self.boxes[b].in_play]
 
     def boxes_of(self, player: str) -> list[int]:
-        return sorted(b for b, p in self.boxes.items() if p.player == player and p.in_play)
+        return boxes_of(self.boxes, player)
 
     @property
     def meter_names(self) -> tuple[str, ...]:
@@ -556,41 +548,15 @@ class Round:
                 )
             placed[wager] = amount
         most = self.rules.rules.max_boxes_per_player
-        if ante:
-            boxes = sorted({*self.boxes_of(player), box})
+        if ante or (current is not None and current.in_play):
             # §657a.7(e): a player wagers on at most N adjacent boxes.
-            if len(boxes) > most:
-                raise RuleViolation(
-                    "too_many_boxes", f"a player may play at most {most} adjacent boxes"
-                )
-            if boxes[-1] - boxes[0] != len(boxes) - 1:
-                raise RuleViolation("not_adjacent", "a player's boxes must be next to each other")
-        elif current is not None and current.in_play:
-            others = [b for b in self.boxes_of(player) if b != box]
-            if others and others[-1] - others[0] != len(others) - 1:
-                raise RuleViolation(
-                    "not_adjacent", "withdrawing this box would leave your boxes apart"
-                )
+            check_adjacent_boxes(self.boxes_of(player), box, bool(ante), most)
         return placed
 
     def bet(self, box: int, player: str, wagers: Mapping[str, object]) -> Step:
         """Place, change or (with nothing) withdraw a box's wagers before "no more bets"."""
         placed = self.check_bet(box, player, wagers)
-        before = self.boxes[box].staked() if box in self.boxes else 0
-        if placed:
-            self.boxes[box] = BoxPlay(box, player, placed)
-        else:
-            self.boxes.pop(box, None)
-        difference = sum(placed.values()) - before
-        transfers = (
-            (Transfer(player, difference, "wager" if difference > 0 else "wager returned", box),)
-            if difference
-            else ()
-        )
-        kind = "wagers_placed" if placed else "wagers_withdrawn"
-        return Step(
-            (Event(kind, {"box": box, "player": player, "wagers": dict(placed)}),), transfers
-        )
+        return Step(*wagers_step(self.boxes, box, player, placed, BoxPlay))
 
     def withdraw(self, box: int, player: str) -> Step:
         return self.bet(box, player, {})

@@ -12,6 +12,8 @@ from typing import Any, Final
 
 from table.engine.cards import Card, card_code, parse_cards, trusted_codes
 from table.engine.errors import InvalidInput
+from table.games.common import box_number, check_keys
+from table.games.common import json_object as _object
 
 from .hands import Setting, setting_problem
 from .settlement import (
@@ -35,25 +37,13 @@ _BOX_KEYS: Final = frozenset({"box", "player", "cards", "high", "low", "wagers"}
 _WAGER_KEYS: Final = (ANTE, PLAY, TIE, POKER_BONUS)
 
 
-def _object(value: object, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidInput("bad_shape", f"{what} must be a JSON object")
-    return value
-
-
-def _unknown_key(data: dict[str, Any], known: frozenset[str], where: str) -> None:
-    if not known.issuperset(data):
-        unknown = sorted(set(data) - known, key=str)[0]
-        raise InvalidInput("bad_shape", f"{where}unknown key {unknown!r}")
-
-
 def parse_paytables(raw: object) -> Paytables:
     if raw is None:
         raise InvalidInput(
             "missing_rules", "rules are required (ante_bonus_paytable, poker_bonus_paytable)"
         )
     rules = _object(raw, "rules")
-    _unknown_key(rules, _RULE_KEYS, "rules: ")
+    check_keys(rules, _RULE_KEYS, "rules: ")
     for key in sorted(_RULE_KEYS):
         if key not in rules:
             raise InvalidInput("missing_rules", f"rules: {key} is required")
@@ -111,12 +101,8 @@ def parse_box(raw: object, index: int) -> tuple[BoxInPlay, dict[str, Any]]:
     """A box without its setting (checked once every card of the round is known), and its
     raw object."""
     box = _object(raw, f"boxes[{index}]")
-    _unknown_key(box, _BOX_KEYS, f"boxes[{index}]: ")
-    number = box.get("box")
-    if type(number) is not int or not 1 <= number <= 6:
-        raise InvalidInput(
-            "bad_box", f"boxes[{index}]: box must be a number 1 to 6, not {number!r}"
-        )
+    check_keys(box, _BOX_KEYS, f"boxes[{index}]: ")
+    number = box_number(box, index)
     player = box.get("player")
     if not isinstance(player, str) or not player:
         raise InvalidInput("bad_player", f"box {number}: a player id is required")
@@ -127,7 +113,7 @@ def parse_box(raw: object, index: int) -> tuple[BoxInPlay, dict[str, Any]]:
 
 def parse_round(raw: object) -> tuple[list[Card], list[BoxInPlay], Paytables]:
     data = _object(raw, "a round")
-    _unknown_key(data, _ROUND_KEYS, "")
+    check_keys(data, _ROUND_KEYS, "")
     if data.get("game") != GAME:
         raise InvalidInput("unknown_game", f"not a {GAME} round: game {data.get('game')!r}")
     paytables = parse_paytables(data.get("rules"))

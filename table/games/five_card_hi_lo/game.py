@@ -33,7 +33,6 @@ from ..base import (
     VOID,
     WITHDRAW,
     Actor,
-    Amount,
     BoxState,
     Choice,
     Command,
@@ -54,6 +53,7 @@ from ..base import (
     TableSettings,
     Timer,
     WagerSpec,
+    bet_amounts,
     bettable_boxes,
     command_box,
     field_changes,
@@ -376,7 +376,7 @@ class FiveCardHiLo:
         if state.phase is Phase.BETTING:
             owners = {b: p.player for b, p in state.boxes.items()}
             mine = state.boxes_of(player)
-            amounts = self._bet_amounts(state.rules)
+            amounts = bet_amounts(state.rules, ANTE, LABELS[ANTE], OPTIONAL, LABELS)
             for box in bettable_boxes(owners, player, mine, state.rules.boxes_per_player()):
                 moves.append(Move(BET, f"Wagers on box {box}", box, amounts=amounts))
             for box in mine:
@@ -400,16 +400,6 @@ class FiveCardHiLo:
                 )
                 moves.append(Move(SET_HANDS, "Set your high and low hands", number, settings))
         return tuple(moves)
-
-    @staticmethod
-    def _bet_amounts(rules: HiLoRules) -> tuple[Amount, ...]:
-        low, high = rules.limits(ANTE)
-        amounts = [Amount(ANTE, LABELS[ANTE], low, high, required=True)]
-        for wager in OPTIONAL:
-            if rules.offers(wager):
-                low, high = rules.limits(wager)
-                amounts.append(Amount(wager, LABELS[wager], low, high))
-        return tuple(amounts)
 
     def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
         moves: list[Move] = []

@@ -21,9 +21,14 @@ The document:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Final
+
+from table.games.common import Progress, exact
+from table.games.common import one_in as _one_in
+from table.games.common import percent as _p
+from table.games.common import quiet as _quiet
 
 from . import analysis
 from .analysis import DEALS, Choice
@@ -37,8 +42,6 @@ from .paytables import (
     TieHand,
 )
 from .poker import PokerHand
-
-Progress = Callable[[str], None]
 
 GAME: Final = "five_card_hi_lo"
 TITLE: Final = "Five Card Hi-Lo"
@@ -75,14 +78,6 @@ _TIE_LABELS: Final = {
     TieHand.HIGH: "High hands tie (low hands do not)",
     TieHand.LOW: "Low hands tie (high hands do not)",
 }
-
-
-def _quiet(_: str) -> None:
-    return None
-
-
-def exact(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
 
 
 def _row(label: str, payout: str, count: int, total: int, wins: Fraction) -> dict[str, Any]:
@@ -406,14 +401,6 @@ def build_report(progress: Progress = _quiet) -> dict[str, Any]:
 
 
 # --- people: the console summary and the Markdown section -------------------------------------
-
-
-def _p(x: float, places: int = 4) -> str:
-    return f"{x * 100:.{places}f}%"
-
-
-def _one_in(x: float | None) -> str:
-    return f"{x:,.0f}" if x is not None and x >= 100 else (f"{x:,.2f}" if x else "-")
 
 
 def text_lines(report: Mapping[str, Any]) -> list[str]:

@@ -32,6 +32,9 @@ from table.engine.cards import DECK, Card, card_code, check_distinct, codes, par
 from table.engine.errors import InvalidInput, RuleViolation
 from table.engine.round import PUBLIC, Event, Step, Transfer, to_player
 from table.engine.shoe import DealPlan, Fault, RandomSource, commitment, new_salt, shuffle
+from table.games.common import adjacent, boxes_of, check_box, require_phase, wagers_step
+from table.games.common import check_amount as _amount
+from table.games.common import check_player as _player
 
 from .hands import Setting, default_setting, house_way, possible_settings, set_hands
 from .irregularities import Irregularity, consequence, deal_round
@@ -213,18 +216,6 @@ class BoxPlay:
         )
 
 
-def _player(player: object) -> str:
-    if not isinstance(player, str) or not player:
-        raise InvalidInput("bad_player", f"a player is a non-empty name, not {player!r}")
-    return player
-
-
-def _amount(value: object, name: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
-    return value
-
-
 def _cards_given(value: object, what: str) -> list[Card]:
     """A hand as the player sends it: card codes ("AS") or cards 0..51."""
     if not isinstance(value, list | tuple):
@@ -324,23 +315,17 @@ class Round:
     # --- checks --------------------------------------------------------------------------
 
     def _require(self, *phases: Phase) -> None:
-        if self.phase not in phases:
-            wanted = " or ".join(p.value for p in phases)
-            raise RuleViolation(
-                "wrong_phase", f"not allowed now: the round is {self.phase.value}, not {wanted}"
-            )
+        require_phase(self.phase, phases)
 
     def _box(self, box: object) -> int:
-        if not isinstance(box, int) or isinstance(box, bool) or box not in BOXES:
-            raise InvalidInput("bad_box", f"there is no box {box!r}; boxes are 1 to 6")
-        return box
+        return check_box(box)
 
     def boxes_in_play(self) -> list[BoxPlay]:
         """Boxes with an Ante, from the dealer's left (§663a.10(b))."""
         return [self.boxes[b] for b in deal_order(self.boxes) if self.boxes[b].in_play]
 
     def boxes_of(self, player: str) -> list[int]:
-        return sorted(b for b, p in self.boxes.items() if p.player == player and p.in_play)
+        return boxes_of(self.boxes, player)
 
     # --- betting -------------------------------------------------------------------------
 
@@ -394,7 +379,7 @@ class Round:
                     if self.rules.adjacent_boxes
                     else "this table allows one box per player (§663a.7(f))",
                 )
-            if mine[-1] - mine[0] != len(mine) - 1:
+            if not adjacent(mine):
                 raise RuleViolation(
                     "not_adjacent", "a player's two boxes must be next to each other (§663a.7(f))"
                 )
@@ -403,19 +388,7 @@ class Round:
     def bet(self, box: int, player: str, wagers: dict[str, object]) -> Step:
         """Place, change or (with nothing) withdraw a box's wagers before "no more bets"."""
         placed = self.check_bet(box, player, wagers)
-        before = self.boxes[box].staked() if box in self.boxes else 0
-        if placed:
-            self.boxes[box] = BoxPlay(box, player, placed)
-        else:
-            self.boxes.pop(box, None)
-        difference = sum(placed.values()) - before
-        transfers = (
-            (Transfer(player, difference, "wager" if difference > 0 else "wager returned", box),)
-            if difference
-            else ()
-        )
-        kind = "wagers_placed" if placed else "wagers_withdrawn"
-        return Step((Event(kind, {"box": box, "player": player, "wagers": placed}),), transfers)
+        return Step(*wagers_step(self.boxes, box, player, placed, BoxPlay))
 
     def withdraw(self, box: int, player: str) -> Step:
         return self.bet(box, player, {})

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Final
 
 from table.engine.errors import InvalidInput
+from table.games.common import limits_problems
 
 from .paytables import ANTE_BONUS_PAYTABLES, POKER_BONUS_PAYTABLES
 from .settlement import ANTE, POKER_BONUS, TIE, Paytables
@@ -89,13 +90,7 @@ class HiLoRules:
                     f"unknown Poker Bonus paytable {self.poker_bonus_paytable!r} (A or B)",
                 )
             )
-        for wager in (ANTE, *OPTIONAL):
-            low, high = self.limits(wager)
-            label = wager.replace("_", " ")
-            if low <= 0:
-                out.append((f"{wager}_min", f"the {label} minimum must be more than zero"))
-            if low > high:
-                out.append((f"{wager}_min", f"the {label} minimum is more than its maximum"))
+        out += limits_problems(self, (ANTE, *OPTIONAL))
         if self.decision_seconds < 5:
             out.append(("decision_seconds", "players need at least 5 seconds to decide"))
         if self.setting_seconds < 5:

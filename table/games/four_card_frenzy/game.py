@@ -42,7 +42,6 @@ from ..base import (
     VOID,
     WITHDRAW,
     Actor,
-    Amount,
     BoxState,
     Choice,
     Command,
@@ -63,6 +62,7 @@ from ..base import (
     TableSettings,
     Timer,
     WagerSpec,
+    bet_amounts,
     bettable_boxes,
     command_box,
     lines_of,
@@ -335,7 +335,7 @@ class FourCardFrenzy:
         if state.phase is Phase.BETTING:
             owners = {b: p.player for b, p in state.boxes.items()}
             mine = state.boxes_of(player)
-            amounts = self._bet_amounts(state.rules)
+            amounts = bet_amounts(state.rules, ANTE, "Ante and Odds (each)", OPTIONAL, LABELS)
             for box in bettable_boxes(owners, player, mine, state.rules.adjacent_boxes):
                 moves.append(Move(BET, f"Wagers on box {box}", box, amounts=amounts))
             for box in mine:
@@ -348,16 +348,6 @@ class FourCardFrenzy:
                 choices += [Choice(f"Raise {m}x", {"raise": m}) for m in range(1, most + 1)]
                 moves.append(Move(DECIDE, "Raise or fold", play.box, tuple(choices)))
         return tuple(moves)
-
-    @staticmethod
-    def _bet_amounts(rules: TableRules) -> tuple[Amount, ...]:
-        low, high = rules.limits(ANTE)
-        amounts = [Amount(ANTE, "Ante and Odds (each)", low, high, required=True)]
-        for wager in OPTIONAL:
-            if rules.offers(wager):
-                low, high = rules.limits(wager)
-                amounts.append(Amount(wager, LABELS[wager], low, high))
-        return tuple(amounts)
 
     def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
         moves: list[Move] = []

@@ -1,0 +1,199 @@
+"""Round machinery every game's round repeats, written once, and the JSON parsing helpers of
+the games' ``settle_round`` contracts and the formatting of their paytable reports.
+
+Four Card Frenzy (``table/engine/round.py``), Crazy 4 Poker and Five Card Hi-Lo play on the
+same six boxes and take wagers the same way before "no more bets": these are the checks and the
+wager step they share. What a game's rules decide (which wagers, their limits, how many boxes a
+player may play, the messages citing its own chapter) stays in the game's own round.
+
+Pure: no Django, no state of its own. It does not import ``table.engine.round`` at module
+level, because that module uses these checks too (see :func:`wagers_step`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
+from enum import StrEnum
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
+
+from table.engine.errors import InvalidInput, RuleViolation
+
+if TYPE_CHECKING:
+    from table.engine.round import Event, Transfer
+
+BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
+
+
+def check_player(player: object) -> str:
+    """A player is named by a non-empty string."""
+    if not isinstance(player, str) or not player:
+        raise InvalidInput("bad_player", f"a player is a non-empty name, not {player!r}")
+    return player
+
+
+def check_amount(value: object, name: str) -> int:
+    """An amount of money is a whole number of cents, never negative (a bool is not one)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
+    return value
+
+
+def check_box(box: object) -> int:
+    """A box is one of the table's six (a bool is not one)."""
+    if not isinstance(box, int) or isinstance(box, bool) or box not in BOXES:
+        raise InvalidInput("bad_box", f"there is no box {box!r}; boxes are 1 to 6")
+    return box
+
+
+def require_phase(phase: StrEnum, phases: Iterable[StrEnum]) -> None:
+    """The command is allowed only in one of ``phases``; the round is in ``phase``."""
+    wanted = tuple(phases)
+    if phase not in wanted:
+        names = " or ".join(p.value for p in wanted)
+        raise RuleViolation(
+            "wrong_phase", f"not allowed now: the round is {phase.value}, not {names}"
+        )
+
+
+def adjacent(boxes: Sequence[int]) -> bool:
+    """Whether sorted, distinct ``boxes`` are next to each other (no box between them free)."""
+    return boxes[-1] - boxes[0] == len(boxes) - 1
+
+
+def check_adjacent_boxes(boxes: Sequence[int], box: int, placing: bool, most: int) -> None:
+    """Whether a player whose boxes in play are ``boxes`` may now place (``placing``) or take
+    back the wagers on ``box``: at most ``most`` boxes, all next to each other, also after a
+    withdrawal (the adjacent-boxes rule of each game's chapter)."""
+    if placing:
+        mine = sorted({*boxes, box})
+        if len(mine) > most:
+            raise RuleViolation(
+                "too_many_boxes", f"a player may play at most {most} adjacent boxes"
+            )
+        if not adjacent(mine):
+            raise RuleViolation("not_adjacent", "a player's boxes must be next to each other")
+    else:
+        others = [b for b in boxes if b != box]
+        if others and not adjacent(others):
+            raise RuleViolation("not_adjacent", "withdrawing this box would leave your boxes apart")
+
+
+class _Limits(Protocol):
+    def limits(self, wager: str) -> tuple[int, int]: ...
+
+
+def limits_problems(rules: _Limits, wagers: Iterable[str]) -> list[tuple[str, str]]:
+    """A Rules Submission's problems with its wagers' limits, as (field, words): each
+    minimum more than zero and no more than its maximum."""
+    out: list[tuple[str, str]] = []
+    for wager in wagers:
+        low, high = rules.limits(wager)
+        label = wager.replace("_", " ")
+        if low <= 0:
+            out.append((f"{wager}_min", f"the {label} minimum must be more than zero"))
+        if low > high:
+            out.append((f"{wager}_min", f"the {label} minimum is more than its maximum"))
+    return out
+
+
+class _Box(Protocol):
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def in_play(self) -> bool: ...
+
+    def staked(self) -> int: ...
+
+
+_B = TypeVar("_B", bound=_Box)
+
+
+def boxes_of(boxes: MutableMapping[int, _B], player: str) -> list[int]:
+    """The boxes ``player`` has in play, in order."""
+    return sorted(b for b, p in boxes.items() if p.player == player and p.in_play)
+
+
+def wagers_step(
+    boxes: MutableMapping[int, _B],
+    box: int,
+    player: str,
+    placed: dict[str, int],
+    new_box: Callable[[int, str, dict[str, int]], _B],
+) -> tuple[tuple[Event, ...], tuple[Transfer, ...]]:
+    """Place, change or (``placed`` empty) withdraw a box's checked wagers: the box is replaced
+    by ``new_box(box, player, placed)`` or removed; the player pays or gets back the difference.
+
+    Returns the step's events and transfers (each game builds its own ``Step`` from them)."""
+    # Imported here: table.engine.round imports this module for its checks.
+    from table.engine.round import Event, Transfer
+
+    before = boxes[box].staked() if box in boxes else 0
+    if placed:
+        boxes[box] = new_box(box, player, placed)
+    else:
+        boxes.pop(box, None)
+    difference = sum(placed.values()) - before
+    transfers = (
+        (Transfer(player, difference, "wager" if difference > 0 else "wager returned", box),)
+        if difference
+        else ()
+    )
+    kind = "wagers_placed" if placed else "wagers_withdrawn"
+    # The event keeps its own copy: a later decision changes the box's wagers, not the record.
+    sent = {"box": box, "player": player, "wagers": dict(placed)}
+    return (Event(kind, sent),), transfers
+
+
+# --- the settle_round contracts' parsing ------------------------------------------------------
+
+
+def json_object(value: object, what: str) -> dict[str, Any]:
+    """``value`` as a JSON object (``what`` names it in the error)."""
+    if not isinstance(value, dict):
+        raise InvalidInput("bad_shape", f"{what} must be a JSON object")
+    return value
+
+
+def check_keys(data: dict[str, Any], known: frozenset[str], where: str) -> None:
+    """No key of ``data`` outside ``known``; the error names the first unknown one after the
+    prefix ``where`` (e.g. ``"rules: "``, or ``""`` at the top level)."""
+    if not known.issuperset(data):
+        unknown = sorted(set(data) - known, key=str)[0]
+        raise InvalidInput("bad_shape", f"{where}unknown key {unknown!r}")
+
+
+def box_number(box: dict[str, Any], index: int) -> int:
+    """The ``box`` of ``boxes[index]``: one of the six boxes (a bool or other subclass of int
+    is not one)."""
+    number = box.get("box")
+    if type(number) is not int or not 1 <= number <= 6:
+        raise InvalidInput(
+            "bad_box", f"boxes[{index}]: box must be a number 1 to 6, not {number!r}"
+        )
+    return number
+
+
+# --- the paytable reports' formatting ---------------------------------------------------------
+
+Progress = Callable[[str], None]  # where a report says how far it has got
+
+
+def quiet(_: str) -> None:
+    """A report's progress, said to nobody."""
+    return None
+
+
+def exact(x: Fraction) -> str:
+    """An exact figure as the fraction ``numerator/denominator``."""
+    return f"{x.numerator}/{x.denominator}"
+
+
+def percent(x: float, places: int = 4) -> str:
+    return f"{x * 100:.{places}f}%"
+
+
+def one_in(x: float | None) -> str:
+    """A "1 in N" frequency: whole above 100, two decimals below, "-" for never."""
+    return f"{x:,.0f}" if x is not None and x >= 100 else (f"{x:,.2f}" if x else "-")
