@@ -609,9 +609,7 @@ class ProgressiveMeter(models.Model):
 
     def clean(self) -> None:
         if (self.kind, self.paytable) not in meter_catalogue():
-            offered = ", ".join(
-                f"{k}{' ' + p if p else ''}" for k, p in sorted(meter_catalogue())
-            )
+            offered = ", ".join(f"{k}{' ' + p if p else ''}" for k, p in sorted(meter_catalogue()))
             raise ValidationError(
                 f"no paytable of §657a.12 has a {self.kind} meter for paytable "
                 f"{self.paytable or '(none)'}; the meters are: {offered}"
