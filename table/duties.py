@@ -93,13 +93,21 @@ def mirror_admin_log(sender: Any, instance: Any, created: bool, **kwargs: Any) -
 # --- dealing ----------------------------------------------------------------------------------
 
 
-def can_deal(user: AbstractBaseUser | AnonymousUser | None, table_id: int) -> bool:
+def can_deal(
+    user: AbstractBaseUser | AnonymousUser | None,
+    table_id: int,
+    assigned: frozenset[int] | None = None,
+) -> bool:
     """May this user run this table from the dealer console: the dealer role, and assigned
-    to this very table (a role alone, or a superuser's every permission, is not enough)."""
+    to this very table (a role alone, or a superuser's every permission, is not enough).
+    ``assigned``: the table's dealers' ids when the caller read them already (a command reads
+    them with its table lock, so no query of its own)."""
     if user is None or not user.is_authenticated or not getattr(user, "is_active", False):
         return False
     if not user.has_perm(DEAL_PERMISSION):
         return False
+    if assigned is not None:
+        return user.pk in assigned
     return DealerAssignment.objects.filter(table_id=table_id, dealer_id=user.pk).exists()
 
 

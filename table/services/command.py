@@ -32,7 +32,7 @@ from table.engine.round import PUBLIC
 
 from .. import broadcast, duties, fastsql, ledger
 from ..broadcast import Publication
-from ..models import CommandRecord, Round, RulesSubmission, Seat, Table
+from ..models import CommandRecord, DealerAssignment, Round, RulesSubmission, Seat, Table
 from .context import Context, Result, ServiceError
 from .records import _note_balances, _save_round, _write_events
 
@@ -79,6 +79,7 @@ class _Locked:
     request: str | None  # the fingerprint of the command that key was first used for
     stored_round: tuple[str, Any] | None  # the current round's (phase, state)
     seats: dict[int, tuple[int, str]]  # box -> (user id, username)
+    dealers: frozenset[int]  # the ids of the dealers assigned to the table
 
 
 @lru_cache(maxsize=4)
@@ -88,8 +89,10 @@ def _locked_read_sql(vendor: str) -> str:
     if vendor == "postgresql":
         lock = f"SELECT id FROM {fastsql.table(Table)} WHERE id = %s FOR UPDATE;\n"
         seat_list = "json_agg(json_build_array(s.box, s.player_id, u.username))"
+        dealer_list = "json_agg(d.dealer_id)"
     else:
         seat_list = "json_group_array(json_array(s.box, s.player_id, u.username))"
+        dealer_list = "json_group_array(d.dealer_id)"
     rules_cols = ", ".join(f"r.{fastsql.col(f.column)}" for f in _RULES_FIELDS)
     table_cols = ", ".join(f"t.{fastsql.col(c)}" for c in _TABLE_COLUMNS)
     users = fastsql.col(User._meta.db_table)
@@ -103,7 +106,11 @@ def _locked_read_sql(vendor: str) -> str:
         f"(SELECT phase FROM {rounds} WHERE id = t.current_round_id), "
         f"(SELECT state FROM {rounds} WHERE id = t.current_round_id), "
         f"(SELECT {seat_list} FROM {fastsql.table(Seat)} s JOIN {users} u ON u.id = s.player_id "
-        "WHERE s.table_id = t.id) "
+        "WHERE s.table_id = t.id), "
+        # The dealers assigned to the table: a dealer command checks its dealer without a
+        # round trip of its own (table/duties.py).
+        f"(SELECT {dealer_list} FROM {fastsql.table(DealerAssignment)} d "
+        "WHERE d.table_id = t.id) "
         f"FROM {fastsql.table(Table)} t "
         f"JOIN {fastsql.table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s"
     )
@@ -143,13 +150,14 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
         if isinstance(f, models.BooleanField):
             setattr(rules, f.attname, bool(getattr(rules, f.attname)))
     table.rules = rules
-    answer, request, phase, state, seat_rows = found[rules_end:]
+    answer, request, phase, state, seat_rows, dealer_rows = found[rules_end:]
     seats = {
         int(box): (int(player), str(name))
         for box, player, name in (fastsql.loads(seat_rows) if seat_rows else [])
     }
     stored_round = (phase, state) if phase is not None else None
-    return _Locked(table, answer, request, stored_round, seats)
+    dealers = frozenset(int(d) for d in (fastsql.loads(dealer_rows) if dealer_rows else []))
+    return _Locked(table, answer, request, stored_round, seats, dealers)
 
 
 def fingerprint(command: str, request: dict[str, Any] | None = None) -> str:
@@ -212,6 +220,7 @@ def execute(
                 )
             ctx = Context(table, actor, timezone.now())
             ctx.stored_round, ctx.seats = locked.stored_round, locked.seats
+            ctx.dealers = locked.dealers
             response = body(ctx) or {}
             _save_round(ctx)
             _note_balances(ctx)
@@ -280,7 +289,7 @@ def _as_dealer(
     clock (no user). ``staff_may``: table staff (``table.change_table``, the admin) too."""
 
     def checked(ctx: Context) -> dict[str, Any] | None:
-        if user is not None and not duties.can_deal(user, ctx.table.pk):
+        if user is not None and not duties.can_deal(user, ctx.table.pk, ctx.dealers):
             if not (staff_may and user.has_perm("table.change_table")):
                 raise ServiceError(
                     "not_your_table", f"{user.get_username()} is not assigned to deal this table"

@@ -58,6 +58,8 @@ class Context:
     stored_round: tuple[str, Any] | None = None
     #: box -> (user id, username) of the seats as read with the table row.
     seats: dict[int, tuple[int, str]] = field(default_factory=dict)
+    #: The ids of the dealers assigned to the table, as read with the table row.
+    dealers: frozenset[int] = frozenset()
     #: The dealer or staff user running a dealer command (None: the house's clock).
     dealer: AbstractBaseUser | None = None
 
