@@ -27,7 +27,7 @@ documentation, so that a newcomer reads one file (and docs/games.md) to write a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -716,6 +716,34 @@ class WagerLimits(Protocol):
     def offers(self, wager: str) -> bool: ...
 
     def limits(self, wager: str) -> tuple[int, int]: ...
+
+
+def stacks_of_five(boxes: Iterable[int], shared_card: bool = False) -> DealingPlan:
+    """The virtual shoe's plan the three games share (§684a.10(b), §657a.10(b), §663a.10(b)):
+    a stack of five per box in play from the dealer's left, then the dealer's stack, then,
+    when a box wagered on the shared card, one more stack whose top card is that card."""
+    stacks = [Stack("box", box, 5, 5) for box in boxes]
+    stacks.append(Stack("dealer", None, 5, 5))
+    if shared_card:
+        stacks.append(Stack("shared", None, 5, 1))
+    return DealingPlan(tuple(stacks))
+
+
+def turn_timer(
+    betting: bool,
+    anyone_bet: bool,
+    to_act: int | None,
+    betting_seconds: int,
+    decision_seconds: int,
+) -> Timer | None:
+    """The clock every game runs: betting closes when its time is up if anyone has bet (with
+    no wager nothing happens), and a box's decision times out as ``time_out`` for that box.
+    ``to_act``: the box deciding now, None outside the decisions."""
+    if betting:
+        return Timer("betting", (), betting_seconds, Command(CLOSE_BETTING) if anyone_bet else None)
+    if to_act is not None:
+        return Timer("decision", (to_act,), decision_seconds, Command(TIME_OUT, to_act))
+    return None
 
 
 def bet_amounts(

@@ -49,7 +49,6 @@ from ..base import (
     RoundStatus,
     RulesField,
     Sign,
-    Stack,
     TableSettings,
     Timer,
     WagerSpec,
@@ -60,6 +59,8 @@ from ..base import (
     lines_of,
     require_dealer,
     require_player,
+    stacks_of_five,
+    turn_timer,
 )
 from . import contract
 from .paytables import (
@@ -344,19 +345,21 @@ class FiveCardHiLo:
     def dealing_plan(self, state: Round) -> DealingPlan:
         """§663a.10(b): a stack of five per box with an Ante from the dealer's left, then the
         dealer's stack; nothing shared."""
-        stacks = [Stack("box", b.box, 5, 5) for b in state.boxes_in_play()]
-        return DealingPlan((*stacks, Stack("dealer", None, 5, 5)))
+        return stacks_of_five(b.box for b in state.boxes_in_play())
 
     def timer(self, state: Round) -> Timer | None:
         rules = state.rules
-        if state.phase is Phase.BETTING:
-            expire = Command(CLOSE_BETTING) if state.boxes_in_play() else None
-            return Timer("betting", (), rules.betting_seconds, expire)
-        if state.phase is Phase.DECISIONS and state.to_act is not None:
-            # A decision that times out is a fold (house rule: no Play Wager was made).
-            return Timer(
-                "decision", (state.to_act,), rules.decision_seconds, Command(TIME_OUT, state.to_act)
-            )
+        # A decision that times out is a fold (house rule: no Play Wager was made).
+        deciding = state.phase is Phase.DECISIONS
+        clock = turn_timer(
+            state.phase is Phase.BETTING,
+            bool(state.boxes_in_play()),
+            state.to_act if deciding else None,
+            rules.betting_seconds,
+            rules.decision_seconds,
+        )
+        if clock is not None:
+            return clock
         if state.phase is Phase.SETTING:
             pending = state.pending_settings()
             if pending:

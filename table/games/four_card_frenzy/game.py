@@ -58,7 +58,6 @@ from ..base import (
     RoundStatus,
     RulesField,
     Sign,
-    Stack,
     TableSettings,
     Timer,
     WagerSpec,
@@ -68,6 +67,8 @@ from ..base import (
     lines_of,
     require_dealer,
     require_player,
+    stacks_of_five,
+    turn_timer,
 )
 
 NAME: Final = "four_card_frenzy"
@@ -304,24 +305,19 @@ class FourCardFrenzy:
         """§684a.10(b): a stack per box with Ante and Odds from the dealer's left, the
         dealer's, and with an All-Six Bonus one more whose top card is the All-Six card."""
         in_play = state.boxes_in_play()
-        stacks = [Stack("box", b.box, 5, 5) for b in in_play]
-        stacks.append(Stack("dealer", None, 5, 5))
-        if any(b.wagers.get(ALL_SIX, 0) for b in in_play):
-            stacks.append(Stack("shared", None, 5, 1))
-        return DealingPlan(tuple(stacks))
+        return stacks_of_five(
+            (b.box for b in in_play), any(b.wagers.get(ALL_SIX, 0) for b in in_play)
+        )
 
     def timer(self, state: Round) -> Timer | None:
-        if state.phase is Phase.BETTING:
-            expire = Command(CLOSE_BETTING) if state.boxes_in_play() else None
-            return Timer("betting", (), state.rules.betting_seconds, expire)
-        if state.phase is Phase.DECISIONS and state.to_act is not None:
-            return Timer(
-                "decision",
-                (state.to_act,),
-                state.rules.decision_seconds,
-                Command(TIME_OUT, state.to_act),
-            )
-        return None
+        deciding = state.phase is Phase.DECISIONS
+        return turn_timer(
+            state.phase is Phase.BETTING,
+            bool(state.boxes_in_play()),
+            state.to_act if deciding else None,
+            state.rules.betting_seconds,
+            state.rules.decision_seconds,
+        )
 
     def moves(self, state: Round, viewer: Actor) -> tuple[Move, ...]:
         if state.finished:
