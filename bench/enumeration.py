@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from table.engine.hands import (
+from table.games.four_card_frenzy.hands import (
     CATEGORY_SHIFT,
     FOUR_TABLE,
     KING_HIGH,

@@ -35,8 +35,8 @@ MaxRaise = Callable[[Sequence[str]], int]
 
 def engine_max_raise(cards: Sequence[str]) -> int:
     """The engine's answer to "may this hand raise 3x?" (§684a.11(b)(1))."""
-    from table.engine.cards import parse_card
-    from table.engine.hands import best_four_value, max_raise_multiple
+    from table.games.cards import parse_card
+    from table.games.four_card_frenzy.hands import best_four_value, max_raise_multiple
 
     return max_raise_multiple(best_four_value([parse_card(c) for c in cards]))
 

@@ -19,11 +19,11 @@ from typing import Any
 
 from django.db.models import Sum
 
-from table.engine.cards import DECK, codes
-from table.engine.round import Phase
-from table.engine.round import Round as EngineRound
-from table.engine.settlement import BoxInPlay, Outcome, settle
-from table.engine.shoe import DealPlan, Fault, deal
+from table.games.cards import DECK, codes
+from table.games.four_card_frenzy.round import Phase
+from table.games.four_card_frenzy.round import Round as EngineRound
+from table.games.four_card_frenzy.settlement import BoxInPlay, Outcome, settle
+from table.games.shoe import DealPlan, Fault, deal
 
 from .models import BoxRecord, Entry, LedgerTransaction, Round, RoundEvent, SettlementLine, Table
 

@@ -21,8 +21,8 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from table.engine.round import Phase
-from table.engine.round import Round as EngineRound
+from table.games.four_card_frenzy.round import Phase
+from table.games.four_card_frenzy.round import Round as EngineRound
 
 from . import presence, services
 from .models import Round, Seat, Table

@@ -19,7 +19,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
-from table.engine.round import PUBLIC, Event
+from table.games.events import PUBLIC, Event
 
 log = logging.getLogger(__name__)
 

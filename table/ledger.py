@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Sum
 from django.utils import timezone
 
-from table.engine.round import Transfer
+from table.games.events import Transfer
 
 from . import duties, fastsql
 from .models import Account, Entry, LedgerTransaction, Round, Table

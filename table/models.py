@@ -17,8 +17,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from table.engine.paytables import PAYTABLES, PaytableKind
-from table.engine.rules import JURISDICTION_NAMES, Jurisdiction, TableRules
+from table.games.four_card_frenzy.paytables import PAYTABLES, PaytableKind
+from table.games.four_card_frenzy.rules import JURISDICTION_NAMES, Jurisdiction, TableRules
 from table.money import dollars
 
 
@@ -34,10 +34,31 @@ class Money(models.BigIntegerField):
     """An amount in integer cents."""
 
 
+def _game_choices() -> list[tuple[str, str]]:
+    from table.games import GAME_TITLES
+
+    return list(GAME_TITLES.items())
+
+
 class RulesSubmission(models.Model):
-    """What ch. 684a leaves to the casino (§601a.2): paytables, wagers offered, limits."""
+    """What a game's chapter leaves to the casino (§601a.2): paytables, wagers offered, limits.
+
+    A submission names its game; a table runs the game of its submission. Four Card Frenzy's
+    choices are this model's columns (the game came first, and its admin page with the live
+    mathematics is built on them); every other game's are the JSON ``choices``, in the form
+    the game's ``rules_to_dict`` writes and its ``parse_rules`` reads, checked by its
+    ``rules_problems`` in the admin, a rules change and opening a round alike.
+    """
 
     name = models.CharField(max_length=100, unique=True)
+    game = models.CharField(
+        max_length=32,
+        choices=_game_choices,
+        default="four_card_frenzy",
+        help_text="The game this Rules Submission is for; a table runs the game of its rules.",
+    )
+    #: The choices of a game other than Four Card Frenzy (its ``rules_to_dict`` form).
+    choices = models.JSONField(default=dict, blank=True)
     jurisdiction = models.CharField(
         "jurisdiction",
         max_length=16,
@@ -118,6 +139,25 @@ class RulesSubmission(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def game_rules(self) -> Any:
+        """The rules in the game's own value (what its rounds are opened under)."""
+        from table.games import FOUR_CARD_FRENZY, game
+
+        if self.game == FOUR_CARD_FRENZY:
+            return self.to_table_rules()
+        return game(self.game).parse_rules(self.choices or {})
+
+    def game_problems(self) -> list[tuple[str, str]]:
+        """Every reason these rules cannot be used, as (field, words); malformed choices too."""
+        from table.games import game
+        from table.games.errors import InvalidInput
+
+        try:
+            rules = self.game_rules()
+        except InvalidInput as exc:
+            return [("choices", exc.message)]
+        return [(p.field, p.words) for p in game(self.game).rules_problems(rules)]
+
     def to_table_rules(self) -> TableRules:
         return TableRules(
             bad_beat_paytable=self.bad_beat_paytable,
@@ -144,7 +184,7 @@ class RulesSubmission(models.Model):
         )
 
     def clean(self) -> None:
-        problems = self.to_table_rules().problems()
+        problems = self.game_problems()
         if problems:
             errors: dict[str, list[str]] = {}
             for field_name, message in problems:
@@ -229,6 +269,8 @@ class Round(models.Model):
     rules_submission = models.ForeignKey(
         RulesSubmission, on_delete=models.PROTECT, related_name="+"
     )
+    #: The game the round was played (its ``state`` is that game's ``to_dict``).
+    game = models.CharField(max_length=32, default="four_card_frenzy", db_index=True)
     #: The exact rules this round was played under, frozen: history never changes meaning.
     rules = models.JSONField()
     phase = models.CharField(max_length=16, db_index=True)

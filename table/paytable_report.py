@@ -1,13 +1,15 @@
 """The paytable report: exact house edges and hit frequencies for every selectable paytable.
 
-``python manage.py paytable_report`` computes it (see :mod:`table.engine.analysis`) and writes
+``python manage.py paytable_report`` computes it (see :mod:`table.games.four_card_frenzy.analysis`)
+and writes
 ``table/data/paytable_report.json``, which is committed; it writes Crazy 4 Poker's and Five
 Card Hi-Lo's reports beside it (:data:`REPORT_FILES`, built by each game's ``report`` module)
 and ``docs/paytables.md`` from all three (:func:`markdown`). This module only reads them, for
 the admin and the docs:
 
 * :func:`load_report` returns the document. Its ``wagers`` are keyed by wager kind, the
-  :class:`~table.engine.paytables.PaytableKind` values ``prime``, ``four_card_bonus``,
+  :class:`~table.games.four_card_frenzy.paytables.PaytableKind` values ``prime``,
+  ``four_card_bonus``,
   ``all_six`` and ``bad_beat`` (the main game's Ante, Odds and Raise, one entry per bad-beat
   table). Under each, ``paytables[name]`` has ``rows`` (``label``, ``payout``,
   ``probability``, ``return``...), ``hit_frequency`` and ``house_edge``; see
@@ -300,7 +302,7 @@ def four_card_frenzy_markdown(report: dict[str, Any] | None = None) -> list[str]
         "The main game is the expensive part: about 4 x 10^12 (player hand, dealer hand) "
         "pairs, counted exactly by reducing player hands to their 134,459 classes under suit "
         "permutation and counting each class's dealer hands by inclusion-exclusion over the "
-        "subsets of the player's five cards (see `table/engine/analysis.py`).",
+        "subsets of the player's five cards (see `table/games/four_card_frenzy/analysis.py`).",
         "",
         "### Four Card Frenzy: every row",
     ]

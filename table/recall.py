@@ -20,10 +20,11 @@ from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from table.engine.cards import card_label, parse_card
-from table.engine.errors import InvalidInput
-from table.engine.round import PUBLIC, VOID_REASONS, Phase, to_player
-from table.engine.rules import TableRules
+from table.games.cards import card_label, parse_card
+from table.games.errors import InvalidInput
+from table.games.events import PUBLIC, to_player
+from table.games.four_card_frenzy.round import VOID_REASONS, Phase
+from table.games.four_card_frenzy.rules import TableRules
 
 from .models import BoxRecord, Round, RoundEvent, SettlementLine
 from .money import dollars

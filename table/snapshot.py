@@ -8,12 +8,12 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch
 
-from table.engine.cards import card_code, codes
-from table.engine.paytables import ODDS_PAYTABLE, PaytableKind, paytable
-from table.engine.round import Round as EngineRound
-from table.engine.rules import OPTIONAL as OPTIONAL_WAGERS
-from table.engine.rules import TableRules, rule_changes
-from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler, commitment
+from table.games.cards import card_code, codes
+from table.games.four_card_frenzy.paytables import ODDS_PAYTABLE, PaytableKind, paytable
+from table.games.four_card_frenzy.round import Round as EngineRound
+from table.games.four_card_frenzy.rules import OPTIONAL as OPTIONAL_WAGERS
+from table.games.four_card_frenzy.rules import TableRules, rule_changes
+from table.games.shoe import DECK_LIFETIME_SECONDS, Shuffler, commitment
 
 from .duties import can_deal
 from .models import Account, BoxRecord, Round, Seat, SettlementLine, Table

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from table.engine.paytables import PAYTABLES, PaytableKind
+from table.games.four_card_frenzy.paytables import PAYTABLES, PaytableKind
 from table.management.commands.paytable_report import parse_games, parse_only
 from table.paytable_report import (
     GAME_TITLES,

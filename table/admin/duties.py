@@ -20,7 +20,8 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from table.engine.round import PUBLIC, Phase
+from table.games.events import PUBLIC
+from table.games.four_card_frenzy.round import Phase
 
 from .. import duties
 from ..models import AuditEntry, DealerAssignment, RoundEvent

@@ -13,10 +13,11 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from table.engine.cards import codes
-from table.engine.errors import InvalidInput
-from table.engine.round import PUBLIC, VOID_REASONS, Phase
-from table.engine.rules import TableRules
+from table.games.cards import codes
+from table.games.errors import InvalidInput
+from table.games.events import PUBLIC
+from table.games.four_card_frenzy.round import VOID_REASONS, Phase
+from table.games.four_card_frenzy.rules import TableRules
 
 from ..models import (
     BoxRecord,

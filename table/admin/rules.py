@@ -14,9 +14,9 @@ from django.urls import path, reverse
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
-from table.engine.errors import InvalidInput
-from table.engine.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
-from table.engine.rules import (
+from table.games.errors import InvalidInput
+from table.games.four_card_frenzy.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
+from table.games.four_card_frenzy.rules import (
     JURISDICTION_NAMES,
     PAYTABLE_FIELDS,
     Jurisdiction,

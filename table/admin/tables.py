@@ -14,8 +14,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from table.engine.round import Phase
-from table.engine.shoe import DECK_LIFETIME_SECONDS, Shuffler
+from table.games.four_card_frenzy.round import Phase
+from table.games.shoe import DECK_LIFETIME_SECONDS, Shuffler
 
 from .. import ledger, services
 from ..models import (

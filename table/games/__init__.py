@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from table.engine.errors import InvalidInput
+from table.games.errors import InvalidInput
 
 if TYPE_CHECKING:
     from .base import Game
@@ -31,6 +31,12 @@ GAMES: dict[str, str] = {
     FOUR_CARD_FRENZY: "table.games.four_card_frenzy.game",
     FIVE_CARD_HI_LO: "table.games.five_card_hi_lo.game",
     CRAZY_4_POKER: "table.games.crazy_4_poker.game",
+}
+#: The games' names for people, without importing them (model choices, the lobby).
+GAME_TITLES: dict[str, str] = {
+    FOUR_CARD_FRENZY: "Four Card Frenzy",
+    CRAZY_4_POKER: "Crazy 4 Poker",
+    FIVE_CARD_HI_LO: "Five Card Hi-Lo",
 }
 _games: dict[str, Game[Any, Any]] = {}
 _settlers: dict[str, Callable[[object], dict[str, Any]]] = {}

@@ -14,15 +14,16 @@ What the platform does with a command, whatever the game::
     post step.transfers in the ledger; apply step.meters to the shared meters;
     append step.events (each with its audience) to the chain; store game.to_dict(state)
 
-A refusal raises :class:`~table.engine.errors.EngineError` (``InvalidInput`` for malformed
+A refusal raises :class:`~table.games.errors.EngineError` (``InvalidInput`` for malformed
 input, ``RuleViolation`` for a command the rules forbid now) and leaves the state unchanged.
 
-Shared machinery a game may use (the card codes, the shoe's :func:`deal` and :class:`Fault`,
-the errors, :class:`Event`/:class:`Transfer`) lives in ``table/engine`` for now, where Four Card
-Frenzy was first written; it is re-exported here so that the platform imports only this module.
-Money is integer cents throughout. Pure, typed Python: no Django. Longer than most modules on
-purpose: the interface is written down in one place, every member and value type with its
-documentation, so that a newcomer reads one file (and docs/games.md) to write a game.
+Shared machinery a game may use (the card codes in ``table/games/cards.py``, the shoe's
+:func:`deal` and :class:`Fault` in ``shoe.py``, the errors in ``errors.py``,
+:class:`Event`/:class:`Transfer` in ``events.py``) is re-exported here, so that the platform
+imports only this module. Money is integer cents throughout. Pure, typed Python: no Django.
+Longer than most modules on purpose: the interface is written down in one place, every
+member and value type with its documentation, so that a newcomer reads one file (and
+docs/games.md) to write a game.
 """
 
 from __future__ import annotations
@@ -33,9 +34,9 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
-from table.engine.errors import EngineError, InvalidInput, RuleViolation
-from table.engine.round import PUBLIC, Event, Transfer, to_player
-from table.engine.shoe import Fault, RandomSource
+from table.games.errors import EngineError, InvalidInput, RuleViolation
+from table.games.events import PUBLIC, Event, Transfer, to_player
+from table.games.shoe import Fault, RandomSource
 
 __all__ = [
     "ABANDON",

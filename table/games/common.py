@@ -1,12 +1,14 @@
 """Round machinery every game's round repeats, written once, and the JSON parsing helpers of
 the games' ``settle_round`` contracts and the formatting of their paytable reports.
 
-Four Card Frenzy (``table/engine/round.py``), Crazy 4 Poker and Five Card Hi-Lo play on the
-same six boxes and take wagers the same way before "no more bets": these are the checks and the
+Four Card Frenzy (``table/games/four_card_frenzy/round.py``), Crazy 4 Poker and Five Card
+Hi-Lo play on the same six boxes and take wagers the same way before "no more bets": these are the
+checks and the
 wager step they share. What a game's rules decide (which wagers, their limits, how many boxes a
 player may play, the messages citing its own chapter) stays in the game's own round.
 
-Pure: no Django, no state of its own. It does not import ``table.engine.round`` at module
+Pure: no Django, no state of its own. It does not import
+``table.games.four_card_frenzy.round`` at module
 level, because that module uses these checks too (see :func:`wagers_step`).
 """
 
@@ -17,10 +19,10 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
-from table.engine.errors import InvalidInput, RuleViolation
+from table.games.errors import InvalidInput, RuleViolation
 
 if TYPE_CHECKING:
-    from table.engine.round import Event, Transfer
+    from table.games.events import Event, Transfer
 
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
 
@@ -126,8 +128,8 @@ def wagers_step(
     by ``new_box(box, player, placed)`` or removed; the player pays or gets back the difference.
 
     Returns the step's events and transfers (each game builds its own ``Step`` from them)."""
-    # Imported here: table.engine.round imports this module for its checks.
-    from table.engine.round import Event, Transfer
+    # Imported here: table.games.four_card_frenzy.round imports this module for its checks.
+    from table.games.events import Event, Transfer
 
     before = boxes[box].staked() if box in boxes else 0
     if placed:

@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from table.engine.cards import DECK
-from table.engine.shoe import shuffle
+from table.games.cards import DECK
+from table.games.shoe import shuffle
 
 from .base import (
     BET,

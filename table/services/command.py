@@ -27,8 +27,8 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from table.engine.errors import EngineError
-from table.engine.round import PUBLIC
+from table.games.errors import EngineError
+from table.games.events import PUBLIC
 
 from .. import broadcast, duties, fastsql, ledger
 from ..broadcast import Publication

@@ -14,9 +14,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from table.engine.round import PUBLIC, Event, Step
-from table.engine.round import Round as EngineRound
-from table.engine.rules import TableRules
+from table.games.events import PUBLIC, Event, Step
+from table.games.four_card_frenzy.round import Round as EngineRound
+from table.games.four_card_frenzy.rules import TableRules
 
 from .. import duties, fastsql, ledger
 from ..broadcast import Publication

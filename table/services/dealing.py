@@ -18,11 +18,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from table.engine.errors import EngineError
-from table.engine.round import Phase
-from table.engine.round import Round as EngineRound
-from table.engine.rules import TableRules
-from table.engine.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
+from table.games.errors import EngineError
+from table.games.four_card_frenzy.round import Phase
+from table.games.four_card_frenzy.round import Round as EngineRound
+from table.games.four_card_frenzy.rules import TableRules
+from table.games.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
 from .. import fastsql
 from ..models import Round, RulesSubmission, Table

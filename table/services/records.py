@@ -14,10 +14,11 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 
-from table.engine.cards import codes
-from table.engine.hands import best_four, describe
-from table.engine.round import Phase, to_player
-from table.engine.round import Round as EngineRound
+from table.games.cards import codes
+from table.games.events import to_player
+from table.games.four_card_frenzy.hands import best_four, describe
+from table.games.four_card_frenzy.round import Phase
+from table.games.four_card_frenzy.round import Round as EngineRound
 
 from .. import fastsql
 from ..models import BoxRecord, Round, RoundEvent, SettlementLine, Table

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from table.engine.round import Round as EngineRound
-from table.engine.rules import rule_changes
+from table.games.four_card_frenzy.round import Round as EngineRound
+from table.games.four_card_frenzy.rules import rule_changes
 
 from ..models import RulesSubmission
 from .command import _as_dealer, dealer_name, execute

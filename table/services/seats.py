@@ -10,8 +10,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from table.engine.round import Phase
-from table.engine.round import Round as EngineRound
+from table.games.four_card_frenzy.round import Phase
+from table.games.four_card_frenzy.round import Round as EngineRound
 
 from .. import duties, ledger, presence
 from ..models import Seat

@@ -6,8 +6,8 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from table.engine.cards import RANK_NAMES, SUIT_NAMES, card_label, is_red, parse_card
-from table.engine.errors import InvalidInput
+from table.games.cards import RANK_NAMES, SUIT_NAMES, card_label, is_red, parse_card
+from table.games.errors import InvalidInput
 from table.money import dollars
 
 register = template.Library()

@@ -100,7 +100,7 @@ class Site:
 
     def round_cards(self, number: int) -> dict[str, Any]:
         """Who held which cards in a round (read from the store after it is over)."""
-        from table.engine.cards import card_code, codes
+        from table.games.cards import card_code, codes
 
         (state,) = self.query(
             "SELECT state FROM table_round WHERE table_id = ? AND number = ?",

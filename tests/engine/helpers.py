@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.engine.cards import parse_card
-from table.engine.contract import settle_document
+from table.games.cards import parse_card
+from table.games.four_card_frenzy.contract import settle_document
 
 
 def cards(text: str) -> list[int]:

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from table.engine import analysis
-from table.engine.cards import parse_cards
-from table.engine.hands import (
+from table.games.cards import parse_cards
+from table.games.four_card_frenzy import analysis
+from table.games.four_card_frenzy.hands import (
     BestFour,
     BonusHand,
     Category,
@@ -23,13 +23,13 @@ from table.engine.hands import (
     four_card_bonus_hand,
     prime_hand,
 )
-from table.engine.paytables import (
+from table.games.four_card_frenzy.paytables import (
     ALL_SIX_PAYTABLES,
     BAD_BEAT_PAYTABLES,
     FOUR_CARD_BONUS_PAYTABLES,
     PRIME_PAYTABLES,
 )
-from table.engine.settlement import settle_main_game
+from table.games.four_card_frenzy.settlement import settle_main_game
 from table.paytable_report import load_report
 
 FIVE = comb(52, 5)

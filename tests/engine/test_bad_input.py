@@ -15,14 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table.engine import cards as cards_mod
-from table.engine import contract, hands, paytables, settlement, shoe
-from table.engine.cards import DECK
-from table.engine.errors import EngineError, InvalidInput
-from table.engine.paytables import BAD_BEAT_PAYTABLES, ODDS_PAYTABLE, PaytableKind
-from table.engine.round import Round
-from table.engine.rules import TableRules
-from table.engine.settlement import BoxInPlay, Rules
+from table.games import cards as cards_mod
+from table.games import shoe
+from table.games.cards import DECK
+from table.games.errors import EngineError, InvalidInput
+from table.games.four_card_frenzy import contract, hands, paytables, settlement
+from table.games.four_card_frenzy.paytables import BAD_BEAT_PAYTABLES, ODDS_PAYTABLE, PaytableKind
+from table.games.four_card_frenzy.round import Round
+from table.games.four_card_frenzy.rules import TableRules
+from table.games.four_card_frenzy.settlement import BoxInPlay, Rules
 
 from ..conftest import SeededSource
 from .helpers import cards

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from table.engine.cards import (
+from table.games.cards import (
     DECK,
     card_code,
     card_label,
@@ -16,7 +16,7 @@ from table.engine.cards import (
     rank_of,
     suit_of,
 )
-from table.engine.errors import InvalidInput
+from table.games.errors import InvalidInput
 
 
 def test_deck_is_52_distinct_cards_with_distinct_codes() -> None:

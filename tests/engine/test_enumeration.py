@@ -14,8 +14,8 @@ from bench.enumeration import (
     category_counts,
     non_qualifying,
 )
-from table.engine.cards import card_code
-from table.engine.hands import (
+from table.games.cards import card_code
+from table.games.four_card_frenzy.hands import (
     FOUR_TABLE,
     best_four,
     best_four_value,

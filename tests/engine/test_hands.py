@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from table.engine.errors import InvalidInput
-from table.engine.hands import (
+from table.games.errors import InvalidInput
+from table.games.four_card_frenzy.hands import (
     AllSixHand,
     BonusHand,
     Category,

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from table.engine.contract import settle_document
-from table.engine.errors import InvalidInput
-from table.engine.paytables import PAYTABLES, PaytableKind
-from table.engine.rules import Jurisdiction, TableRules, jurisdiction_paytables
+from table.games.errors import InvalidInput
+from table.games.four_card_frenzy.contract import settle_document
+from table.games.four_card_frenzy.paytables import PAYTABLES, PaytableKind
+from table.games.four_card_frenzy.rules import Jurisdiction, TableRules, jurisdiction_paytables
 from tests.examples import rules_md_round
 
 SEEDS = Path("/work/shared/seeds")

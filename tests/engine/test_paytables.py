@@ -9,9 +9,14 @@ from fractions import Fraction
 
 import pytest
 
-from table.engine.errors import InvalidInput
-from table.engine.hands import all_six_hand, best_four_value, four_card_bonus_hand, prime_hand
-from table.engine.paytables import (
+from table.games.errors import InvalidInput
+from table.games.four_card_frenzy.hands import (
+    all_six_hand,
+    best_four_value,
+    four_card_bonus_hand,
+    prime_hand,
+)
+from table.games.four_card_frenzy.paytables import (
     ALL_SIX_PAYTABLES,
     BAD_BEAT_PAYTABLES,
     FOUR_CARD_BONUS_PAYTABLES,

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.rounds import random_round
-from table.engine.cards import card_code
-from table.engine.contract import parse_round, settle_document
-from table.engine.errors import InvalidInput
-from table.engine.hands import best_four, best_four_value, four_value
-from table.engine.settlement import LIMITED_WAGERS, Outcome, settle
+from table.games.cards import card_code
+from table.games.errors import InvalidInput
+from table.games.four_card_frenzy.contract import parse_round, settle_document
+from table.games.four_card_frenzy.hands import best_four, best_four_value, four_value
+from table.games.four_card_frenzy.settlement import LIMITED_WAGERS, Outcome, settle
 
 from . import reference
 

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from bench.rounds import random_rounds
-from table.engine.contract import parse_round, settle_document, settlement_json
-from table.engine.settlement import settle
+from table.games.four_card_frenzy.contract import parse_round, settle_document, settlement_json
+from table.games.four_card_frenzy.settlement import settle
 
 from . import reference
 

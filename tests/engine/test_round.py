@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table.engine.cards import DECK, codes, parse_card
-from table.engine.errors import EngineError, InvalidInput, RuleViolation
-from table.engine.round import VOID_REASONS, Phase, Round, Step, Transfer
-from table.engine.rules import TableRules
-from table.engine.shoe import Fault, shuffle
+from table.games.cards import DECK, codes, parse_card
+from table.games.errors import EngineError, InvalidInput, RuleViolation
+from table.games.events import Step, Transfer
+from table.games.four_card_frenzy.round import VOID_REASONS, Phase, Round
+from table.games.four_card_frenzy.rules import TableRules
+from table.games.shoe import Fault, shuffle
 
 from ..conftest import SeededSource
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from table.engine.rules import TableRules, rule_changes
+from table.games.four_card_frenzy.rules import TableRules, rule_changes
 
 
 def test_a_paytable_change_is_put_in_words() -> None:

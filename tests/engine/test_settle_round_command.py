@@ -15,8 +15,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from table.engine.contract import settle_document
-from table.engine.errors import InvalidInput
+from table.games.errors import InvalidInput
+from table.games.four_card_frenzy.contract import settle_document
 from tests.examples import rules_md_round
 
 from .test_settlement import EXAMPLE_OUTPUT

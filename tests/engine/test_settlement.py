@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from table.engine.cards import parse_card
-from table.engine.settlement import (
+from table.games.cards import parse_card
+from table.games.four_card_frenzy.settlement import (
     BoxInPlay,
     Outcome,
     Rules,
@@ -467,7 +467,7 @@ def test_contract_output_keeps_the_input_order_and_the_documented_keys() -> None
 
 def test_the_example_of_rules_md() -> None:
     doc = rules_md_round()
-    from table.engine.contract import settle_document
+    from table.games.four_card_frenzy.contract import settle_document
 
     assert settle_document(doc) == EXAMPLE_OUTPUT
 

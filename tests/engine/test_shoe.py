@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from table.engine import shoe as shoe_module
-from table.engine.cards import DECK, card_code
-from table.engine.errors import RuleViolation
-from table.engine.shoe import (
+from table.games import shoe as shoe_module
+from table.games.cards import DECK, card_code
+from table.games.errors import RuleViolation
+from table.games.shoe import (
     DECK_LIFETIME_SECONDS,
     DealPlan,
     Fault,

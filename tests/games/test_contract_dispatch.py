@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from table.engine.contract import settle_document as settle_four_card_frenzy
-from table.engine.errors import InvalidInput
 from table.games import settle_document
+from table.games.errors import InvalidInput
+from table.games.four_card_frenzy.contract import settle_document as settle_four_card_frenzy
 from tests.examples import rules_md_round
 
 

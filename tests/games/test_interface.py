@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from table.engine.errors import EngineError, InvalidInput, RuleViolation
 from table.games import FOUR_CARD_FRENZY, GAMES, contract_settler, game, game_of_state
 from table.games.base import (
     BET,
@@ -35,6 +34,7 @@ from table.games.base import (
     check_view,
 )
 from table.games.driver import TableDriver, choose_args, place_bets, play_round, void_now
+from table.games.errors import EngineError, InvalidInput, RuleViolation
 from tests.conftest import SeededSource
 
 NAMES = sorted(GAMES)

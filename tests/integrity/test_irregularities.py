@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from table import audit, ledger, services
-from table.engine.cards import codes
-from table.engine.round import Phase
+from table.games.cards import codes
+from table.games.four_card_frenzy.round import Phase
 from table.models import Account, Round, RoundEvent, SettlementLine, Table
 
 from .conftest import START, Game, balance, current_row, engine_round, table_state

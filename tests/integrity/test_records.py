@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from table import audit, services
-from table.engine.cards import codes
+from table.games.cards import codes
 from table.models import Round, RoundEvent, Table
 
 from .conftest import Game, current_row, engine_round

@@ -10,7 +10,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from table.engine import shoe
+from table.games import shoe
 from table.management.commands import shuffle_stats
 
 

@@ -9,7 +9,8 @@ with players of very different bankrolls. After every step:
   seats and event count are as they were); an accepted one moved the version by exactly one;
 - every round that has finished reconstructs from its record: ``audit.verify_round`` checks
   sha256(shoe | salt) against the commitment, re-deals the stored shoe order and compares
-  every stack, re-settles the stored layout with ``table.engine.settlement.settle`` against
+  every stack, re-settles the stored layout with ``table.games.four_card_frenzy.settlement.settle``
+  against
   the stored results and SettlementLine rows, and checks that the ledger moved exactly the
   settled amounts, each wager paid back once.
 
@@ -38,8 +39,8 @@ from hypothesis.stateful import (
 )
 
 from table import audit, ledger, services
-from table.engine.round import Phase
-from table.engine.round import Round as EngineRound
+from table.games.four_card_frenzy.round import Phase
+from table.games.four_card_frenzy.round import Round as EngineRound
 from table.models import Account, DealerAssignment, Round, Seat, Table
 from tests.conftest import SeededSource
 

@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
 from table import ledger, services
-from table.engine.cards import parse_card
-from table.engine.round import Round as EngineRound
+from table.games.cards import parse_card
+from table.games.four_card_frenzy.round import Round as EngineRound
 from table.models import Account, DealerAssignment, Round, RulesSubmission, Table
 from tests.conftest import SeededSource
 
@@ -186,7 +186,7 @@ class Game:
                 return
             play = rnd.boxes[box]
             multiple = choices.get(box, 1)
-            from table.engine.hands import best_four, max_raise_multiple
+            from table.games.four_card_frenzy.hands import best_four, max_raise_multiple
 
             multiple = min(multiple, max_raise_multiple(best_four(play.cards).value))
             services.decide(self.table.pk, User.objects.get(username=play.player), box, multiple)

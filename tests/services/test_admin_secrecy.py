@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from table.engine.cards import codes
+from table.games.cards import codes
 from table.models import Round, RoundEvent, Table
 
 from .conftest import Game, current_row, engine_round

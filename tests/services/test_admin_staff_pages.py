@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from table import services
 from table.demo import ensure_demo
-from table.engine.cards import card_label, parse_card
+from table.games.cards import card_label, parse_card
 from table.models import LedgerTransaction, Round, RulesSubmission, Table
 from table.paytable_report import load_report
 from table.templatetags.frenzy_tags import WAGER_NAMES

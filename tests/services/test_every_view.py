@@ -18,7 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from table import services
-from table.engine.round import Phase
+from table.games.four_card_frenzy.round import Phase
 from table.models import Round, Table
 from table.snapshot import snapshot
 

@@ -14,7 +14,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from table import ledger, meters
-from table.engine.cards import parse_card
+from table.games.cards import parse_card
 from table.games.crazy_4_poker.contract import parse_box
 from table.games.crazy_4_poker.meters import Meter
 from table.games.crazy_4_poker.rules import Rules

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from table.engine.cards import RANK_NAMES, SUIT_NAMES, parse_card
+from table.games.cards import RANK_NAMES, SUIT_NAMES, parse_card
 from table.models import BoxRecord, Round, Table
 
 from .conftest import Game, current_row

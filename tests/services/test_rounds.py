@@ -9,8 +9,8 @@ import pytest
 from django.db.models import Sum
 
 from table import broadcast, ledger, services
-from table.engine.round import Phase
-from table.engine.shoe import commitment
+from table.games.four_card_frenzy.round import Phase
+from table.games.shoe import commitment
 from table.models import (
     Account,
     AppendOnlyError,

@@ -8,6 +8,7 @@
 * :mod:`.irregularities` - §657a.13 as data, the void round, the §657a.10(b) deal
 * :mod:`.contract` - the ``settle_round`` JSON contract (CRAZY_4_POKER.md)
 * :mod:`.round` - one round as a state machine shaped like Four Card Frenzy's
-  (:mod:`table.engine.round`): commands with checks, steps of events, transfers and meter changes
+  (:mod:`table.games.four_card_frenzy.round`): commands with checks, steps of events, transfers and
+  meter changes
 * :mod:`.view` - what each viewer (owner, other player, spectator, dealer) may see of a round
 """

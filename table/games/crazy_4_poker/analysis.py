@@ -1,11 +1,13 @@
 """Exact Crazy 4 Poker mathematics by exhaustive enumeration.
 
-Nothing is simulated. The machinery is Four Card Frenzy's (:mod:`table.engine.analysis`), whose
+Nothing is simulated. The machinery is Four Card Frenzy's
+(:mod:`table.games.four_card_frenzy.analysis`), whose
 main game has the same shape - the best four of five against the dealer's best four of five:
 
 * the 2,598,960 player hands reduced to 134,459 classes under permutations of the suits;
 * for each class, the dealer hands among the other 47 cards counted by inclusion-exclusion over
-  the subsets of the player's five cards (:class:`~table.engine.analysis.ContainmentIndex`):
+  the subsets of the player's five cards
+  (:class:`~table.games.four_card_frenzy.analysis.ContainmentIndex`):
   those that do not qualify (below king high, §657a.11(c)(3)), and among those that do, the
   ones that beat, tie or lose to the player. Unlike Four Card Frenzy a tie pushes, so ties are
   counted apart.
@@ -31,7 +33,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from table.engine.analysis import (
+from table.games.cards import Card
+from table.games.four_card_frenzy.analysis import (
     DEALER_HANDS,
     FIVE_CARD_HANDS,
     SIX_CARD_SETS,
@@ -45,8 +48,7 @@ from table.engine.analysis import (
     subset_index,
     suit_classes,
 )
-from table.engine.cards import Card
-from table.engine.hands import combinations_array
+from table.games.four_card_frenzy.hands import combinations_array
 
 from .hands import (
     FROM_ALL_SIX,

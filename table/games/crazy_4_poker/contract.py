@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from table.engine.cards import Card, parse_card, parse_cards, trusted_codes
-from table.engine.errors import InvalidInput
+from table.games.cards import Card, parse_card, parse_cards, trusted_codes
 from table.games.common import box_number, check_keys
 from table.games.common import json_object as _object
+from table.games.errors import InvalidInput
 
 from .hands import four_card_category_key
 from .meters import Meter

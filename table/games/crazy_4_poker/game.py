@@ -16,10 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from table.engine.cards import codes
-from table.engine.errors import EngineError, InvalidInput
-from table.engine.hands import describe
-from table.engine.shoe import Fault
+from table.games.cards import codes
+from table.games.errors import EngineError, InvalidInput
+from table.games.four_card_frenzy.hands import describe
+from table.games.shoe import Fault
 
 from ..base import (
     ABANDON,

@@ -2,7 +2,8 @@
 
 * **Four-card** (§657a.6(a)-(c)): the best four of the five cards, ranked exactly as in Four
   Card Frenzy, so the values, the table of every four-card hand and the best-four-of-five
-  evaluator are :mod:`table.engine.hands`'s (a value is ``category << 16`` plus the ranks in
+  evaluator are :mod:`table.games.four_card_frenzy.hands`'s (a value is ``category << 16`` plus the
+  ranks in
   order of significance; comparing values compares hands). :class:`FourCardHand` are the
   classes the paytables name (four aces apart, a pair of queens or better apart).
 * **Five-card** (§657a.6(d)): all five cards, standard poker, the ace low in A-2-3-4-5.
@@ -11,8 +12,9 @@
 * **Six-card** (§657a.6(e)): the five cards and the Six Card Bonus card, best five of six or
   the six-card royal flush A-K-Q-J-10-9 of one suit. The classes above three of a kind are Four
   Card Frenzy's All-Six classes (the same ladder), computed by its classifier
-  (:func:`table.engine.hands.all_six_hand_trusted`, vectorised in
-  :func:`table.engine.analysis.all_six_classes`); below three of a kind the best five of six
+  (:func:`table.games.four_card_frenzy.hands.all_six_hand_trusted`, vectorised in
+  :func:`table.games.four_card_frenzy.analysis.all_six_classes`); below three of a kind the best
+  five of six
   is two pair, a pair or high card.
 """
 
@@ -25,9 +27,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from table.engine.cards import ACE, QUEEN, TEN, Card
-from table.engine.errors import InvalidInput
-from table.engine.hands import (
+from table.games.cards import ACE, QUEEN, TEN, Card
+from table.games.errors import InvalidInput
+from table.games.four_card_frenzy.hands import (
     CATEGORY_KEYS,
     CATEGORY_SHIFT,
     KING_HIGH,

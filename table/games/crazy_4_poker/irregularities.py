@@ -5,7 +5,7 @@ in action on a void: "all hands shall be void, all wagers shall be returned to t
 (§657a.13(a), (c), (d), (f)), the progressive and hand-bonus wagers included, and this
 round's meter increments are taken back out (CRAZY_4_POKER.md).
 
-The dealing itself is Four Card Frenzy's virtual automated shoe (:mod:`table.engine.shoe`):
+The dealing itself is Four Card Frenzy's virtual automated shoe (:mod:`table.games.shoe`):
 stacks of five to each box from the dealer's left, then the dealer, then - if a box has a Six
 Card Bonus - one more stack whose top card is the Six Card Bonus card and whose other four go
 to the discard rack unseen. That is §657a.10(b) word for word.
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from table.engine.cards import Card
-from table.engine.errors import InvalidInput
-from table.engine.shoe import Deal, DealPlan, Fault
-from table.engine.shoe import deal as _shoe_deal
+from table.games.cards import Card
+from table.games.errors import InvalidInput
+from table.games.shoe import Deal, DealPlan, Fault
+from table.games.shoe import deal as _shoe_deal
 
 from .meters import Increment, Meter, reverse_increment
 from .settlement import BoxInPlay

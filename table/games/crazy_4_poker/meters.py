@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from table.engine.errors import InvalidInput
+from table.games.errors import InvalidInput
 
 from .paytables import MeterSpec
 

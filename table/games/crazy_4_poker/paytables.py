@@ -22,7 +22,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Final
 
-from table.engine.errors import InvalidInput
+from table.games.errors import InvalidInput
 
 from .hands import FiveCardCategory, FourCardHand, SixCardHand
 

@@ -29,7 +29,11 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from table.engine.analysis import (
+from table.games.common import Progress, exact
+from table.games.common import one_in as _one_in
+from table.games.common import percent as _p
+from table.games.common import quiet as _quiet
+from table.games.four_card_frenzy.analysis import (
     DEALER_HANDS,
     FIVE_CARD_HANDS,
     SIX_CARD_SETS,
@@ -37,10 +41,6 @@ from table.engine.analysis import (
     five_card_hands,
     hand_words,
 )
-from table.games.common import Progress, exact
-from table.games.common import one_in as _one_in
-from table.games.common import percent as _p
-from table.games.common import quiet as _quiet
 
 from . import analysis
 from .hands import (

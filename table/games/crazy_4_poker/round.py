@@ -3,7 +3,8 @@
     betting ──no more bets──► closed ──deal──► decisions ──reveal──► revealed ──settle──► settled
        └──────────────────────────┴────────────────┴──────────────────────────────void──► void
 
-The same conventions as :mod:`table.engine.round`: every command has a ``check_*`` that raises
+The same conventions as :mod:`table.games.four_card_frenzy.round`: every command has a ``check_*``
+that raises
 a domain error (:class:`RuleViolation` or :class:`InvalidInput`, with a code) and changes
 nothing, and an apply that changes the round and returns a :class:`Step` - the events it
 caused, in order, each with its audience (everyone, one player, or the dealer), and the money
@@ -30,12 +31,14 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
-from table.engine.cards import DECK, Card, card_code, check_distinct, codes
-from table.engine.errors import InvalidInput, RuleViolation
-from table.engine.hands import describe
-from table.engine.round import PUBLIC, Event, Transfer, to_player
-from table.engine.round import Step as EngineStep
-from table.engine.shoe import (
+from table.games.cards import DECK, Card, card_code, check_distinct, codes
+from table.games.common import boxes_of, check_adjacent_boxes, require_phase, wagers_step
+from table.games.common import check_player as _player
+from table.games.errors import InvalidInput, RuleViolation
+from table.games.events import PUBLIC, Event, Transfer, to_player
+from table.games.events import Step as EngineStep
+from table.games.four_card_frenzy.hands import describe
+from table.games.shoe import (
     CARDS_PER_STACK,
     DealPlan,
     Fault,
@@ -45,8 +48,6 @@ from table.engine.shoe import (
     new_salt,
     shuffle,
 )
-from table.games.common import boxes_of, check_adjacent_boxes, require_phase, wagers_step
-from table.games.common import check_player as _player
 
 from .contract import parse_rules
 from .hands import (

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from table.engine.cards import Card
-from table.engine.errors import InvalidInput, RuleViolation
-from table.engine.hands import category_of
-from table.engine.shoe import RandomSource
+from table.games.cards import Card
+from table.games.errors import InvalidInput, RuleViolation
+from table.games.four_card_frenzy.hands import category_of
+from table.games.shoe import RandomSource
 
 from .hands import PAIR_OF_ACES
 from .paytables import (

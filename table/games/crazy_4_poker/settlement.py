@@ -19,8 +19,8 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Final
 
-from table.engine.cards import Card, card_code
-from table.engine.errors import InvalidInput
+from table.games.cards import Card, card_code
+from table.games.errors import InvalidInput
 
 from .hands import (
     BestFour,

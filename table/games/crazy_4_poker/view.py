@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from table.engine.cards import codes
+from table.games.cards import codes
 
 from .settlement import ANTE, SIX_CARD_BONUS
 

@@ -23,7 +23,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from table.engine.cards import make_card
+from table.games.cards import make_card
 
 from .enumeration import ACE_CLASS, TWO_CLASS, IntArray, tables
 from .paytables import (

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Final
 
-from table.engine.cards import Card, card_code, parse_cards, trusted_codes
-from table.engine.errors import InvalidInput
+from table.games.cards import Card, card_code, parse_cards, trusted_codes
 from table.games.common import box_number, check_keys
 from table.games.common import json_object as _object
+from table.games.errors import InvalidInput
 
 from .hands import Setting, setting_problem
 from .settlement import (

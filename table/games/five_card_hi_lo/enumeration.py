@@ -18,8 +18,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from table.engine.cards import ACE, TWO
-from table.engine.cards import TEN as TEN_RANK
+from table.games.cards import ACE, TWO
+from table.games.cards import TEN as TEN_RANK
 
 #: Class index -> the cards of that class in one deck, and their high/low points.
 CLASS_SIZES: Final = (4, 4, 4, 4, 4, 4, 4, 4, 16, 4)

@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
-from table.engine.cards import codes
-from table.engine.errors import InvalidInput
-from table.engine.round import Step
-from table.engine.shoe import Fault
+from table.games.cards import codes
+from table.games.errors import InvalidInput
+from table.games.events import Step
+from table.games.shoe import Fault
 
 from ..base import (
     ABANDON,

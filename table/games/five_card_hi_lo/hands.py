@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from table.engine.cards import ACE, Card, card_code, check_distinct
-from table.engine.errors import InvalidInput, RuleViolation
+from table.games.cards import ACE, Card, card_code, check_distinct
+from table.games.errors import InvalidInput, RuleViolation
 
 #: §663a.6(a): 2-9 their pips; 10, J, Q, K count 10; an ace 11 in the high hand ...
 HIGH_POINTS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)

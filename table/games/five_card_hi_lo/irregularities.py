@@ -13,9 +13,9 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final
 
-from table.engine.cards import Card
-from table.engine.errors import InvalidInput
-from table.engine.shoe import Deal, DealPlan, deal
+from table.games.cards import Card
+from table.games.errors import InvalidInput
+from table.games.shoe import Deal, DealPlan, deal
 
 from .settlement import BoxInPlay
 

@@ -11,8 +11,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final
 
-from table.engine.cards import ACE, TWO, Card
-from table.engine.errors import InvalidInput
+from table.games.cards import ACE, TWO, Card
+from table.games.errors import InvalidInput
 
 from .poker import PokerHand, PokerRank
 

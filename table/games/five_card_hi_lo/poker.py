@@ -16,8 +16,8 @@ from enum import StrEnum
 from itertools import combinations_with_replacement
 from typing import Final
 
-from table.engine.cards import ACE, Card, check_distinct
-from table.engine.errors import InvalidInput
+from table.games.cards import ACE, Card, check_distinct
+from table.games.errors import InvalidInput
 
 
 class PokerHand(StrEnum):

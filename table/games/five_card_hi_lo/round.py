@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-from table.engine.cards import DECK, Card, card_code, check_distinct, codes, parse_card
-from table.engine.errors import InvalidInput, RuleViolation
-from table.engine.round import PUBLIC, Event, Step, Transfer, to_player
-from table.engine.shoe import DealPlan, Fault, RandomSource, commitment, new_salt, shuffle
+from table.games.cards import DECK, Card, card_code, check_distinct, codes, parse_card
 from table.games.common import adjacent, boxes_of, check_box, require_phase, wagers_step
 from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
+from table.games.errors import InvalidInput, RuleViolation
+from table.games.events import PUBLIC, Event, Step, Transfer, to_player
+from table.games.shoe import DealPlan, Fault, RandomSource, commitment, new_salt, shuffle
 
 from .hands import Setting, default_setting, house_way, possible_settings, set_hands
 from .irregularities import Irregularity, consequence, deal_round

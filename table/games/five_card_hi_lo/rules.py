@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Final
 
-from table.engine.errors import InvalidInput
 from table.games.common import limits_problems
+from table.games.errors import InvalidInput
 
 from .paytables import ANTE_BONUS_PAYTABLES, POKER_BONUS_PAYTABLES
 from .settlement import ANTE, POKER_BONUS, TIE, Paytables

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from table.engine.cards import Card, check_distinct
-from table.engine.errors import InvalidInput
+from table.games.cards import Card, check_distinct
+from table.games.errors import InvalidInput
 
 from .hands import Setting, house_way
 from .paytables import (

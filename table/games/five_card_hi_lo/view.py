@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.engine.cards import codes
+from table.games.cards import codes
 
 from .poker import poker_rank_trusted
 from .round import GAME, VOID_REASONS, BoxPlay, Phase, Round, offered_settings, setting_json

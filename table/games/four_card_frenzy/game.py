@@ -1,6 +1,6 @@
 """Four Card Frenzy behind the platform's :class:`~table.games.base.Game` interface.
 
-A thin wrapper over the engine in ``table/engine`` (ch. 684a): the rules are its
+A thin wrapper over the game's engine in this package (ch. 684a): the rules are its
 :class:`TableRules`, a round its :class:`Round`. Four Card Frenzy's answers: the decision is a
 Raise of 1x, 2x or 3x the Ante (more than 1x only from a pair of aces, §684a.11(b)) or a fold;
 the All-Six Bonus adds a shared card's stack to the deal; a payout limit caps a player's
@@ -13,21 +13,29 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
-from table.engine import contract
-from table.engine.cards import codes
-from table.engine.errors import InvalidInput, RuleViolation
-from table.engine.hands import best_four, describe, max_raise_multiple
-from table.engine.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
-from table.engine.round import DEAL_IRREGULARITIES, VOID_REASONS, Phase, Round, Step
-from table.engine.rules import (
+from table.games.cards import codes
+from table.games.errors import InvalidInput, RuleViolation
+from table.games.events import Step
+from table.games.four_card_frenzy import contract
+from table.games.four_card_frenzy.hands import best_four, describe, max_raise_multiple
+from table.games.four_card_frenzy.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
+from table.games.four_card_frenzy.round import DEAL_IRREGULARITIES, VOID_REASONS, Phase, Round
+from table.games.four_card_frenzy.rules import (
     OPTIONAL,
     PAYTABLE_FIELDS,
     Jurisdiction,
     TableRules,
     rule_changes,
 )
-from table.engine.settlement import ALL_SIX, ANTE, FOUR_CARD_BONUS, ODDS, PRIME, RAISE
-from table.engine.shoe import Fault
+from table.games.four_card_frenzy.settlement import (
+    ALL_SIX,
+    ANTE,
+    FOUR_CARD_BONUS,
+    ODDS,
+    PRIME,
+    RAISE,
+)
+from table.games.shoe import Fault
 
 from ..base import (
     ABANDON,

@@ -31,8 +31,8 @@ from django.core.management.base import BaseCommand
 
 from bench.enumeration import all_five_card_values, category_counts, non_qualifying
 from bench.rounds import random_rounds
-from table.engine.contract import settle_document
-from table.engine.hands import best_four, best_four_value
+from table.games.four_card_frenzy.contract import settle_document
+from table.games.four_card_frenzy.hands import best_four, best_four_value
 
 EVALS_TARGET = 300_000
 ENUM_TARGET = 5.0

@@ -2,7 +2,8 @@
 
 Enumerates every deal of every game and writes each game's JSON report in ``table/data/``
 (:data:`table.paytable_report.REPORT_FILES`): Four Card Frenzy's ``paytable_report.json``
-(:mod:`table.engine.analysis`, read by the admin through :mod:`table.paytable_report`),
+(:mod:`table.games.four_card_frenzy.analysis`, read by the admin through
+:mod:`table.paytable_report`),
 ``crazy_4_poker_report.json`` (:mod:`table.games.crazy_4_poker.report`) and
 ``five_card_hi_lo_report.json`` (:mod:`table.games.five_card_hi_lo.report`); ``--markdown``
 also writes ``docs/paytables.md`` from all three. This command only dispatches: each game's
@@ -22,9 +23,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from table.engine import analysis
 from table.games.crazy_4_poker import report as crazy_4_poker
 from table.games.five_card_hi_lo import report as five_card_hi_lo
+from table.games.four_card_frenzy import analysis
 from table.paytable_report import (
     CRAZY_4_POKER,
     DATA_DIR,

@@ -15,8 +15,8 @@ from typing import Any
 import orjson
 from django.core.management.base import BaseCommand, CommandError
 
-from table.engine.errors import InvalidInput
 from table.games import settle_document
+from table.games.errors import InvalidInput
 
 
 def parse(data: bytes) -> Any:

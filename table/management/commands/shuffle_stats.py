@@ -1,6 +1,6 @@
 """Statistical check of the shuffle (§684a.5(a)): ``manage.py shuffle_stats --shuffles 100000``.
 
-Runs the production shuffle (``table.engine.shoe.shuffle`` fed by ``SecretsSource``, the OS
+Runs the production shuffle (``table.games.shoe.shuffle`` fed by ``SecretsSource``, the OS
 CSPRNG) many times and tests two things against uniformity with chi-square:
 
 - **card by position**: a 52 x 52 table of how often each card lands at each position. Each
@@ -28,8 +28,8 @@ import numpy as np
 from django.core.management.base import BaseCommand, CommandError
 from scipy.stats import chi2
 
-from table.engine.cards import DECK
-from table.engine.shoe import SecretsSource, shuffle
+from table.games.cards import DECK
+from table.games.shoe import SecretsSource, shuffle
 
 N_CARDS = len(DECK)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from table.engine.cards import Card, parse_card, parse_cards
+from table.games.cards import Card, parse_card, parse_cards
 from table.games.crazy_4_poker.meters import Meter, seeded
 from table.games.crazy_4_poker.rules import Rules
 from table.games.crazy_4_poker.settlement import (

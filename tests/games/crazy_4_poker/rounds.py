@@ -11,7 +11,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from table.engine.cards import DECK, parse_card
+from table.games.cards import DECK, parse_card
 from table.games.crazy_4_poker.meters import Meter, seeded
 from table.games.crazy_4_poker.round import (
     MeterChange,

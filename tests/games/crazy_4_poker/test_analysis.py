@@ -12,11 +12,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from table.engine.analysis import ContainmentIndex, five_card_hands, hand_words
-from table.engine.hands import combinations_array
 from table.games.crazy_4_poker import analysis as a
 from table.games.crazy_4_poker.hands import best_four, dealer_qualifies
 from table.games.crazy_4_poker.settlement import Wagers, main_game
+from table.games.four_card_frenzy.analysis import ContainmentIndex, five_card_hands, hand_words
+from table.games.four_card_frenzy.hands import combinations_array
 
 from .helpers import cards
 

@@ -4,9 +4,9 @@ tables - lands where the round's own settlement says (§657a.11(b), §657a.12(f)
 
 from __future__ import annotations
 
-from table.engine.cards import DECK, parse_card
 from table.games import game
 from table.games.base import Actor, Command, MeterReading
+from table.games.cards import DECK, parse_card
 from table.games.driver import TableDriver
 from tests.conftest import SeededSource
 

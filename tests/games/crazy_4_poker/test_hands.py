@@ -7,9 +7,6 @@ from math import comb
 import numpy as np
 import pytest
 
-from table.engine.analysis import all_six_class_counts, best_four_values, strided_six_sample
-from table.engine.errors import InvalidInput
-from table.engine.hands import combinations_array
 from table.games.crazy_4_poker.hands import (
     FROM_ALL_SIX,
     FiveCardCategory,
@@ -23,6 +20,13 @@ from table.games.crazy_4_poker.hands import (
     four_card_hand,
     six_card_hand,
 )
+from table.games.errors import InvalidInput
+from table.games.four_card_frenzy.analysis import (
+    all_six_class_counts,
+    best_four_values,
+    strided_six_sample,
+)
+from table.games.four_card_frenzy.hands import combinations_array
 
 from .helpers import cards
 
@@ -222,7 +226,7 @@ def test_six_card_counts_over_every_set() -> None:
 
 
 def test_six_card_scalar_agrees_with_the_enumerated_classifier() -> None:
-    from table.engine.analysis import all_six_classes
+    from table.games.four_card_frenzy.analysis import all_six_classes
 
     rows = strided_six_sample(20_000)
     fast = all_six_classes(np.sort(rows, axis=1))

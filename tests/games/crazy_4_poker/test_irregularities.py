@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from table.engine.errors import InvalidInput
-from table.engine.shoe import DealPlan, Fault
 from table.games.crazy_4_poker.irregularities import (
     CONSEQUENCES,
     FROM_DEAL,
@@ -18,6 +16,8 @@ from table.games.crazy_4_poker.irregularities import (
 )
 from table.games.crazy_4_poker.meters import Meter
 from table.games.crazy_4_poker.settlement import no_more_bets
+from table.games.errors import InvalidInput
+from table.games.shoe import DealPlan, Fault
 
 from .helpers import box, rules
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from table.engine.errors import InvalidInput
 from table.games.crazy_4_poker.hands import FiveCardCategory, FourCardHand, SixCardHand
 from table.games.crazy_4_poker.paytables import (
     FIVE_CARD_PROGRESSIVES,
@@ -22,6 +21,7 @@ from table.games.crazy_4_poker.paytables import (
     ToOne,
     lookup,
 )
+from table.games.errors import InvalidInput
 
 
 def posted(table: Paytable) -> list[str]:

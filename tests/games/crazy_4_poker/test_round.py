@@ -11,11 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table.engine.cards import DECK, card_code, parse_card
-from table.engine.errors import EngineError, InvalidInput, RuleViolation
-from table.engine.round import PUBLIC, to_player
-from table.engine.round import Step as EngineStep
-from table.engine.shoe import Fault, commitment, shuffle
+from table.games.cards import DECK, card_code, parse_card
 from table.games.crazy_4_poker.meters import Meter
 from table.games.crazy_4_poker.round import (
     DEALER,
@@ -26,6 +22,10 @@ from table.games.crazy_4_poker.round import (
     TableRules,
 )
 from table.games.crazy_4_poker.rules import Rules
+from table.games.errors import EngineError, InvalidInput, RuleViolation
+from table.games.events import PUBLIC, to_player
+from table.games.events import Step as EngineStep
+from table.games.shoe import Fault, commitment, shuffle
 
 from ...conftest import SeededSource
 from .rounds import (
@@ -868,11 +868,12 @@ def test_random_command_sequences_conserve_money(
 def test_the_round_has_four_card_frenzys_shape() -> None:
     """One interface will wrap the games: the same events and transfers, a step that is Four
     Card Frenzy's plus the meter changes, the same commands and phases."""
-    from table.engine import round as frenzy
+    from table.games import events
+    from table.games.four_card_frenzy import round as frenzy
 
     step = Step()
-    assert isinstance(step, frenzy.Step) and step.events == () and step.meters == ()
-    assert DEALER == "dealer" and PUBLIC == frenzy.PUBLIC
+    assert isinstance(step, events.Step) and step.events == () and step.meters == ()
+    assert DEALER == "dealer" and PUBLIC == events.PUBLIC
     for name in (
         "open",
         "bet",

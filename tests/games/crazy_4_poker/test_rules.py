@@ -6,7 +6,6 @@ from fractions import Fraction
 
 import pytest
 
-from table.engine.errors import InvalidInput, RuleViolation
 from table.games.crazy_4_poker.rules import (
     Rules,
     bonus_return,
@@ -15,6 +14,7 @@ from table.games.crazy_4_poker.rules import (
     draw_bonuses,
     play_range,
 )
+from table.games.errors import InvalidInput, RuleViolation
 
 from .helpers import rules
 from .test_hands import value

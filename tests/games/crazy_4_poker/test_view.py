@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from table.engine.cards import card_code
-from table.engine.shoe import Fault
+from table.games.cards import card_code
 from table.games.crazy_4_poker.round import Phase, Round
 from table.games.crazy_4_poker.rules import Rules
+from table.games.shoe import Fault
 
 from .rounds import FULL, Books, stacked, table
 

@@ -6,7 +6,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from table.engine.cards import DECK, parse_card
+from table.games.cards import DECK, parse_card
 from table.games.five_card_hi_lo.round import Phase, Round, Step, Transfer
 from table.games.five_card_hi_lo.rules import HiLoRules
 

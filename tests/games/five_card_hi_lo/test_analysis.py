@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table.engine.cards import parse_card
+from table.games.cards import parse_card
 from table.games.five_card_hi_lo import analysis
 from table.games.five_card_hi_lo.analysis import (
     DEALS,

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from table.engine.errors import InvalidInput
 from table.games import settle_document
+from table.games.errors import InvalidInput
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from table.engine.cards import parse_card
-from table.engine.errors import InvalidInput, RuleViolation
+from table.games.cards import parse_card
+from table.games.errors import InvalidInput, RuleViolation
 from table.games.five_card_hi_lo.hands import (
     Setting,
     choose_setting,

@@ -9,8 +9,8 @@ from math import comb
 
 import pytest
 
-from table.engine.cards import parse_card
-from table.engine.errors import InvalidInput
+from table.games.cards import parse_card
+from table.games.errors import InvalidInput
 from table.games.five_card_hi_lo.paytables import poker_bonus_odds
 from table.games.five_card_hi_lo.poker import PokerHand, PokerRank, poker_rank, poker_rank_trusted
 

@@ -8,7 +8,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from table.engine.cards import ACE
+from table.games.cards import ACE
 from table.games.five_card_hi_lo.hands import (
     HIGH_POINTS,
     Setting,

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from table.engine.cards import DECK
-from table.engine.errors import InvalidInput
-from table.engine.shoe import DealPlan, Fault
+from table.games.cards import DECK
+from table.games.errors import InvalidInput
 from table.games.five_card_hi_lo.irregularities import (
     CONSEQUENCES,
     Irregularity,
@@ -20,6 +19,7 @@ from table.games.five_card_hi_lo.irregularities import (
 )
 from table.games.five_card_hi_lo.rules import HiLoRules
 from table.games.five_card_hi_lo.settlement import BoxInPlay, Paytables, Wagers
+from table.games.shoe import DealPlan, Fault
 
 I = Irregularity
 

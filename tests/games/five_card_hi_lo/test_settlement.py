@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from table.engine.cards import parse_card
-from table.engine.errors import InvalidInput
+from table.games.cards import parse_card
+from table.games.errors import InvalidInput
 from table.games.five_card_hi_lo.hands import Setting, house_way, possible_settings
 from table.games.five_card_hi_lo.paytables import (
     ANTE_BONUS_PAYTABLES,

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from table.engine.cards import card_code
-from table.engine.shoe import Fault
+from table.games.cards import card_code
 from table.games.five_card_hi_lo.round import Phase, Round
+from table.games.shoe import Fault
 
 from .round_helpers import PHASES, example_at, example_round
 

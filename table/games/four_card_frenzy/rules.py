@@ -13,8 +13,8 @@ from fractions import Fraction
 from typing import Any, Final
 
 from table.games.common import limits_problems
+from table.games.errors import InvalidInput
 
-from .errors import InvalidInput
 from .hands import Category
 from .paytables import (
     FOUR_ACES,

@@ -1,15 +1,17 @@
 """Exact paytable mathematics by exhaustive enumeration (issue #7).
 
 Every figure here is counted over every deal, with the engine's own tables and classifiers
-(:data:`~table.engine.hands.FOUR_TABLE`, :func:`~table.engine.hands.four_card_bonus_hand`,
-:func:`~table.engine.hands.all_six_hand`, the :mod:`~table.engine.paytables` data); nothing is
+(:data:`~table.games.four_card_frenzy.hands.FOUR_TABLE`,
+:func:`~table.games.four_card_frenzy.hands.four_card_bonus_hand`,
+:func:`~table.games.four_card_frenzy.hands.all_six_hand`, the
+:mod:`~table.games.four_card_frenzy.paytables` data); nothing is
 simulated, so the engine never needs ``random`` here either.
 
 * **Prime**: the colours of all C(52,5) = 2,598,960 five-card hands.
 * **Four Card Bonus**: the best four-card hand of all C(52,5) five-card hands.
 * **All-Six Bonus**: all C(52,6) = 20,358,520 six-card sets (the player's five cards and the
   All-Six card are six cards drawn from one deck), classified with numpy and checked against
-  :func:`~table.engine.hands.all_six_hand`.
+  :func:`~table.games.four_card_frenzy.hands.all_six_hand`.
 * **Ante / Odds / Raise** under the player's optimal raise-or-fold decision, for every
   bad-beat table. For each of the 2,598,960 player hands the decision needs the outcome of all
   C(47,5) = 1,533,939 dealer hands from the other 47 cards (about 4 x 10^12 pairs). The
@@ -47,9 +49,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from table.games.cards import ACE, DIAMONDS, NINE, TEN, Card
 from table.games.common import exact as exact  # a fraction as text, "-1597/33686"
 
-from .cards import ACE, DIAMONDS, NINE, TEN, Card
 from .hands import (
     FOUR_TABLE,
     KING_HIGH,
@@ -93,7 +95,8 @@ def _quiet(_: str) -> None:
 def subset_index(cards: npt.NDArray[np.integer[Any]]) -> I64:
     """Combinatorial-number-system index of sorted k-card rows: sum of C(card_j, j+1).
 
-    For four cards it equals :func:`~table.engine.hands.four_card_index`; k-subsets of the
+    For four cards it equals :func:`~table.games.four_card_frenzy.hands.four_card_index`; k-subsets
+    of the
     deck get the indices 0 .. C(52,k)-1.
     """
     rows = cards.astype(np.int64)
@@ -299,7 +302,8 @@ _LARGEST, _SECOND = _run_shape_table()
 def all_six_classes(six: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int8]:
     """:class:`AllSixHand` of each six-card row (cards sorted ascending), vectorised.
 
-    Same order of tests as :func:`~table.engine.hands.all_six_hand`: six-card royal flush,
+    Same order of tests as :func:`~table.games.four_card_frenzy.hands.all_six_hand`: six-card royal
+    flush,
     royal flush, straight flush, four of a kind, full house, flush, straight, three of a kind.
     """
     rows = six.astype(np.int16)
@@ -1202,8 +1206,9 @@ SECTION_BUILDERS: Final[dict[str, Callable[[Progress], dict[str, Any]]]] = {
 
 METHOD: Final = (
     "Exhaustive enumeration with the engine's own hand tables and classifiers "
-    "(table.engine.hands, table.engine.paytables); no simulation. See "
-    "table/engine/analysis.py."
+    "(table.games.four_card_frenzy.hands, table.games.four_card_frenzy.paytables); no "
+    "simulation. See "
+    "table/games/four_card_frenzy/analysis.py."
 )
 
 

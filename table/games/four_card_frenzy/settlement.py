@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final, NamedTuple
 
-from .cards import Card, check_distinct
-from .errors import InvalidInput
+from table.games.cards import Card, check_distinct
+from table.games.errors import InvalidInput
+
 from .hands import (
     CATEGORY_SHIFT,
     BestFour,

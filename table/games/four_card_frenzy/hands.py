@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from .cards import (
+from table.games.cards import (
     ACE,
     DIAMONDS,
     FOUR,
@@ -34,7 +34,7 @@ from .cards import (
     Card,
     is_red,
 )
-from .errors import InvalidInput
+from table.games.errors import InvalidInput
 
 
 class Category(IntEnum):

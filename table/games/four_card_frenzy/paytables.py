@@ -12,7 +12,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Final
 
-from .errors import InvalidInput
+from table.games.errors import InvalidInput
+
 from .hands import AllSixHand, BonusHand, Category, PrimeHand
 
 

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
+from table.games.cards import Card, card_code, check_distinct, codes
 from table.games.common import boxes_of, check_adjacent_boxes, check_box, require_phase, wagers_step
 from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
+from table.games.errors import InvalidInput, RuleViolation
+from table.games.events import Event, Step, Transfer, to_player
+from table.games.shoe import CARDS_PER_STACK, DealPlan, Fault, commitment, deal
 
-from .cards import Card, card_code, check_distinct, codes
-from .errors import InvalidInput, RuleViolation
 from .hands import best_four, describe, max_raise_multiple
 from .rules import OPTIONAL, TableRules
 from .settlement import (
@@ -35,7 +37,6 @@ from .settlement import (
     RoundSettlement,
     settle,
 )
-from .shoe import CARDS_PER_STACK, DealPlan, Fault, commitment, deal
 
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
 
@@ -65,42 +66,6 @@ MAIN_GAME_VOID_REASON: Final = (
     "a dealer card was exposed before every decision was made (§684a.13(d)): Ante, Odds and "
     "Raise are returned, optional wagers are settled"
 )
-
-PUBLIC: Final = "public"
-
-
-def to_player(player: str) -> str:
-    return f"player:{player}"
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, for one audience: everyone, or one player only."""
-
-    kind: str
-    data: dict[str, Any]
-    audience: str = PUBLIC
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "data": self.data, "audience": self.audience}
-
-
-@dataclass(frozen=True, slots=True)
-class Transfer:
-    """Money between a player and the table: ``amount`` > 0 is the player paying the table
-    (a stake), < 0 the table paying the player (a return or a win)."""
-
-    player: str
-    amount: int
-    memo: str
-    box: int | None = None
-    wager: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    events: tuple[Event, ...] = ()
-    transfers: tuple[Transfer, ...] = ()
 
 
 @dataclass(slots=True)

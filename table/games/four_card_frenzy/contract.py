@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from table.games.cards import Card, codes, parse_card, parse_cards, trusted_codes
 from table.games.common import check_keys
 from table.games.common import json_object as _object
+from table.games.errors import InvalidInput
 
-from .cards import Card, codes, parse_card, parse_cards, trusted_codes
-from .errors import InvalidInput
 from .hands import CATEGORY_KEYS, CATEGORY_SHIFT
 from .rules import PAYTABLE_FIELDS, jurisdiction_problems
 from .settlement import (

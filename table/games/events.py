@@ -1,0 +1,46 @@
+"""What a game's round step produces, whatever the game: its events, each for an audience (everyone,
+the dealer console, or one player), and the money it moves between a player and the table.
+
+Shared by every game and the platform (the event chain, the ledger); pure Python, no Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+PUBLIC: Final = "public"
+
+
+def to_player(player: str) -> str:
+    return f"player:{player}"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for one audience: everyone, or one player only."""
+
+    kind: str
+    data: dict[str, Any]
+    audience: str = PUBLIC
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "data": self.data, "audience": self.audience}
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Money between a player and the table: ``amount`` > 0 is the player paying the table
+    (a stake), < 0 the table paying the player (a return or a win)."""
+
+    player: str
+    amount: int
+    memo: str
+    box: int | None = None
+    wager: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    events: tuple[Event, ...] = ()
+    transfers: tuple[Transfer, ...] = ()
