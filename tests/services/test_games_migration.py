@@ -1,0 +1,74 @@
+"""Migration 0009: a Rules Submission names its game, a round records its game; everything
+that existed before is Four Card Frenzy, with the same choices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from table.games.four_card_frenzy.rules import TableRules
+
+MIGRATION = ("table", "0009_games")
+
+
+def _migrate(targets: list[tuple[str, str]]) -> Any:
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets)
+    executor.loader.build_graph()
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_existing_submissions_and_rounds_become_four_card_frenzy_with_the_same_choices() -> None:
+    executor = MigrationExecutor(connection)
+    before = sorted(executor.loader.graph.node_map[MIGRATION].parents)[0].key
+    leaves = executor.loader.graph.leaf_nodes()
+    try:
+        old_apps = _migrate([before])
+        old = old_apps.get_model("table", "RulesSubmission")
+        demo = old.objects.create(
+            name="Demo rules", bad_beat_paytable="B", all_six_paytable="C", payout_limit=50_000_00
+        )
+        table = old_apps.get_model("table", "Table").objects.create(name="T", rules=demo)
+        old_apps.get_model("table", "Round").objects.create(
+            table=table, number=1, rules_submission=demo, rules={}, phase="void", state={}
+        )
+        before_choices = {
+            f.name: getattr(demo, f.name)
+            for f in old._meta.concrete_fields
+            if f.name not in ("id", "created", "updated")
+        }
+        apps = _migrate([MIGRATION])
+        new = apps.get_model("table", "RulesSubmission").objects.get(name="Demo rules")
+        assert new.game == "four_card_frenzy"
+        assert new.choices == {}
+        assert {name: getattr(new, name) for name in before_choices} == before_choices
+        [game] = apps.get_model("table", "Round").objects.values_list("game", flat=True)
+        assert game == "four_card_frenzy"
+    finally:
+        _migrate(leaves)
+    from table.models import RulesSubmission
+
+    migrated = RulesSubmission.objects.get(name="Demo rules")
+    assert migrated.game_rules() == migrated.to_table_rules()
+    assert isinstance(migrated.game_rules(), TableRules)
+    assert migrated.game_problems() == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["crazy_4_poker", "five_card_hi_lo"])
+def test_a_submission_of_another_game_keeps_its_choices_as_the_game_writes_them(name: str) -> None:
+    from table.games import game
+    from table.models import RulesSubmission
+
+    played = game(name)
+    choices = played.rules_to_dict(played.default_rules())
+    rules = RulesSubmission.objects.create(name=name, game=name, choices=choices)
+    assert played.rules_to_dict(rules.game_rules()) == choices
+    assert rules.game_problems() == []
+    broken = RulesSubmission.objects.create(name=f"{name} broken", game=name, choices={"x": 1})
+    problems = broken.game_problems()
+    assert problems and all(words for _field, words in problems)
