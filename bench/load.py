@@ -21,6 +21,9 @@ from typing import Any
 from bench.client import TableClient
 
 DEALER_STEPS = ("open_betting", "no_more_bets", "deal", "reveal", "settle")
+#: Four Card Frenzy's bots keep their own commands (``bet``, ``decide``); the other games'
+#: bots send the generic ``act`` frame (:func:`other_game_bot`).
+FOUR_CARD_FRENZY = "four_card_frenzy"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -39,6 +42,7 @@ class TableRun:
     latencies: list[float] = field(default_factory=list)
     pending: list[tuple[float, int, str]] = field(default_factory=list)  # sent, version, step
     by_step: dict[str, list[float]] = field(default_factory=dict)
+    game: str = FOUR_CARD_FRENZY
     rounds: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -47,8 +51,17 @@ class TableRun:
         return [self.dealer, *(c for c, _ in self.players)]
 
 
-async def player_bot(client: TableClient, box: int, rng: random.Random, think: float) -> None:
+async def player_bot(
+    client: TableClient,
+    box: int,
+    rng: random.Random,
+    think: float,
+    game: str = FOUR_CARD_FRENZY,
+) -> None:
     """Bet when betting opens; raise or fold when it is this box's turn."""
+    if game != FOUR_CARD_FRENZY:
+        await other_game_bot(client, box, rng, think, game)
+        return
     seen = 0
     hand_max = 1
     while True:
@@ -80,6 +93,57 @@ async def player_bot(client: TableClient, box: int, rng: random.Random, think: f
                         client.errors.append(reply)
 
 
+async def act(client: TableClient, move: str, box: int, args: dict[str, Any]) -> None:
+    reply = await client.command(cmd="act", move=move, box=box, args=args)
+    if reply["type"] != "ok":
+        client.errors.append(reply)
+
+
+async def other_game_bot(
+    client: TableClient, box: int, rng: random.Random, think: float, game: str
+) -> None:
+    """A Crazy 4 Poker or Five Card Hi-Lo player: an Ante (Crazy 4 Poker's Super Bonus goes
+    with it), Play 1x or fold on its turn (Hi-Lo: always Play, so that every round reaches
+    the setting), and on its setting turn the first setting its move offers (from a
+    snapshot: the bot does not evaluate hands)."""
+    seen = 0
+    while True:
+        await client.wait_for(lambda f: True, timeout=3600, since=seen)
+        frames = client.frames[seen:]
+        seen += len(frames)
+        for frame in frames:
+            if frame.get("type") != "events":
+                continue
+            for event in frame["events"]:
+                kind, data = event["kind"], event["data"]
+                if kind == "round_opened":
+                    await asyncio.sleep(rng.uniform(0, think))
+                    await act(client, "bet", box, {"ante": 1000})
+                elif kind == "turn" and data.get("box") == box:
+                    await asyncio.sleep(rng.uniform(0, think))
+                    if game == "crazy_4_poker":
+                        play = 1000 if rng.random() < 0.8 else 0
+                        await act(client, "decide", box, {"play": play})
+                    else:
+                        await act(client, "decide", box, {"play": True})
+                elif kind == "setting_turn" and data.get("box") == box:
+                    await asyncio.sleep(rng.uniform(0, think))
+                    reply = await client.command(cmd="snapshot")
+                    moves = ((reply.get("round") or {}).get("moves")) or []
+                    setting = next(
+                        (m for m in moves if m["move"] == "set_hands" and m["box"] == box), None
+                    )
+                    if setting is None:
+                        client.errors.append({"setting": "no set_hands move offered", "box": box})
+                        continue
+                    await act(client, "set_hands", box, setting["choices"][0]["args"])
+
+
+#: The event after which the dealer may reveal, per game (Hi-Lo sets the hands after the
+#: decisions).
+READY_TO_REVEAL = {"five_card_hi_lo": "settings_complete"}
+
+
 async def dealer_loop(run: TableRun, rounds: int, pause: float, start: float = 0.0) -> None:
     dealer = run.dealer
     await asyncio.sleep(start)  # real tables do not all open betting at the same instant
@@ -89,7 +153,8 @@ async def dealer_loop(run: TableRun, rounds: int, pause: float, start: float = 0
                 # Wait until every bot has bet (each sends one bet per round).
                 await dealer.wait_count("wagers_placed", (run.rounds + 1) * len(run.players))
             if step == "reveal":
-                await dealer.wait_count("decisions_complete", run.rounds + 1)
+                ready = READY_TO_REVEAL.get(run.game, "decisions_complete")
+                await dealer.wait_count(ready, run.rounds + 1)
             await asyncio.sleep(pause)
             sent = time.monotonic()
             reply = await dealer.command(cmd=step, timeout=30)
@@ -148,9 +213,9 @@ async def run_tables(
             if reply["type"] != "ok":
                 raise RuntimeError(f"could not sit: {reply}")
             players.append((client, box))
-        runs.append(TableRun(tid, dealer, players))
+        runs.append(TableRun(tid, dealer, players, game=spec.get("game", FOUR_CARD_FRENZY)))
     bots = [
-        asyncio.create_task(player_bot(c, box, random.Random(rng.random()), think))
+        asyncio.create_task(player_bot(c, box, random.Random(rng.random()), think, run.game))
         for run in runs
         for c, box in run.players
     ]
@@ -181,7 +246,9 @@ async def run_tables(
             await c.close()
     latencies = [lat for run in runs for lat in run.latencies]
     steps: dict[str, list[float]] = {}
+    games: dict[str, list[float]] = {}
     for run in runs:
+        games.setdefault(run.game, []).extend(run.latencies)
         for step, values in run.by_step.items():
             steps.setdefault(step, []).extend(values)
     return {
@@ -198,6 +265,14 @@ async def run_tables(
         "version_faults": faults,
         "client_lag_p99_ms": percentile(lags, 99) * 1000,
         "client_lag_max_ms": max(lags, default=0.0) * 1000,
+        "games": {
+            name: (
+                sum(1 for r in runs if r.game == name),
+                percentile(v, 50) * 1000,
+                percentile(v, 99) * 1000,
+            )
+            for name, v in games.items()
+        },
         "steps": {
             step: (percentile(v, 50) * 1000, percentile(v, 99) * 1000, max(v) * 1000)
             for step, v in steps.items()
@@ -278,6 +353,9 @@ def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
         f"lost/out-of-order     {result['version_faults']} versions",
         f"load client loop lag  p99 {result['client_lag_p99_ms']:.1f} ms   max {result['client_lag_max_ms']:.1f} ms   (the tool's own share of the latencies above)",
     ]
+    if len(result["games"]) > 1:
+        for name, (tables, p50, p99) in result["games"].items():
+            lines.append(f"  {name:<17} {tables:3d} tables   p50 {p50:7.1f} ms   p99 {p99:7.1f} ms")
     for step, (p50, p99, worst) in result["steps"].items():
         lines.append(f"  {step:<14} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   max {worst:7.1f} ms")
     lines += [f"  error: {e}" for e in result["errors"][:10]]

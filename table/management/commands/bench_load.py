@@ -21,21 +21,56 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
 from bench.load import run_baseline, run_tables, summary
-from table import duties, ledger, services
+from table import duties, ledger, meters, services
 from table.demo import dealer_permission, make_user
-from table.models import DealerAssignment, RulesSubmission, Seat, Table
+from table.games import FOUR_CARD_FRENZY, GAMES, game
+from table.models import DealerAssignment, ProgressiveMeter, RulesSubmission, Seat, Table
 
 
-def seed(tables: int) -> list[dict[str, Any]]:
+def bench_rules(name: str) -> RulesSubmission:
+    """The bench tables' Rules Submission of a game: Four Card Frenzy's as before; the other
+    games' the game's default rules (Crazy 4 Poker's with a Five-Card Progressive and the
+    hand bonus, so every round moves the shared meters)."""
+    if name == FOUR_CARD_FRENZY:
+        rules, _ = RulesSubmission.objects.get_or_create(
+            name="Bench rules",
+            defaults={"adjacent_boxes": 1, "ante_min": 5_00, "decision_seconds": 60},
+        )
+        return rules
+    played = game(name)
     rules, _ = RulesSubmission.objects.get_or_create(
-        name="Bench rules", defaults={"adjacent_boxes": 1, "ante_min": 5_00, "decision_seconds": 60}
+        name=f"Bench rules ({played.title})",
+        defaults={"game": name, "choices": played.rules_to_dict(played.default_rules())},
     )
+    return rules
+
+
+def link_meters(rules: RulesSubmission, tables: list[Table]) -> None:
+    """Every meter the rules need, one per pool, linked to every bench table of the game: the
+    bench's Crazy 4 Poker tables share their meters, as a casino's linked tables do."""
+    for spec in game(rules.game).meters(rules.game_rules()):
+        kind, paytable, wager = spec.pool.split(":")
+        meter = ProgressiveMeter.objects.filter(name=f"Bench {spec.pool}").first()
+        if meter is None:
+            meter = meters.create_meter(f"Bench {spec.pool}", kind, paytable, int(wager))
+        meter.tables.add(*tables)
+
+
+def seed(tables: int, games: list[str] | None = None) -> list[dict[str, Any]]:
+    games = games or [FOUR_CARD_FRENZY]
     dealer = make_user("bench-dealer")
     dealer.user_permissions.add(dealer_permission())
     dealer_cookie = cookie_for(dealer)
     specs = []
+    by_game: dict[str, list[Table]] = {}
     for t in range(1, tables + 1):
+        name = games[(t - 1) % len(games)]
+        rules = bench_rules(name)
         table, _ = Table.objects.get_or_create(name=f"Bench {t}", defaults={"rules": rules})
+        if table.rules_id != rules.pk:
+            table.rules = rules  # a bench table of another game in an earlier run
+            table.save(update_fields=["rules"])
+        by_game.setdefault(name, []).append(table)
         if not DealerAssignment.objects.filter(table=table, dealer=dealer).exists():
             duties.assign_dealer(table.pk, dealer, None)  # a dealer deals its assigned tables
         # A run that was cut short may have left a round open: void it, stakes returned.
@@ -48,7 +83,16 @@ def seed(tables: int) -> list[dict[str, Any]]:
             if account.balance < 1_000_00:
                 ledger.credit(bot, 10_000_00, "bench play money")
             cookies.append(cookie_for(bot))
-        specs.append({"id": table.pk, "dealer_cookie": dealer_cookie, "player_cookies": cookies})
+        specs.append(
+            {
+                "id": table.pk,
+                "game": name,
+                "dealer_cookie": dealer_cookie,
+                "player_cookies": cookies,
+            }
+        )
+    for name, linked in by_game.items():
+        link_meters(bench_rules(name), linked)
     return specs
 
 
@@ -65,6 +109,19 @@ def cookie_for(user: Any) -> str:
     client = Client()
     client.force_login(user)
     return f"sessionid={client.cookies['sessionid'].value}"
+
+
+def wait_for_port(port: int, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    """Until Daphne listens (a loaded machine may take more than a few seconds to start it)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise CommandError(f"Daphne exited with status {server.returncode}")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise CommandError(f"Daphne did not listen on port {port} within {seconds:.0f} s")
 
 
 class Command(BaseCommand):
@@ -84,6 +141,12 @@ class Command(BaseCommand):
             "--url", help="host:port of a running Daphne (started with FRENZY_BENCH_ROUTES=1)"
         )
         parser.add_argument("--port", type=int, default=8765)
+        parser.add_argument(
+            "--games",
+            default=FOUR_CARD_FRENZY,
+            help="comma-separated games, dealt to the tables in turn (default: "
+            f"{FOUR_CARD_FRENZY}; e.g. {','.join(GAMES)})",
+        )
 
     def handle(self, *args: Any, **o: Any) -> None:
         db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
@@ -93,7 +156,12 @@ class Command(BaseCommand):
             f"{o['pause']} s between steps, bots think up to {o['think']} s, tables start "
             f"spread over {o['stagger']} s"
         )
-        specs = seed(o["tables"])
+        games = [g.strip() for g in o["games"].split(",") if g.strip()]
+        unknown = [g for g in games if g not in GAMES]
+        if unknown:
+            raise CommandError(f"unknown game {unknown[0]!r}: one of {', '.join(GAMES)}")
+        self.stdout.write(f"games: {', '.join(games)} (in turn across the tables)")
+        specs = seed(o["tables"], games)
         server = None
         base = o["url"]
         if not base:
@@ -129,7 +197,7 @@ class Command(BaseCommand):
                 stderr=subprocess.STDOUT,
             )
             base = f"127.0.0.1:{o['port']}"
-            time.sleep(3)
+            wait_for_port(o["port"], server)
         try:
             result = asyncio.run(
                 run_tables(base, specs, o["rounds"], o["pause"], o["think"], o["stagger"])
@@ -145,7 +213,7 @@ class Command(BaseCommand):
                     server.wait(10)
         for line in summary(result, baseline):
             self.stdout.write(line)
-        problems = ledger.verify()
+        problems = ledger.verify() + meters.verify()
         self.stdout.write(f"ledger discrepancies  {len(problems)}")
         for p in problems[:10]:
             self.stdout.write(f"  {p}")
