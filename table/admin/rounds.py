@@ -27,8 +27,7 @@ from ..models import (
     Seat,
 )
 from ..money import dollars
-from ..recall import decorate
-from ..snapshot import round_record
+from ..recall import decorate, round_record
 from .common import (
     ReadOnlyAdmin,
     _link,
