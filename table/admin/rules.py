@@ -272,6 +272,11 @@ class RulesSubmissionForm(forms.ModelForm):
                     ),
                     max_cents=MAX_LIMIT_CENTS,
                 )
+        if "game" in self.fields:
+            self.fields["game"].required = False  # a form without it: Four Card Frenzy
+
+    def clean_game(self) -> str:
+        return str(self.cleaned_data.get("game") or FOUR_CARD_FRENZY)
 
 
 @admin.register(RulesSubmission)
