@@ -1,5 +1,7 @@
-"""The demo table: a Rules Submission, a table, its dealer, six players with play money, and
-the house's staff, each with one duty (segregation of duties):
+"""The demo tables, one of every game the platform hosts (each with its Rules Submission, the
+game's defaults; Four Card Frenzy's as it has always been; Crazy 4 Poker's progressive meters
+linked), their dealer, six players with play money, and the house's staff, each with one duty
+(segregation of duties):
 
 - ``dealer`` deals the demo tables (the dealer role, assigned to each table) and plays nowhere
   there;
@@ -18,8 +20,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
-from . import duties, ledger
-from .models import Account, DealerAssignment, RulesSubmission, Table
+from table.games import CRAZY_4_POKER, FIVE_CARD_HI_LO, game
+
+from . import duties, ledger, meters
+from .models import Account, DealerAssignment, ProgressiveMeter, RulesSubmission, Table
 
 DEMO_PASSWORD = "frenzy-demo"
 DEALER = "dealer"
@@ -44,11 +48,20 @@ GROUPS = {
 }
 
 
+#: The demo tables of the games after Four Card Frenzy: (game, table, Rules Submission).
+OTHER_TABLES = (
+    (CRAZY_4_POKER, "Crazy 4 Poker 1", "Crazy 4 Poker demo"),
+    (FIVE_CARD_HI_LO, "Hi-Lo 1", "Five Card Hi-Lo demo"),
+)
+
+
 @dataclass
 class Demo:
-    table: Table
+    table: Table  # Four Card Frenzy's, the first demo table
     rules: RulesSubmission
     created: bool
+    #: Every demo table, Four Card Frenzy's first, one per game.
+    tables: tuple[Table, ...] = ()
 
 
 def dealer_permission() -> Permission:
@@ -85,6 +98,26 @@ def duty_group(name: str) -> Group:
     return group
 
 
+def game_rules_submission(name: str, title: str) -> RulesSubmission:
+    """The Rules Submission of a game other than Four Card Frenzy: its default choices."""
+    g = game(name)
+    rules, _ = RulesSubmission.objects.get_or_create(
+        name=title, defaults={"game": name, "choices": g.rules_to_dict(g.default_rules())}
+    )
+    return rules
+
+
+def link_meters(table: Table, rules: RulesSubmission) -> None:
+    """Each progressive meter the table's rules need (``Game.meters``), created at its seed
+    and linked once; a table already linked to a meter of that kind keeps it."""
+    linked = set(ProgressiveMeter.objects.filter(tables=table).values_list("kind", flat=True))
+    for spec in game(rules.game).meters(rules.game_rules()):
+        if spec.name in linked:
+            continue
+        kind, letter, wager = spec.pool.split(":")
+        meters.create_meter(f"{table.name} {spec.label}", kind, letter, int(wager), [table])
+
+
 @transaction.atomic
 def ensure_demo(table_name: str = "Frenzy 1") -> Demo:
     rules, _ = RulesSubmission.objects.get_or_create(
@@ -105,6 +138,13 @@ def ensure_demo(table_name: str = "Frenzy 1") -> Demo:
     )
     table, created = Table.objects.get_or_create(name=table_name, defaults={"rules": rules})
     ledger.table_bankroll(table)
+    tables = [table]
+    for name, title, rules_name in OTHER_TABLES:
+        submission = game_rules_submission(name, rules_name)
+        other, _ = Table.objects.get_or_create(name=title, defaults={"rules": submission})
+        ledger.table_bankroll(other)
+        link_meters(other, submission)
+        tables.append(other)
     admin = make_user(STAFF, staff=True)  # the superuser: assigned to no table, deals none
     admin.user_permissions.remove(dealer_permission())  # as an earlier demo made it
     cashier = make_user(CASHIER, staff=True, superuser=False)
@@ -112,8 +152,9 @@ def ensure_demo(table_name: str = "Frenzy 1") -> Demo:
     compliance = make_user(COMPLIANCE, staff=True, superuser=False)
     compliance.groups.add(duty_group("Compliance officers"))
     dealer = make_user(DEALER, dealer=True)
-    if not DealerAssignment.objects.filter(table=table, dealer=dealer).exists():
-        duties.assign_dealer(table.pk, dealer, None)
+    for each in tables:
+        if not DealerAssignment.objects.filter(table=each, dealer=dealer).exists():
+            duties.assign_dealer(each.pk, dealer, None)
     for name in PLAYERS:
         user = make_user(name)
         account = ledger.player_account(user)
@@ -122,4 +163,4 @@ def ensure_demo(table_name: str = "Frenzy 1") -> Demo:
             and not Account.objects.filter(pk=account.pk, entries__isnull=False).exists()
         ):
             ledger.credit(user, PLAY_MONEY, "demo play money")
-    return Demo(table, rules, created)
+    return Demo(table, rules, created, tuple(tables))

@@ -20,18 +20,225 @@ from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from table.games.cards import card_label, parse_card
+from table.games import FOUR_CARD_FRENZY, GAME_TITLES, game, game_of_state
+from table.games.base import Actor, BoxState, Game
+from table.games.cards import card_code, card_label, codes, parse_card
 from table.games.errors import InvalidInput
 from table.games.events import PUBLIC, to_player
-from table.games.four_card_frenzy.round import VOID_REASONS, Phase
-from table.games.four_card_frenzy.rules import TableRules
+from table.games.four_card_frenzy.round import Round as FrenzyRound
+from table.games.shoe import commitment
 
-from .models import BoxRecord, Round, RoundEvent, SettlementLine
+from .models import BoxRecord, Round, RoundEvent, SettlementLine, Table
 from .money import dollars
-from .snapshot import is_dealer, posted_paytables, recall_rounds, round_record
+from .snapshot import is_dealer
 
 #: Game recall shows a player this many of their last rounds.
 RECALL_ROUNDS = 10
+#: The phases a round ends in, every game alike (docs/games.md: settled, or void).
+FINISHED_PHASES = ("settled", "void")
+
+
+def _void_words(g: Game[Any, Any], reason: str) -> str:
+    """A void reason in the game's words (Four Card Frenzy's records keep only the key)."""
+    if not reason:
+        return ""
+    if g.name == FOUR_CARD_FRENZY:
+        from table.games.four_card_frenzy.round import VOID_REASONS
+
+        return VOID_REASONS.get(reason, "")
+    return ""
+
+
+def round_record(row: Round, viewer: str | None = None, full: bool = True) -> dict[str, Any]:
+    """A round as it happened, whatever its game. ``full`` (dealer, staff) shows every box;
+    otherwise only what was face up at the table plus the viewer's own boxes."""
+    g = game_of_state(row.state)
+    if g.name != FOUR_CARD_FRENZY:
+        return game_record(row, g, viewer, full)
+    return _frenzy_record(row, viewer, full)
+
+
+def _frenzy_record(row: Round, viewer: str | None, full: bool) -> dict[str, Any]:
+    """Four Card Frenzy's record, from its box records (best four, the Raise multiple, the
+    All-Six card, a main game void: §684a.11(e)), as game recall has always shown it."""
+    rnd = FrenzyRound.from_dict(row.state)
+    finished = rnd.finished
+    boxes = []
+    for record in row.box_records.all():
+        mine = record.player.get_username() == viewer
+        settled = next(
+            (b for b in (rnd.results or {}).get("boxes", []) if b["box"] == record.box), None
+        )
+        shown_publicly = bool(settled and settled["cards"])
+        visible = full or mine or shown_publicly
+        boxes.append(
+            {
+                "box": record.box,
+                "player": record.player.get_username(),
+                "mine": mine,
+                "cards": record.cards.split() if visible and record.cards else None,
+                "best_four": record.best_four.split() if visible and record.best_four else None,
+                "hand": record.hand if visible else None,
+                "wagers": record.wagers,
+                "decision": record.decision,
+                "net": record.net,
+                "lines": [
+                    {
+                        "wager": line.wager,
+                        "stake": line.stake,
+                        "outcome": line.outcome,
+                        "net": line.net,
+                        "row": line.row,
+                    }
+                    for line in row.settlement_lines.all()
+                    if line.box == record.box
+                ],
+            }
+        )
+    dealer = rnd.dealer_public() if rnd.dealer_cards and (rnd.dealer_visible() or full) else None
+    verified = None
+    if finished:
+        verified = commitment(rnd.order, rnd.salt) == row.commitment
+    return {
+        "id": row.pk,
+        "game": FOUR_CARD_FRENZY,
+        "game_title": GAME_TITLES[FOUR_CARD_FRENZY],
+        "table": row.table.name,
+        "number": row.number,
+        "phase": row.phase,
+        "void_reason": row.void_reason,
+        "main_game_void": rnd.main_game_void,
+        "opened_at": row.opened_at.isoformat(),
+        "dealt_at": row.dealt_at.isoformat() if row.dealt_at else None,
+        "revealed_at": row.revealed_at.isoformat() if row.revealed_at else None,
+        "finished_at": row.finished_at.isoformat() if row.finished_at else None,
+        "rules_name": row.rules_submission.name,
+        "rules": row.rules,
+        "deck_back": row.deck_back,
+        "dealer": dealer,
+        "all_six_card": card_code(rnd.all_six_card)
+        if rnd.all_six_card is not None and (full or rnd.dealer_visible())
+        else None,
+        "boxes": boxes,
+        "players": (rnd.results or {}).get("players"),
+        "commitment": row.commitment,
+        # Commit-reveal: once the round is over the shoe order and salt are public (they went
+        # out with round_settled / round_void), so anyone can check the commitment.
+        "shoe": codes(rnd.order) if finished else None,
+        "salt": rnd.salt if finished else None,
+        "commitment_verified": verified,
+        "discards": codes(rnd.discards) if full and finished else None,
+        "stub": codes(rnd.stub) if full and finished else None,
+    }
+
+
+def _dealer_seen(g: Game[Any, Any], state: Any, stored: dict[str, Any], full: bool) -> Any:
+    """The dealer's cards as the table showed them (None before the reveal); for the full
+    record, the dealer's cards of any round that dealt them."""
+    shown = g.view(state, Actor.spectator()).get("dealer")
+    if shown is None and full and stored.get("dealer_cards"):
+        shown = {"cards": codes(stored["dealer_cards"])}
+    return shown
+
+
+def game_record(
+    row: Round, g: Game[Any, Any], viewer: str | None = None, full: bool = True
+) -> dict[str, Any]:
+    """A round of any game from the interface alone: its status, every box with its
+    settlement lines (``Game.boxes``), the dealer as the table saw it, and once the round is
+    over the shoe order and salt that must hash to the commitment published at opening."""
+    stored = row.state
+    state = g.from_dict(stored)
+    status = g.status(state)
+    finished = status.finished
+    public = {b["box"]: b for b in g.view(state, Actor.spectator())["boxes"]}
+    boxes = []
+    for box in g.boxes(state):
+        mine = viewer is not None and box.player == viewer
+        shown = public.get(box.box, {}).get("cards") is not None
+        visible = full or mine or shown
+        boxes.append(_box_line(box, mine, visible))
+    verified = None
+    order, salt = stored.get("order"), stored.get("salt")
+    if finished and isinstance(order, list) and isinstance(salt, str):
+        verified = commitment(order, salt) == row.commitment
+    players = status.players
+    return {
+        "id": row.pk,
+        "game": g.name,
+        "game_title": GAME_TITLES.get(g.name, g.title),
+        "table": row.table.name,
+        "number": row.number,
+        "phase": status.phase,
+        "void_reason": status.void_reason or "",
+        "void_explanation": status.irregularity or "",
+        "main_game_void": False,
+        "opened_at": row.opened_at.isoformat(),
+        "dealt_at": row.dealt_at.isoformat() if row.dealt_at else None,
+        "revealed_at": row.revealed_at.isoformat() if row.revealed_at else None,
+        "finished_at": row.finished_at.isoformat() if row.finished_at else None,
+        "rules_name": row.rules_submission.name,
+        "rules": row.rules or g.rules_to_dict(g.round_rules(state)),
+        "deck_back": status.deck_back,
+        "dealer": _dealer_seen(g, state, stored, full),
+        "all_six_card": None,
+        "boxes": boxes,
+        "players": None if players is None else {p: {"net": n} for p, n in players.items()},
+        "commitment": row.commitment,
+        # Commit-reveal: once the round is over its shoe order and salt are public.
+        "shoe": codes(order) if finished and isinstance(order, list) else None,
+        "salt": salt if finished else None,
+        "commitment_verified": verified,
+        "discards": codes(stored.get("discards") or []) if full and finished else None,
+        "stub": codes(stored.get("stub") or []) if full and finished else None,
+    }
+
+
+def _box_line(box: BoxState, mine: bool, visible: bool) -> dict[str, Any]:
+    return {
+        "box": box.box,
+        "player": box.player,
+        "mine": mine,
+        "cards": list(box.cards) if visible and box.cards else None,
+        "best_four": None,
+        "hand": box.hand if visible else None,
+        "wagers": dict(box.wagers),
+        "decision": box.decision,
+        "decision_text": box.decision or "",
+        "net": box.net,
+        "lines": [
+            {
+                "wager": ln.wager,
+                "stake": ln.stake,
+                "outcome": ln.outcome,
+                "net": ln.net,
+                "row": ln.row,
+            }
+            for ln in box.lines
+        ],
+    }
+
+
+def recall_rounds(
+    user: AbstractBaseUser, limit: int = 10, table: Table | None = None
+) -> list[dict[str, Any]]:
+    """The last ``limit`` finished rounds this player played (at ``table``, or anywhere),
+    with the same detail as the round page: what was face up, plus their own boxes."""
+    records = BoxRecord.objects.filter(player=user)
+    if table is not None:
+        records = records.filter(round__table=table)
+    ids = list(records.order_by("-round_id").values_list("round_id", flat=True).distinct()[:limit])
+    rows = (
+        Round.objects.filter(pk__in=ids)
+        .select_related("table", "rules_submission")
+        .prefetch_related(
+            Prefetch("box_records", queryset=BoxRecord.objects.select_related("player", "round")),
+            Prefetch("settlement_lines", queryset=SettlementLine.objects.all()),
+        )
+        .order_by("-id")
+    )
+    name = user.get_username()
+    return [round_record(row, viewer=name, full=False) for row in rows]
 
 
 def sees_everything(user: Any) -> bool:
@@ -60,6 +267,12 @@ def _cards_text(codes: object) -> str:
     return " ".join(_text_card(c) for c in codes) if isinstance(codes, list) else ""
 
 
+def why_words(data: dict[str, Any]) -> str:
+    return {"timeout": " (time ran out)", "abandoned": " (player left)"}.get(
+        data.get("why", ""), ""
+    )
+
+
 def event_summary(kind: str, data: dict[str, Any]) -> str:
     """One line in plain words for the event log (no secret the viewer may not see)."""
     box = data.get("box")
@@ -85,12 +298,18 @@ def event_summary(kind: str, data: dict[str, Any]) -> str:
         why = {"timeout": " (decision time ran out)", "abandoned": " (player left)"}.get(
             data.get("why", ""), ""
         )
-        if data.get("folded"):
+        if data.get("folded") or data.get("decision") == "fold":
             return f"box {box} folded{why}"
-        return f"box {box} raised {data.get('multiple')}x: {dollars(data.get('raise'))}{why}"
+        if "multiple" in data:  # Four Card Frenzy's Raise (§684a.11(b))
+            return f"box {box} raised {data.get('multiple')}x: {dollars(data.get('raise'))}{why}"
+        return f"box {box} played {dollars(data.get('play'))}{why}"
     if kind == "dealer_revealed":
+        if "qualifies" not in data:  # a game whose dealer does not qualify (ch. 663a)
+            return f"dealer: {_cards_text(data.get('cards'))}"
         qualifies = "qualifies" if data.get("qualifies") else "does not qualify"
         return f"dealer: {_cards_text(data.get('cards'))} — {data.get('hand')}, {qualifies}"
+    if kind in ("hands_set", "setting"):
+        return f"box {box} set its hands{why_words(data)}"
     if kind == "box_settled":
         return f"box {box} settled: {dollars(data.get('net'), signed=True)}"
     if kind == "round_settled":
@@ -131,17 +350,19 @@ def decorate(
     record: dict[str, Any], row: Round | None = None, full: bool = False
 ) -> dict[str, Any]:
     """Add what the page shows beside the stored record: times, signs, event log."""
-    rules = TableRules.from_dict(record["rules"])
+    g = game(record.get("game", FOUR_CARD_FRENZY))
+    rules = g.parse_rules(record["rules"])
     record["rules_fingerprint"] = hashlib.sha256(
         json.dumps(record["rules"], sort_keys=True).encode()
     ).hexdigest()[:12]
-    record["paytables"] = posted_paytables(rules)
-    record["payout_limit"] = rules.payout_limit
+    record["paytables"] = [sign.to_dict() for sign in g.signs(rules)]
+    record["payout_limit"] = g.table_settings(rules).payout_limit
     record["rules_obj"] = rules
     for key in ("opened_at", "dealt_at", "revealed_at", "finished_at"):
         record[key + "_dt"] = _when(record.get(key))
-    record["finished"] = record["phase"] in (Phase.SETTLED.value, Phase.VOID.value)
-    record["void_explanation"] = VOID_REASONS.get(record.get("void_reason") or "", "")
+    record["finished"] = record["phase"] in (FINISHED_PHASES)
+    if "void_explanation" not in record:
+        record["void_explanation"] = _void_words(g, record.get("void_reason") or "")
     record["full"] = full
     if row is not None:
         viewer = None if full else record.get("viewer")
@@ -151,7 +372,7 @@ def decorate(
 
 def _record(row: Round, user: AbstractBaseUser, full: bool) -> dict[str, Any]:
     name = user.get_username()
-    finished = row.phase in (Phase.SETTLED.value, Phase.VOID.value)
+    finished = row.phase in FINISHED_PHASES
     # While a round is in play its stored record holds hidden cards and the shoe: show only
     # what the table shows everyone.
     record = round_record(row, viewer=name, full=full and finished)

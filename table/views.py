@@ -14,65 +14,105 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from table.games import GAME_TITLES, GAMES, game
+from table.games.base import Game, WagerSpec
+
 from .duties import can_deal, dealt_tables
 from .models import Account, Seat, Table
-from .snapshot import posted_paytables, recall_rounds
+from .recall import recall_rounds
 
 
 def _money(cents: int | None) -> str:
     return "no limit" if cents is None else f"${cents / 100:,.2f}"
 
 
+def _ante(wagers: tuple[WagerSpec, ...]) -> tuple[str, WagerSpec]:
+    """The words and limits of the wagers every box must make ("Ante & Odds": the Odds
+    equals the Ante, §684a.7(d)(1); "Ante & Super Bonus", §657a.7(d)(1); the Ante alone)."""
+    required = [w for w in wagers if w.required and w.placed in ("bet", "with")]
+    return " & ".join(w.label for w in required), required[0]
+
+
+def table_facts(table: Table) -> dict[str, Any]:
+    """What the lobby says of a table under its Rules Submission, in its game's words."""
+    g = game(table.rules.game)
+    rules = table.rules.game_rules()
+    wagers = g.wagers(rules)
+    settings = g.table_settings(rules)
+    label, ante = _ante(wagers)
+    return {
+        "table": table,
+        "game": g.name,
+        "ante_label": label,
+        "ante": f"{_money(ante.low)} – {_money(ante.high)}",
+        "optional": [w.label for w in wagers if w.placed == "bet" and not w.required and w.offered],
+        "payout_limit": _money(settings.payout_limit),
+        "adjacent_boxes": settings.boxes_per_player,
+    }
+
+
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    tables = []
-    for table in Table.objects.select_related("rules").order_by("name"):
-        rules = table.rules.to_table_rules()
-        taken = set(Seat.objects.filter(table=table).values_list("box", flat=True))
-        offered = [
-            label
-            for wager, label in (
-                ("prime", "Prime"),
-                ("four_card_bonus", "Four Card Bonus"),
-                ("all_six", "All-Six Bonus"),
-            )
-            if rules.offers(wager)
-        ]
-        tables.append(
-            {
-                "table": table,
-                "ante": f"{_money(rules.ante_min)} – {_money(rules.ante_max)}",
-                "free_boxes": [b for b in range(1, 7) if b not in taken],
-                "optional": offered,
-                "payout_limit": _money(rules.payout_limit),
-                "adjacent_boxes": rules.adjacent_boxes,
-            }
-        )
-    balance = Account.objects.filter(user=request.user).values_list("balance", flat=True).first()
+    """Every table, under a heading per game (its title and regulation)."""
+    taken: dict[int, set[int]] = {}
+    for table_id, box in Seat.objects.values_list("table_id", "box"):
+        taken.setdefault(table_id, set()).add(box)
     dealt = dealt_tables(request.user)
-    for entry in tables:
-        entry["deals"] = entry["table"].pk in dealt  # the console link, for its dealers only
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for table in Table.objects.select_related("rules").order_by("name"):
+        entry = table_facts(table)
+        entry["free_boxes"] = [b for b in range(1, 7) if b not in taken.get(table.pk, set())]
+        entry["deals"] = table.pk in dealt  # the console link, for its dealers only
+        by_game.setdefault(entry["game"], []).append(entry)
+    games = []
+    for name in GAMES:
+        if name in by_game:
+            g: Game[Any, Any] = game(name)
+            games.append(
+                {
+                    "name": name,
+                    "title": GAME_TITLES.get(name, g.title),
+                    "regulation": g.regulation,
+                    "tables": by_game[name],
+                }
+            )
+    balance = Account.objects.filter(user=request.user).values_list("balance", flat=True).first()
     context: dict[str, Any] = {
-        "tables": tables,
+        "games": games,
+        "tables": [t for section in games for t in section["tables"]],
         "balance": _money(balance or 0),
         "is_dealer": bool(dealt),
     }
     return render(request, "table/lobby.html", context)
 
 
+def _felt(table: Table) -> dict[str, Any]:
+    """The table's game and the browser modules that draw its felt and console."""
+    g = game(table.rules.game)
+    return {
+        "game": g.name,
+        "game_title": GAME_TITLES.get(g.name, g.title),
+        "felt_module": g.felt.felt_module or "",
+        "console_module": g.felt.console_module or "",
+    }
+
+
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     """The felt. Logged-out visitors watch as spectators (public events only)."""
     table = get_object_or_404(Table.objects.select_related("rules"), pk=table_id)
-    rules = table.rules.to_table_rules()
+    g = game(table.rules.game)
+    rules = table.rules.game_rules()
+    _label, ante = _ante(g.wagers(rules))
     return render(
         request,
         "table/table.html",
         {
             "table": table,
             "rules": rules,
-            "paytables": posted_paytables(rules),
-            "ante_limits": f"{_money(rules.ante_min)} – {_money(rules.ante_max)}",
-            "payout_limit": _money(rules.payout_limit),
+            "paytables": [sign.to_dict() for sign in g.signs(rules)],
+            "ante_limits": f"{_money(ante.low)} – {_money(ante.high)}",
+            "payout_limit": _money(g.table_settings(rules).payout_limit),
+            **_felt(table),
         },
     )
 
@@ -95,7 +135,7 @@ def recall_json(request: HttpRequest, table_id: int) -> JsonResponse:
 
 @login_required
 def dealer_console(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
+    table = get_object_or_404(Table.objects.select_related("rules"), pk=table_id)
     if not can_deal(request.user, table.pk):
         raise PermissionDenied("only the dealers assigned to this table may run it")
-    return render(request, "table/dealer.html", {"table": table})
+    return render(request, "table/dealer.html", {"table": table, **_felt(table)})

@@ -78,9 +78,26 @@
     update();
   }
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
-  } else {
+  // On the add page the game decides which choices the form has: choosing another game
+  // reloads the page with that game's (the server builds them from its rules fields).
+  function followGame() {
+    const select = document.getElementById("id_game");
+    if (!select || select.tagName !== "SELECT") return;
+    select.addEventListener("change", () => {
+      const url = new URL(window.location.href);
+      url.searchParams.set("game", select.value);
+      window.location.assign(url.toString());
+    });
+  }
+
+  function ready() {
+    followGame();
     start();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
   }
 })();

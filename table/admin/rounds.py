@@ -13,6 +13,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
+from table.games import FOUR_CARD_FRENZY, game
 from table.games.cards import codes
 from table.games.errors import InvalidInput
 from table.games.events import PUBLIC
@@ -27,8 +28,7 @@ from ..models import (
     Seat,
 )
 from ..money import dollars
-from ..recall import decorate
-from ..snapshot import round_record
+from ..recall import decorate, round_record
 from .common import (
     ReadOnlyAdmin,
     _link,
@@ -175,7 +175,19 @@ class RoundAdmin(NoSecretLookups, ReadOnlyAdmin):
 
     @admin.display(description="rules it was played under")
     def rules_played(self, obj: Round) -> SafeString:
-        rules = TableRules.from_dict(obj.rules)
+        if obj.game != FOUR_CARD_FRENZY:
+            g = game(obj.game)
+            signs = render_to_string(
+                "admin/table/game_signs.html",
+                {
+                    "signs": [s.to_dict() for s in g.signs(g.parse_rules(obj.rules))],
+                    "wagers": [w for w in g.wagers(g.parse_rules(obj.rules)) if w.offered],
+                    "settings": g.table_settings(g.parse_rules(obj.rules)),
+                    "regulation": g.regulation,
+                },
+            )
+        else:
+            signs = posted_sign_html(TableRules.from_dict(obj.rules))
         fingerprint = hashlib.sha256(json.dumps(obj.rules, sort_keys=True).encode()).hexdigest()[
             :12
         ]
@@ -183,7 +195,7 @@ class RoundAdmin(NoSecretLookups, ReadOnlyAdmin):
             "admin/table/rules_played.html",
             {
                 "fingerprint": fingerprint,
-                "signs": posted_sign_html(rules),
+                "signs": signs,
                 "rules_json": json.dumps(obj.rules, indent=2, sort_keys=True, ensure_ascii=False),
             },
         )

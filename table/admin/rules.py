@@ -14,6 +14,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
+from table.games import FOUR_CARD_FRENZY, GAMES, game
 from table.games.errors import InvalidInput
 from table.games.four_card_frenzy.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
 from table.games.four_card_frenzy.rules import (
@@ -36,6 +37,7 @@ from ..paytable_report import load_report
 from .common import (
     _admin_link,
 )
+from .game_rules import choice_names, game_form, game_mathematics_html, game_signs_html
 
 #: Form labels of the Rules Submission's money fields (stored as cents, typed in dollars).
 MONEY_LABELS = {
@@ -270,6 +272,11 @@ class RulesSubmissionForm(forms.ModelForm):
                     ),
                     max_cents=MAX_LIMIT_CENTS,
                 )
+        if "game" in self.fields:
+            self.fields["game"].required = False  # a form without it: Four Card Frenzy
+
+    def clean_game(self) -> str:
+        return str(self.cleaned_data.get("game") or FOUR_CARD_FRENZY)
 
 
 @admin.register(RulesSubmission)
@@ -277,6 +284,7 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
     form = RulesSubmissionForm
     list_display = (
         "name",
+        "game",
         "jurisdiction",
         "bad_beat_paytable",
         "prime_offered",
@@ -287,18 +295,20 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
         "adjacent_boxes",
         "in_force_at",
     )
-    list_filter = ("jurisdiction",)
+    list_filter = ("game", "jurisdiction")
     search_fields = ("name",)
     readonly_fields = (
         "posted_signs",
         "mathematics",
+        "game_signs",
+        "game_mathematics",
         "paytable_catalogue",
         "in_force_at",
         "created",
         "updated",
     )
     fieldsets = (
-        (None, {"fields": ("name", "jurisdiction")}),
+        (None, {"fields": ("name", "game", "jurisdiction")}),
         (
             "Paytables (§684a.12) and optional wagers offered (§684a.7(d))",
             {
@@ -339,6 +349,48 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
         css = {"all": ("table/admin.css",)}
         js = ("table/admin_rules.js",)
 
+    def game_of(self, request: HttpRequest, obj: RulesSubmission | None) -> str:
+        """The game whose choices the page shows: the submission's own; on the add page the
+        one chosen (``?game=``, or the form posted), Four Card Frenzy unless another is."""
+        if obj is not None:
+            return obj.game
+        name = request.POST.get("game") or request.GET.get("game") or FOUR_CARD_FRENZY
+        return name if name in GAMES else FOUR_CARD_FRENZY
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        # A submission keeps its game: its tables run that game (a new game, a new one).
+        if obj is not None:
+            return (*self.readonly_fields, "game")
+        return self.readonly_fields
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        name = self.game_of(request, obj)
+        if name == FOUR_CARD_FRENZY:
+            return self.fieldsets
+        g = game(name)
+        return (
+            (None, {"fields": ("name", "game")}),
+            (f"Choices ({g.regulation})", {"fields": choice_names(name)}),
+            ("As posted at the table — saved values", {"fields": ("game_signs",)}),
+            ("House edge of the wagers offered — saved values", {"fields": ("game_mathematics",)}),
+            ("Use", {"fields": ("in_force_at", "created", "updated")}),
+        )
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        name = self.game_of(request, obj)
+        if name != FOUR_CARD_FRENZY:
+            kwargs["form"] = game_form(name)
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if "game" in form.base_fields:
+            form.base_fields["game"].initial = name
+            form.base_fields["game"].help_text = (
+                "The game this Rules Submission is for; its choices follow once it is chosen "
+                "(a table runs the game of its rules)."
+            )
+        return form
+
     def save_model(
         self, request: HttpRequest, obj: RulesSubmission, form: Any, change: bool
     ) -> None:
@@ -364,6 +416,14 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
                     + "; ".join(notice["changes"])
                     + ".",
                 )
+
+    @admin.display(description="posted signs")
+    def game_signs(self, obj: RulesSubmission) -> SafeString:
+        return game_signs_html(obj)
+
+    @admin.display(description="mathematics")
+    def game_mathematics(self, obj: RulesSubmission) -> SafeString:
+        return game_mathematics_html(obj)
 
     @admin.display(description="posted signs")
     def posted_signs(self, obj: RulesSubmission) -> SafeString:
@@ -439,22 +499,33 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
 
     @admin.display(description="Prime")
     def prime_offered(self, obj: RulesSubmission) -> str:
+        if obj.game != FOUR_CARD_FRENZY:
+            return "—"
         return obj.prime_paytable if obj.offers_prime else "not offered"
 
     @admin.display(description="Four Card Bonus")
     def four_card_bonus_offered(self, obj: RulesSubmission) -> str:
+        if obj.game != FOUR_CARD_FRENZY:
+            return "—"
         return obj.four_card_bonus_paytable if obj.offers_four_card_bonus else "not offered"
 
     @admin.display(description="All-Six")
     def all_six_offered(self, obj: RulesSubmission) -> str:
+        if obj.game != FOUR_CARD_FRENZY:
+            return "—"
         return obj.all_six_paytable if obj.offers_all_six else "not offered"
 
     @admin.display(description="Ante")
     def ante_limits(self, obj: RulesSubmission) -> str:
+        if obj.game != FOUR_CARD_FRENZY:
+            low, high = (obj.choices or {}).get("ante_min"), (obj.choices or {}).get("ante_max")
+            return f"{dollars(low)} – {dollars(high)}" if low and high else "—"
         return f"{dollars(obj.ante_min)} – {dollars(obj.ante_max)}"
 
     @admin.display(description="payout limit", ordering="payout_limit")
     def payout_limit_dollars(self, obj: RulesSubmission) -> str:
+        if obj.game != FOUR_CARD_FRENZY:
+            return "no limit"  # the chapters after 684a set none
         return dollars(obj.payout_limit, none="no limit")
 
     @admin.display(description="in force at")

@@ -75,7 +75,18 @@ class TableAdminForm(forms.ModelForm):
 
     def clean_rules(self) -> RulesSubmission:
         rules: RulesSubmission = self.cleaned_data["rules"]
-        problems = rules.to_table_rules().problems()
+        table = self.instance
+        if table.pk and table.rules_id:
+            # A table runs one game: its rounds, records, meters and felt are that game's.
+            current = RulesSubmission.objects.get(pk=table.rules_id)
+            if rules.game != current.game:
+                raise forms.ValidationError(
+                    f"{table.name} runs {current.get_game_display()}; “{rules}” is a "
+                    f"{rules.get_game_display()} Rules Submission. A table runs one game: "
+                    f"choose {current.get_game_display()} rules, or add a new table for "
+                    f"{rules.get_game_display()}."
+                )
+        problems = rules.game_problems()
         if problems:
             raise forms.ValidationError(
                 [f"This Rules Submission cannot be used: {m}" for _, m in problems]
@@ -103,6 +114,7 @@ class TableAdmin(admin.ModelAdmin):
     form = TableAdminForm
     list_display = (
         "name",
+        "game",
         "is_open",
         "rules",
         "pending_rules",
@@ -111,7 +123,7 @@ class TableAdmin(admin.ModelAdmin):
         "rounds_since_stub_count",
         "version",
     )
-    list_filter = ("is_open",)
+    list_filter = ("is_open", "rules__game")
     search_fields = ("name",)
     readonly_fields = (
         "pending_rules",
@@ -199,6 +211,10 @@ class TableAdmin(admin.ModelAdmin):
         except services.ServiceError as exc:
             messages.error(request, f"Not changed: {exc.message}")
         obj.refresh_from_db()
+
+    @admin.display(description="game", ordering="rules__game")
+    def game(self, obj: Table) -> str:
+        return obj.rules.get_game_display()
 
     @admin.display(description="current round")
     def current_round_link(self, obj: Table) -> SafeString | str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -81,7 +83,19 @@ def percent(fraction: float | None, places: int = 4) -> str:
 
 @register.filter
 def wager_name(key: str) -> str:
-    return WAGER_NAMES.get(key, key.replace("_", " "))
+    """A wager's name in its game's words (Four Card Frenzy's first: its keys came first)."""
+    return WAGER_NAMES.get(key) or _game_labels().get(key) or key.replace("_", " ")
+
+
+@functools.cache
+def _game_labels() -> dict[str, str]:
+    from table.games import GAMES, game
+
+    labels: dict[str, str] = {}
+    for name in GAMES:
+        for key, label in game(name).felt.labels.items():
+            labels.setdefault(key, label)
+    return labels
 
 
 WAGER_NAMES = {

@@ -272,8 +272,10 @@ def test_the_demo_gives_each_duty_to_its_own_account() -> None:
     assert cashier.has_perm(duties.CREDIT_PERMISSION) and not cashier.is_superuser
     with pytest.raises(services.ServiceError):
         services.sit(demo.table.pk, dealer, 1)
-    ensure_demo()  # again: nothing doubles
-    assert DealerAssignment.objects.filter(dealer=dealer).count() == 1
+    ensure_demo()  # again: nothing doubles (the dealer deals each demo table, once)
+    assert DealerAssignment.objects.filter(dealer=dealer).count() == len(demo.tables)
+    for table in demo.tables:
+        assert DealerAssignment.objects.filter(dealer=dealer, table=table).count() == 1
     # The cashier credits a player from the admin's accounts list, and is in the audit log.
     alice = User.objects.get(username="alice")
     before = balance(alice)

@@ -416,6 +416,11 @@ class FourCardFrenzy:
 
     def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
         view = state.view(viewer.name if viewer.role is Role.PLAYER else None)
+        for box in view["boxes"]:
+            # §684a.11(b)(2): a hand folded with no optional wager goes to the discard rack
+            # unseen; the table never sees it again.
+            if box["decision"] == 0 and not any(box["wagers"].get(w) for w in OPTIONAL):
+                box["mucked"] = True
         view["game"] = NAME
         view["viewer"] = viewer.to_dict()
         view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]

@@ -32,11 +32,15 @@ class Command(BaseCommand):
         release(demo.table.pk, demo.table.clock_owner)
         url = f"http://{options['host']}:{options['port']}"
         self.stdout.write(
-            "\nFour Card Frenzy demo table is up.\n"
+            "\nThe demo tables are up (one of every game).\n"
             f"  Open {url}/  and log in (password for every demo account: {DEMO_PASSWORD})\n"
             f"  players: {', '.join(PLAYERS)}\n"
-            f"  dealer console: {url}/tables/{demo.table.pk}/dealer/  as '{DEALER}'\n"
-            f"  admin (Rules Submission, ledger, rounds): {url}/admin/  as '{STAFF}'\n"
+            + "".join(
+                f"  {t.name} ({t.rules.get_game_display()}): {url}/tables/{t.pk}/  "
+                f"dealer console: {url}/tables/{t.pk}/dealer/  as '{DEALER}'\n"
+                for t in demo.tables
+            )
+            + f"  admin (Rules Submission, ledger, rounds): {url}/admin/  as '{STAFF}'\n"
             f"  credits to players: {url}/admin/  as '{CASHIER}'; "
             f"audit log: as '{COMPLIANCE}'\n"
             + (

@@ -13,7 +13,12 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Demo table '{demo.table.name}' (id {demo.table.pk}) under Rules Submission "
             f"'{demo.rules.name}'{' created' if demo.created else ''}.\n"
-            f"Logins (password '{DEMO_PASSWORD}'): players {', '.join(PLAYERS)}; "
-            f"dealer '{DEALER}' (deals this table); cashier '{CASHIER}' (credits players); "
+            + "".join(
+                f"Demo table '{t.name}' (id {t.pk}): {t.rules.get_game_display()} under "
+                f"'{t.rules.name}'.\n"
+                for t in demo.tables[1:]
+            )
+            + f"Logins (password '{DEMO_PASSWORD}'): players {', '.join(PLAYERS)}; "
+            f"dealer '{DEALER}' (deals these tables); cashier '{CASHIER}' (credits players); "
             f"compliance officer '{COMPLIANCE}' (reads the audit log); superuser '{STAFF}'."
         )

@@ -1,0 +1,215 @@
+"""The Rules Submission of a game after Four Card Frenzy: a form built from the game's
+``rules_fields`` (stored in ``RulesSubmission.choices`` as its ``rules_to_dict``), checked by
+its ``parse_rules`` and ``rules_problems`` field by field, and its posted signs and exact
+mathematics (``Game.signs``, ``Game.math_report``) rendered from templates."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from django import forms
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+from table.games import game
+from table.games.base import Game, RulesField
+from table.games.errors import InvalidInput
+
+from ..models import ProgressiveMeter, RulesSubmission
+from ..money import DollarField
+
+#: The form's name of a game's choice (kept apart from Four Card Frenzy's model columns).
+PREFIX = "choice__"
+#: No single limit is anywhere near ten million dollars: catch typos.
+MAX_LIMIT_CENTS = 10_000_000_00
+
+
+def _structured(f: RulesField) -> bool:
+    """A text choice whose stored form is JSON (an object), not words."""
+    return f.kind == "text" and not isinstance(f.default, str | type(None))
+
+
+def _help(f: RulesField) -> str:
+    words = []
+    if _structured(f):
+        words.append(f"JSON, as {json.dumps(f.default)}")
+        if f.options:
+            words.append("one of: " + ", ".join(f.options))
+    if f.optional:
+        words.append("empty: not offered" if f.kind != "cents" else "empty: no limit")
+    return "; ".join(words)
+
+
+def form_field(f: RulesField) -> forms.Field:
+    """The form field of one choice, by its kind."""
+    required = not f.optional
+    label, help_text = f.label, _help(f)
+    if f.kind == "choice":
+        options = [(o, o) for o in f.options]
+        if f.optional:
+            options = [("", "not offered"), *options]
+        return forms.ChoiceField(
+            label=label, choices=options, required=required, help_text=help_text
+        )
+    if f.kind == "flag":
+        return forms.BooleanField(label=label, required=False, help_text=help_text)
+    if f.kind == "cents":
+        return DollarField(
+            label=f"{label}, $", required=required, help_text=help_text, max_cents=MAX_LIMIT_CENTS
+        )
+    if f.kind in ("count", "seconds"):
+        return forms.IntegerField(
+            label=label if f.kind == "count" else f"{label} (seconds)",
+            required=required,
+            min_value=1,
+            help_text=help_text,
+        )
+    widget = forms.Textarea(attrs={"rows": 2, "cols": 60}) if _structured(f) else None
+    return forms.CharField(label=label, required=required, help_text=help_text, widget=widget)
+
+
+def form_initial(f: RulesField, value: Any) -> Any:
+    if value is None:
+        return ""
+    if _structured(f):
+        return json.dumps(value)
+    return value
+
+
+class GameRulesForm(forms.ModelForm):
+    """A Rules Submission of ``game_name``: its name, its game, and its game's choices."""
+
+    game_name = ""
+
+    class Meta:
+        model = RulesSubmission
+        fields = ("name", "game")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        g = game(self.game_name)
+        stored = self.instance.choices if self.instance.game == self.game_name else None
+        values = stored or g.rules_to_dict(g.default_rules())
+        for f in g.rules_fields():
+            self.fields[PREFIX + f.name].initial = form_initial(f, values.get(f.name, f.default))
+        if "game" in self.fields:
+            self.fields["game"].initial = self.game_name
+
+    def clean_game(self) -> str:
+        name: str = self.cleaned_data["game"]
+        if name != self.game_name:
+            raise forms.ValidationError("Choose the game first, then fill in its choices.")
+        return name
+
+    def _value(self, f: RulesField) -> Any:
+        value = self.cleaned_data.get(PREFIX + f.name)
+        if value in ("", None):
+            return None if f.optional or f.kind != "flag" else False
+        if _structured(f):
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError:
+                raise forms.ValidationError(
+                    f"not JSON: write it as {json.dumps(f.default)}"
+                ) from None
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        g: Game[Any, Any] = game(self.game_name)
+        fields = g.rules_fields()
+        base = g.rules_to_dict(g.default_rules())
+        data = dict(base)
+        for f in fields:
+            if PREFIX + f.name in self.errors:
+                continue
+            try:
+                data[f.name] = self._value(f)
+            except forms.ValidationError as exc:
+                self.add_error(PREFIX + f.name, exc)
+                continue
+            # Each choice on its own, the others as the game's defaults: which one is wrong.
+            try:
+                g.parse_rules({**base, f.name: data[f.name]})
+            except InvalidInput as exc:
+                self.add_error(PREFIX + f.name, exc.message)
+        if self.errors:
+            return cleaned
+        try:
+            rules = g.parse_rules(data)
+        except InvalidInput as exc:
+            self.add_error(None, f"These choices do not go together: {exc.message}")
+            return cleaned
+        names = {f.name for f in fields}
+        for problem in g.rules_problems(rules):
+            target = PREFIX + problem.field if problem.field in names else None
+            self.add_error(target, problem.words)
+        if not self.errors:
+            self.instance.choices = g.rules_to_dict(rules)
+        return cleaned
+
+    def _post_clean(self) -> None:
+        # The choices were refused field by field above; the model's own check of them
+        # would only repeat it under names this form does not have.
+        if self._errors:
+            return
+        super()._post_clean()
+
+
+@cache
+def game_form(name: str) -> type[GameRulesForm]:
+    """The form class of one game's Rules Submission (its choices as declared fields)."""
+    attrs: dict[str, Any] = {"game_name": name}
+    for f in game(name).rules_fields():
+        attrs[PREFIX + f.name] = form_field(f)
+    return type(f"{name.title().replace('_', '')}RulesForm", (GameRulesForm,), attrs)
+
+
+def choice_names(name: str) -> tuple[str, ...]:
+    return tuple(PREFIX + f.name for f in game(name).rules_fields())
+
+
+def _rules_of(obj: RulesSubmission) -> tuple[Game[Any, Any], Any] | None:
+    g = game(obj.game)
+    try:
+        return g, obj.game_rules()
+    except InvalidInput:
+        return None
+
+
+def game_signs_html(obj: RulesSubmission) -> SafeString:
+    """The signs the table posts under these choices (``Game.signs``), and its limits."""
+    found = _rules_of(obj)
+    context: dict[str, Any] = {"signs": [], "wagers": [], "problem": ""}
+    if found is None:
+        context["problem"] = "These choices cannot be read: fix them and save."
+    else:
+        g, rules = found
+        context["signs"] = [s.to_dict() for s in g.signs(rules)]
+        context["wagers"] = [w for w in g.wagers(rules) if w.offered]
+        context["settings"] = g.table_settings(rules)
+        context["regulation"] = g.regulation
+    return render_to_string("admin/table/game_signs.html", context)
+
+
+def game_mathematics_html(obj: RulesSubmission) -> SafeString:
+    """The exact house edge of every wager offered under these choices (``Game.math_report``,
+    from the game's committed report), and the progressive meters linked for it."""
+    found = _rules_of(obj)
+    context: dict[str, Any] = {"figures": [], "meters": [], "problem": ""}
+    if found is None:
+        context["problem"] = "These choices cannot be read: fix them and save."
+    else:
+        g, rules = found
+        context["figures"] = list(g.math_report(rules))
+        specs = g.meters(rules)
+        if specs and obj.pk is not None:
+            context["meters"] = list(
+                ProgressiveMeter.objects.filter(
+                    tables__rules=obj, kind__in=[s.name for s in specs]
+                ).distinct()
+            )
+        context["specs"] = specs
+    return render_to_string("admin/table/game_mathematics.html", context)
