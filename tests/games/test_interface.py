@@ -561,19 +561,65 @@ def test_wagers_changed_and_taken_back_before_no_more_bets(name: str) -> None:
     assert not [m for m in driver.moves(Actor.dealer()) if m.name == CLOSE_BETTING]
 
 
+def _posted_before_the_platform(rules: Any) -> list[dict[str, Any]]:
+    """What the table posted before the platform called the game through its interface (the
+    snapshot's own code at c2ed4ba, kept here as the reference the signs must still equal)."""
+    from table.games.four_card_frenzy.paytables import ODDS_PAYTABLE, PaytableKind, paytable
+
+    signs: list[dict[str, Any]] = [
+        {
+            "wager": "Ante and Raise",
+            "name": "§684a.12(a)",
+            "rows": [
+                ("Ante: you beat or tie a dealer with king high or better", "1 to 1"),
+                ("Ante: dealer below king high", "push"),
+                ("Raise: you beat or tie the dealer (qualifying or not)", "1 to 1"),
+            ],
+        },
+        {
+            "wager": "Odds (your hand beats or ties the dealer's)",
+            "name": "§684a.12(b)",
+            "rows": [*ODDS_PAYTABLE.as_posted(), ("Two pair or lower", "push")],
+        },
+        {
+            "wager": "Odds bad beat (your straight or better loses to the dealer)",
+            "name": rules.bad_beat_paytable,
+            "rows": paytable(PaytableKind.BAD_BEAT, rules.bad_beat_paytable).as_posted(),
+        },
+    ]
+    for wager, kind, name, label in (
+        ("prime", PaytableKind.PRIME, rules.prime_paytable, "Prime"),
+        (
+            "four_card_bonus",
+            PaytableKind.FOUR_CARD_BONUS,
+            rules.four_card_bonus_paytable,
+            "Four Card Bonus",
+        ),
+        ("all_six", PaytableKind.ALL_SIX, rules.all_six_paytable, "All-Six Bonus"),
+    ):
+        if rules.offers(wager):
+            signs.append({"wager": label, "name": name, "rows": paytable(kind, name).as_posted()})
+    return signs
+
+
 def test_four_card_frenzys_signs_are_those_the_table_posts_today() -> None:
     """Wiring the platform through the interface changes nothing a player sees: Four Card
-    Frenzy's signs are exactly the snapshot's posted paytables (§684a.2(b)(4), (5))."""
+    Frenzy's signs (what the snapshot posts) are exactly what the table posted before
+    (§684a.2(b)(4), (5)), for every paytable choice."""
     from table.snapshot import posted_paytables
 
     g = game(FOUR_CARD_FRENZY)
-    for offered in (True, False):
+    default = g.rules_to_dict(g.default_rules())
+    for offered, bad_beat, prime in ((True, "A", "A"), (False, "D", "B"), (True, "C", "B")):
         rules = g.parse_rules(
             {
-                **g.rules_to_dict(g.default_rules()),
+                **default,
+                "bad_beat_paytable": bad_beat,
+                "prime_paytable": prime,
                 "offers_prime": offered,
                 "offers_all_six": offered,
             }
         )
-        signs = [s.to_dict() for s in g.signs(rules)]
-        assert signs == json.loads(json.dumps(posted_paytables(rules)))
+        expected = json.loads(json.dumps(_posted_before_the_platform(rules)))
+        assert [s.to_dict() for s in g.signs(rules)] == expected
+        assert json.loads(json.dumps(posted_paytables(rules))) == expected
