@@ -68,6 +68,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       // A view is at least as new as its version; a later one replaces it.
       if (frame.version < viewVersion) return;
       viewVersion = frame.version;
+      // A refusal said for the last step is old news once the round moves on.
+      if (S.round?.phase !== frame.round?.phase && $("#notice").dataset.kind === "error") messages.clear();
       S.round = frame.round;
       render();
     },
@@ -349,7 +351,9 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     const title = h("p", { class: "decision-title" }, h("strong", { text: `Your turn — box ${move.box}: ${move.label}` }), " ", h("span", { id: "turn-clock", class: "countdown", role: "timer" }));
     const hand = b && b.cards ? h("p", { class: "decision-hand", text: ownHandWords(b) }) : null;
     if (move.move === "set_hands") {
-      fill(panel, title, hand, h("p", { class: "hint g-set-help", text: "Split your five cards into a high hand of three and a low hand of two. Each hand counts its cards' points (ace 1 or 14, kings, queens and jacks 10). You win when your high total is higher AND your low total is lower than the dealer's." }), settingChoices(move, b));
+      fill(panel, title, hand, h("p", { class: "hint g-set-help", text: move.choices.length > 1
+        ? "Pick how your five cards split: three in the high hand, two in the low hand. Cards count their pips, 10 to king count 10, an ace 11 high or 1 low (§663a.6(a)). Ante and Play win when your high total is higher AND your low total is lower than the dealer's."
+        : "Your five cards split one way only: three in the high hand, two in the low hand (cards count their pips, 10 to king count 10, an ace 11). Ante and Play win when your high total is higher AND your low total is lower than the dealer's." }), settingChoices(move, b));
     } else {
       fill(panel, title, hand, decideButtons(move, b), b && b.settings ? settingsPreview(b) : null);
     }

@@ -50,7 +50,7 @@ def player(browser: Any, site: Site, screen: tuple[str, dict[str, int]]) -> Clie
 def test_crazy_4_poker_bet_decide_meters_and_result(
     browser: Any, site: Site, screen: tuple[str, dict[str, int]]
 ) -> None:
-    fake = FakeTable("crazy_4_poker", "alice", seed=5)
+    fake = FakeTable("crazy_4_poker", "alice", seed=4)  # aces: Play 1x to 3x
     fake.other_player("bob", 4, {"ante": 500})
     alice = player(browser, site, screen)
     open_fake(alice, site, fake)
@@ -78,7 +78,9 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     expect(chips.filter(has_text="Ante")).to_contain_text("$10")
     expect(chips.filter(has_text="Queens Up")).to_contain_text("$2")
     assert fake.driver.state().boxes[2].wagers["ante"] == 1000
-    shot(alice, f"c4p-betting-{screen[0]}", full_page=screen[0] == "phone")
+    shot(alice, f"c4p-betting-{screen[0]}")
+    form.scroll_into_view_if_needed()
+    shot(alice, f"c4p-betform-{screen[0]}")
 
     # Out of the limits: the game refuses and says why; nothing changed.
     form.locator("#bet-2-ante").fill("5000")
@@ -95,13 +97,14 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     expect(turn).to_be_visible()
     decide = next(m for m in fake.driver.moves(fake.viewer()) if m.name == "decide")
     labels = [c.label for c in decide.choices]
-    assert labels[0] == "Fold" and labels[1].startswith("Play 1x")
+    assert labels == ["Fold", "Play 1x ($10.00)", "Play 2x ($20.00)", "Play 3x ($30.00)"]
     for label in labels:
         expect(turn.get_by_role("button", name=label)).to_be_visible()
     expect(page.locator(".my-hand .cards-row .card.face")).to_have_count(5)
     shot(alice, f"c4p-decision-{screen[0]}")
     turn.get_by_role("button", name=labels[-1]).click()
     expect(turn).to_be_hidden()
+    assert fake.driver.state().boxes[2].wagers["play"] == 3000
     fake.others_act()
     fake.dealer("reveal")
     fake.dealer("settle")
@@ -118,14 +121,16 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     expect(ante.locator(".res-why")).not_to_be_empty()
     expect(page.locator("#dealer-cards .card.face")).to_have_count(5)
     expect(page.locator("#round-result")).to_be_visible()
-    shot(alice, f"c4p-settled-{screen[0]}", full_page=True)
+    shot(alice, f"c4p-settled-{screen[0]}", full_page=screen[0] == "desktop")
+    result.scroll_into_view_if_needed()
+    shot(alice, f"c4p-result-{screen[0]}")
     assert not [e for e in alice.errors if "WebSocket" not in e], alice.errors
 
 
 def test_five_card_hi_lo_setting_step(
     browser: Any, site: Site, screen: tuple[str, dict[str, int]]
 ) -> None:
-    fake = FakeTable("five_card_hi_lo", "alice", seed=11)
+    fake = FakeTable("five_card_hi_lo", "alice", seed=1)  # an ace: two settings
     fake.other_player("bob", 5, {"ante": 500})
     alice = player(browser, site, screen)
     open_fake(alice, site, fake)
@@ -152,7 +157,9 @@ def test_five_card_hi_lo_setting_step(
         for s in fake.round_view()["boxes"][0]["settings"]
     }
     choices = turn.locator(".g-setting-choice")
-    expect(choices).to_have_count(len(move.choices))
+    assert len(move.choices) == 2  # aces high, or the ace low (§663a.11(d))
+    expect(choices).to_have_count(2)
+    expect(choices.nth(1)).to_contain_text("Ace counts low")
     for i, choice in enumerate(move.choices):
         s = settings[(tuple(choice.args["high"]), tuple(choice.args["low"]))]
         card = choices.nth(i)
@@ -160,7 +167,7 @@ def test_five_card_hi_lo_setting_step(
         expect(card.locator(".g-choice-hand").nth(1)).to_contain_text(f"= {s['low_total']}")
         expect(card.locator(".g-choice-hand").nth(0).locator(".card.face")).to_have_count(3)
         expect(card.locator(".g-choice-hand").nth(1).locator(".card.face")).to_have_count(2)
-    shot(alice, f"hilo-setting-{screen[0]}", full_page=screen[0] == "phone")
+    shot(alice, f"hilo-setting-{screen[0]}")
     choices.last.get_by_role("button").click()
     expect(turn).to_be_hidden()
     picked = move.choices[-1].args
@@ -178,5 +185,8 @@ def test_five_card_hi_lo_setting_step(
         f"vs {dealer['high_total']}"
     )
     expect(page.locator("#dealer-hand")).to_contain_text(f"= {dealer['low_total']}")
-    shot(alice, f"hilo-settled-{screen[0]}", full_page=True)
+    page.locator("#dealer-cards").scroll_into_view_if_needed()
+    shot(alice, f"hilo-settled-{screen[0]}")
+    result.scroll_into_view_if_needed()
+    shot(alice, f"hilo-result-{screen[0]}")
     assert not [e for e in alice.errors if "WebSocket" not in e], alice.errors
