@@ -149,7 +149,15 @@ class FakeTable:
         self.received.append(frame)
         cmd, ref = frame.get("cmd"), frame.get("ref")
         if cmd == "ping":
-            self.send({"type": "pong", "t": frame.get("t"), "ref": ref, "server": int(time.time() * 1000), "version": self.version})
+            self.send(
+                {
+                    "type": "pong",
+                    "t": frame.get("t"),
+                    "ref": ref,
+                    "server": int(time.time() * 1000),
+                    "version": self.version,
+                }
+            )
             return
         if cmd == "snapshot":
             self.send({**self.snapshot(), "ref": ref})
@@ -159,7 +167,16 @@ class FakeTable:
         except EngineError as exc:
             self.send({"type": "error", "code": exc.code, "message": exc.message, "ref": ref})
             return
-        self.send({"type": "ok", "cmd": cmd, "ref": ref, "version": self.version, "replayed": False, "result": result})
+        self.send(
+            {
+                "type": "ok",
+                "cmd": cmd,
+                "ref": ref,
+                "version": self.version,
+                "replayed": False,
+                "result": result,
+            }
+        )
 
     def run(self, frame: dict[str, Any]) -> dict[str, Any]:
         cmd = frame["cmd"]

@@ -153,8 +153,7 @@ def test_five_card_hi_lo_setting_step(
     expect(page.locator("#app")).to_have_attribute("data-phase", "setting")
     move = next(m for m in fake.driver.moves(fake.viewer()) if m.name == "set_hands")
     settings = {
-        (tuple(s["high"]), tuple(s["low"])): s
-        for s in fake.round_view()["boxes"][0]["settings"]
+        (tuple(s["high"]), tuple(s["low"])): s for s in fake.round_view()["boxes"][0]["settings"]
     }
     choices = turn.locator(".g-setting-choice")
     assert len(move.choices) == 2  # aces high, or the ace low (§663a.11(d))
@@ -190,3 +189,53 @@ def test_five_card_hi_lo_setting_step(
     result.scroll_into_view_if_needed()
     shot(alice, f"hilo-result-{screen[0]}")
     assert not [e for e in alice.errors if "WebSocket" not in e], alice.errors
+
+
+@pytest.mark.parametrize("game_name", ["crazy_4_poker", "five_card_hi_lo"])
+def test_console_draws_the_dealers_moves(browser: Any, site: Site, game_name: str) -> None:
+    """The console's one big button is the step the dealer's moves offer (sent as the
+    console's command: close_betting as no_more_bets), the time-out is the time_out move, and
+    the voids allowed now are buttons with their reasons."""
+    fake = FakeTable(game_name, "dealer", seed=4, dealer_page=True)
+    fake.other_player("bob", 3, {"ante": 500})
+    dealer = login(browser, site, "dealer", viewport=DESKTOP)
+    open_fake(dealer, site, fake, "/tables/1/dealer/")
+    page = dealer.page
+    console = page.locator("#console")
+    expect(console).to_have_attribute("data-game", game_name)
+    button = page.locator("#next-action")
+    expect(button).to_have_text("No more bets")
+    expect(page.locator("#box-rows tr[data-box='3']")).to_contain_text("Ante $5.00")
+    voids = page.locator("#generic-voids button")
+    expect(voids.first).to_contain_text("the table closed before the round was dealt")
+    shot(dealer, f"console-{game_name}-betting")
+    button.click()
+    expect(button).to_have_text("Deal")
+    assert fake.received[-1]["cmd"] == "no_more_bets"
+    button.click()
+    expect(console).to_have_attribute("data-phase", "decisions")
+    assert fake.received[-1]["cmd"] == "deal"
+    # Box 3 decides now: the dealer may time it out (the clock ran out in the fake).
+    timeout = next(m for m in fake.driver.moves(fake.viewer()) if m.name == "time_out")
+    expect(page.locator("#time-out")).to_have_text(timeout.label)
+    expect(page.locator("#dealer-hand")).to_contain_text("stub")
+    shot(dealer, f"console-{game_name}-decisions")
+    fake.others_act()
+    if game_name == "five_card_hi_lo":
+        expect(console).to_have_attribute("data-phase", "setting")
+        fake.others_act()
+    expect(button).to_have_text(re.compile("^Reveal"))
+    button.click()
+    expect(button).to_have_text("Settle")
+    button.click()
+    expect(console).to_have_attribute("data-phase", "settled")
+    expect(page.locator("#box-rows tr[data-box='3']")).to_contain_text("Ante")
+    expect(page.locator("#dealer-cards .card.face")).to_have_count(5)
+    shot(dealer, f"console-{game_name}-settled")
+    assert [f["cmd"] for f in fake.received if f["cmd"] not in ("ping", "snapshot")] == [
+        "no_more_bets",
+        "deal",
+        "reveal",
+        "settle",
+    ]
+    assert not [e for e in dealer.errors if "WebSocket" not in e], dealer.errors
