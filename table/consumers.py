@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import time
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -22,10 +23,12 @@ from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import crowd, presence, services
+from . import snapshot as snapshots
 from .broadcast import deliver, table_group, user_group
 from .duties import can_deal
 from .layer_watch import layer_epoch
-from .models import Seat, Table
+from .meters import meter_group
+from .models import ProgressiveMeter, Seat, Table
 from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse, ref_of
 from .snapshot import snapshot
 
@@ -75,6 +78,55 @@ def table_queue(table_id: int) -> asyncio.Lock:
     if lock is None:
         lock = _table_queues[key] = asyncio.Lock()
     return lock
+
+
+#: The game whose felt draws from the table's events (protocol v1); every other game's felt
+#: draws from the round view each socket is sent after the table's frames (v2, "view").
+FOUR_CARD_FRENZY = "four_card_frenzy"
+
+#: Per event loop: table -> (version, the spectators' view frame being built or built), so
+#: that a table's watchers share one view per version (as they share one snapshot).
+_public_views: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, dict[int, tuple[int, asyncio.Future[str]]]
+] = weakref.WeakKeyDictionary()
+
+
+def view_text(version: int, round_view: dict[str, Any] | None) -> str:
+    return json.dumps(
+        {"type": "view", "version": version, "round": round_view}, separators=(",", ":")
+    )
+
+
+def _build_public_view(table_id: int, version: int) -> str:
+    return view_text(version, snapshots.round_view(table_id, None))
+
+
+async def public_view(table_id: int, version: int) -> str:
+    """A spectator's view frame, no older than ``version``: built once (in the read pool) for
+    every watcher of the table in this process."""
+    loop = asyncio.get_running_loop()
+    views = _public_views.get(loop)
+    if views is None:
+        views = _public_views[loop] = {}
+    cached = views.get(table_id)
+    if cached is not None and cached[0] >= version and not cached[1].cancelled():
+        if not cached[1].done() or cached[1].exception() is None:
+            return await asyncio.shield(cached[1])
+    built = asyncio.ensure_future(crowd.in_reader(_build_public_view)(table_id, version))
+    views[table_id] = (version, built)
+    return await asyncio.shield(built)
+
+
+def table_links(table_id: int) -> tuple[str, list[int]] | None:
+    """The table's game and the shared meters linked to it (None: no such table). Four Card
+    Frenzy has no meters: its sockets read nothing more than before."""
+    game = Table.objects.filter(pk=table_id).values_list("rules__game", flat=True).first()
+    if game is None:
+        return None
+    if game == FOUR_CARD_FRENZY:
+        return game, []
+    meters = ProgressiveMeter.objects.filter(tables__id=table_id).order_by("pk")
+    return game, list(meters.values_list("pk", flat=True))
 
 
 CLOSE_FORBIDDEN = 4403
@@ -168,9 +220,16 @@ class TableConsumer(FrameConsumer):
         self.gap_timer: asyncio.TimerHandle | None = None
         self.sending = asyncio.Lock()
         self.presence_renewed = time.monotonic()
-        if not await self.table_exists():
+        # Protocol v2 (another game than Four Card Frenzy): a round view after the frames,
+        # and the linked meters' frames.
+        self.view_wanted = self.view_sent = 0
+        self.view_task: asyncio.Task[None] | None = None
+        self.meter_versions: dict[int, int] = {}
+        links = await database_sync_to_async(table_links)(self.table_id)
+        if links is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        self.game, self.meters = links
         if not await self.allowed():
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -180,6 +239,7 @@ class TableConsumer(FrameConsumer):
         self.groups_joined = [table_group(self.table_id)]
         if self.authenticated:
             self.groups_joined.append(self.private_group)
+        self.groups_joined += [meter_group(m) for m in self.meters]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
@@ -236,6 +296,8 @@ class TableConsumer(FrameConsumer):
             self.gap_timer.cancel()
         if getattr(self, "snapshot_wait", None) is not None:
             self.snapshot_wait.cancel()
+        if getattr(self, "view_task", None) is not None:
+            self.view_task.cancel()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.authenticated and hasattr(self, "groups_joined"):
@@ -313,6 +375,7 @@ class TableConsumer(FrameConsumer):
             version, text = snap["version"], json.dumps(snap, separators=(",", ":"))
         async with self.sending:
             await self.send(text_data=text)
+            self.view_sent = max(self.view_sent, version)  # the snapshot's round is the view
             # Frames up to the snapshot's version are in it; later ones follow it, in order.
             self.next_version = max(self.next_version or 0, version + 1)
             for version in [v for v in self.held if v < self.next_version]:
@@ -346,6 +409,7 @@ class TableConsumer(FrameConsumer):
             del self.held[self.next_version]
             await self.send_version(frames)
             self.next_version += 1
+            self.view_due()
         if self.held and self.gap_timer is None:
             self.gap_timer = asyncio.get_running_loop().call_later(
                 GAP_SECONDS, lambda: asyncio.ensure_future(self.give_up_gap())
@@ -370,6 +434,49 @@ class TableConsumer(FrameConsumer):
             for version in sorted(self.held):
                 await self.send_version(self.held.pop(version))
                 self.next_version = max(self.next_version, version + 1)
+            self.view_due()
+
+    # --- protocol v2: the round view and the meters ----------------------------------------
+
+    def view_due(self) -> None:
+        """A table frame went out: at a table of another game than Four Card Frenzy a view of
+        the round as it stands follows (built in the read pool, never the command threads).
+        Views coalesce: a burst of frames (a deal) is followed by one or two views, the last
+        one as new as the last frame."""
+        if self.game == FOUR_CARD_FRENZY or self.next_version is None:
+            return
+        self.view_wanted = max(self.view_wanted, self.next_version - 1)
+        if self.view_task is None or self.view_task.done():
+            self.view_task = asyncio.ensure_future(self.send_views())
+
+    async def send_views(self) -> None:
+        while self.view_sent < self.view_wanted and not self.gone:
+            version = self.view_wanted
+            try:
+                if self.authenticated:
+                    mine = await crowd.in_reader(snapshots.round_view)(self.table_id, self.user)
+                    text = view_text(version, mine)
+                else:
+                    text = await public_view(self.table_id, version)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the client's next snapshot has the round as well
+                log.warning(
+                    "could not build the round view of table %s", self.table_id, exc_info=True
+                )
+                return
+            self.view_sent = max(self.view_sent, version)
+            await self.send(text_data=text)
+
+    async def meter_frame(self, message: dict[str, Any]) -> None:
+        """A linked meter changed (table.meters publishes after commit): forwarded as it is,
+        the newest only (frames of one meter can cross between processes)."""
+        meter, version = message.get("meter"), message.get("version")
+        if isinstance(meter, int) and isinstance(version, int):
+            if version <= self.meter_versions.get(meter, -1):
+                return
+            self.meter_versions[meter] = version
+        await self.send(text_data=message["text"])
 
     async def snapshot_requested(self, ref: str | None) -> None:
         """At most SNAPSHOTS_PER_SECOND (bursts of SNAPSHOT_BURST); one more waits its turn
@@ -495,14 +602,13 @@ class TableConsumer(FrameConsumer):
                 return services.decide(t, user, command.box, command.raise_, **kw)
             case "leave":
                 return services.leave(t, user, **kw)
+            case "act":
+                # Protocol v2: the game checks the move against its rules (Game.apply).
+                return services.act(t, user, command.move, command.box, command.args, **kw)
         raise services.ServiceError("unknown_command", f"unknown command {command.cmd!r}")
 
     def current_version(self) -> int | None:
         return Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
-
-    @database_sync_to_async
-    def table_exists(self) -> bool:
-        return Table.objects.filter(pk=self.table_id).exists()
 
     async def mark_connected(self, connected: bool) -> None:
         """Presence (table.presence): here now (and the lease renewed); or, once the socket

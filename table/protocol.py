@@ -95,6 +95,49 @@ class Leave(Command):
     cmd: Literal["leave"]
 
 
+# --- players, protocol v2: a move of any game but Four Card Frenzy ---------------------------
+
+#: The most arguments an ``act`` frame may carry, and the most items in one of its lists or
+#: flat objects: a move's args are a few wagers, a Play amount or one setting of five cards.
+MAX_ACT_ARGS = 8
+#: Longest text argument (a choice's word); money is integer cents, never text or a float.
+MAX_ARG_TEXT = 64
+
+#: What an ``act`` argument may be, in the words of the error that refuses another.
+ARG_WORDS = (
+    "an argument is a whole number (cents), true or false, null, text of up to "
+    f"{MAX_ARG_TEXT} characters, a list of card codes (e.g. TD) or a flat object of those scalars"
+)
+ArgName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9_]*$")]
+CardCode = Annotated[str, Field(pattern=r"^[2-9TJQKA][CDHS]$", description="e.g. TD, AS")]
+ArgScalar = (
+    bool
+    | Annotated[int, Field(ge=-100_000_000, le=100_000_000)]
+    | Annotated[str, Field(max_length=MAX_ARG_TEXT)]
+    | None
+)
+ArgValue = (
+    ArgScalar
+    | Annotated[list[CardCode], Field(max_length=MAX_ACT_ARGS)]
+    | Annotated[dict[ArgName, ArgScalar], Field(max_length=MAX_ACT_ARGS)]
+)
+
+
+class Act(Command):
+    """A player's move at a table of a game other than Four Card Frenzy: one of the moves the
+    round view offers (``round.moves``), sent back with the box and the args of the choice
+    picked or the amounts filled in. The game checks the rules; the frame only its shape."""
+
+    cmd: Literal["act"]
+    move: Literal["bet", "withdraw", "decide", "set_hands"]
+    box: Box
+    args: Annotated[dict[ArgName, ArgValue], Field(max_length=MAX_ACT_ARGS)] = Field(
+        default_factory=dict,
+        description="The move's arguments: wagers in cents for bet, the choice's args "
+        "for decide and set_hands (card codes), nothing for withdraw",
+    )
+
+
 # --- the dealer console ----------------------------------------------------------------------
 
 
@@ -116,9 +159,35 @@ class DealerAction(Command):
     ]
 
 
+#: The irregularities a dealer may name: Four Card Frenzy's, then those the other games' moves
+#: offer (Crazy 4 Poker §657a.10(f), §657a.13(a), (d); Five Card Hi-Lo §663a.10(f),
+#: §663a.13(a)). The game decides whether the reason applies now.
+VOID_REASONS = (
+    "face_up_cards",
+    "wrong_card_count",
+    "shoe_jam",
+    "stub_miscount",
+    "cards_face_up",
+    "stub_count_wrong",
+    "dealer_card_exposed",
+    "stub_miscount_misdealt",
+    "table_closed",
+)
+
+
 class Void(Command):
     cmd: Literal["void"]
-    reason: Literal["face_up_cards", "wrong_card_count", "shoe_jam", "stub_miscount"]
+    reason: Literal[
+        "face_up_cards",
+        "wrong_card_count",
+        "shoe_jam",
+        "stub_miscount",
+        "cards_face_up",
+        "stub_count_wrong",
+        "dealer_card_exposed",
+        "stub_miscount_misdealt",
+        "table_closed",
+    ]
 
 
 class ArmFault(Command):
@@ -129,7 +198,8 @@ class ArmFault(Command):
 
 
 PlayerCommand = Annotated[
-    Ping | Snapshot | Sit | Stand | Bet | Withdraw | Decide | Leave, Field(discriminator="cmd")
+    Ping | Snapshot | Sit | Stand | Bet | Withdraw | Decide | Leave | Act,
+    Field(discriminator="cmd"),
 ]
 DealerCommand = Annotated[
     Ping | Snapshot | DealerAction | Void | ArmFault, Field(discriminator="cmd")
@@ -220,6 +290,15 @@ def parse(adapter: TypeAdapter[Any], text: str | None, raw_bytes: bytes | None =
             raise ProtocolError(
                 "unknown_command", "unknown or missing command ('cmd')", ref
             ) from None
+        loc = tuple(str(p) for p in first.get("loc", ()))
+        if loc[:2] == ("act", "args") and loc[-1] == "[key]":
+            raise ProtocolError(
+                "bad_frame", f"args: {loc[2]!r} is not a name (lowercase a-z, 0-9, _)", ref
+            ) from None
+        if loc[:2] == ("act", "args") and len(loc) > 3 and kind != "too_long":
+            # A union's first alternative ("...bool: Input should be a valid boolean") is
+            # no help: say what an argument may be.
+            raise ProtocolError("bad_frame", f"args.{loc[2]}: {ARG_WORDS}", ref) from None
         raise ProtocolError(
             "bad_frame", f"{where or 'frame'}: {first.get('msg', 'invalid')}", ref
         ) from None

@@ -41,19 +41,63 @@ const SHOE_EVENTS = new Set([
 let S = null;
 let busy = false;
 let snapshotAt = 0; // client ms when the snapshot arrived
+// Another game than Four Card Frenzy: its console module draws the round part from the round
+// view (console_generic.js unless the game names its own); dealer.js keeps the rest.
+let gameConsole = null;
+let gameConsoleLoading = false;
+let viewVersion = 0;
+
+function loadGameConsole(snap) {
+  const game = snap.table?.game;
+  if (!game || game === "four_card_frenzy" || gameConsole || gameConsoleLoading) return;
+  gameConsoleLoading = true;
+  const named = snap.table.felt?.console_module;
+  const file = /^[a-z0-9_]+\.js$/.test(named || "") ? named : "console_generic.js";
+  import(`./${file}`)
+    .then((module) => {
+      gameConsole = module.install({
+        $,
+        autodealerDeals,
+        command: async (cmd, fields, { confirm } = {}) => {
+          if (confirm && !(await confirmDialog($("#confirm"), confirm, "Void the round"))) return null;
+          return command(cmd, fields, { withVersion: true });
+        },
+      });
+      $("#irregularities-note").hidden = true;
+      $("#generic-voids").hidden = false;
+      setText($("#irr-h"), "Irregularities");
+      render();
+    })
+    .catch((err) => messages.error(`This game's console could not be loaded: ${err.message}`));
+}
 
 const conn = new TableConnection(`/ws/tables/${tableId}/dealer/`, {
   onSnapshot(snap) {
     S = snap;
     snapshotAt = Date.now();
+    viewVersion = snap.version;
+    loadGameConsole(snap);
+    render();
+  },
+  onView(frame) {
+    // Protocol v2: the round as the dealer sees it, with the dealer's moves.
+    if (!S || frame.version < viewVersion) return;
+    viewVersion = frame.version;
+    S.round = frame.round;
     render();
   },
   onEvents(frame) {
     if (!S) return;
     let resync = false;
     for (const ev of frame.events) {
-      resync = applyEvent(S, ev.kind, ev.data) || SHOE_EVENTS.has(ev.kind) || resync;
-      log(ev.kind, ev.data);
+      // Another game's round comes whole in the next view: only the table's events apply.
+      const applies = !gameConsole || !S.table.game || ["seated", "stood", "player_left", "connection", "table_opened", "table_closed", "betting_clock"].includes(ev.kind);
+      resync = (applies && applyEvent(S, ev.kind, ev.data)) || SHOE_EVENTS.has(ev.kind) || resync;
+      try {
+        log(ev.kind, ev.data);
+      } catch {
+        /* an event of the game's own shape: the view shows what it did */
+      }
     }
     render();
     if (resync) conn.requestSnapshot();
@@ -175,6 +219,15 @@ function render() {
   setText($("#deck-line"), r ? `${r.deck_back} deck` : "");
   setText($("#phase"), S.table.is_open ? phaseName(r) : "Table closed");
   root.dataset.phase = r ? r.phase : "none";
+  if (gameConsole) {
+    root.dataset.game = S.table.game;
+    gameConsole.render(S, busy);
+    renderShoe();
+    renderDealing();
+    tick();
+    renderTableControls();
+    return;
+  }
   const [cmd, label, enabled, detail] = nextAction();
   const next = $("#next-action");
   setText(next, label);
@@ -186,10 +239,15 @@ function render() {
   renderShoe();
   renderDealing();
   tick();
+  renderTableControls();
+}
+
+function renderTableControls() {
+  const r = S.round;
   const oc = $("#open-close");
   setText(oc, S.table.is_open ? "Close table" : "Open table");
   oc.disabled = busy;
-  $("#change-decks").disabled = busy || Boolean(r && ["closed", "decisions", "revealed"].includes(r.phase));
+  $("#change-decks").disabled = busy || Boolean(r && ["closed", "decisions", "setting", "revealed"].includes(r.phase));
   // No stub before a deal; with the dealer's hand face up the round is settled first (§684a.11(c)).
   $("#count-stub").disabled = busy || !(r && r.dealt) || r.phase === "revealed";
   for (const b of document.querySelectorAll(".fault")) b.disabled = busy;
@@ -198,6 +256,12 @@ function render() {
 function tick() {
   if (!S) return;
   const now = conn.now();
+  if (gameConsole) gameConsole.tick(S, now);
+  else tickRound(now);
+  tickDecks(now);
+}
+
+function tickRound(now) {
   const r = S.round;
   let text = "";
   const timeOut = $("#time-out");
@@ -215,6 +279,9 @@ function tick() {
   timeOut.hidden = !showTimeOut;
   if (showTimeOut) setText(timeOut, `Time out box ${r.to_act} (fold)`);
   timeOut.disabled = busy || !canTimeOut;
+}
+
+function tickDecks(now) {
   // Deck ages move on between snapshots.
   for (const row of document.querySelectorAll("#deck-rows tr")) {
     const since = Number(row.dataset.since);

@@ -221,6 +221,15 @@ export class TableConnection {
         // A player came or went: outside the version sequence (not a table change).
         if (this.version !== null && !this.resyncing) this.h.onEvents?.(frame, { private: false });
         break;
+      case "view":
+        // Protocol v2 (games after Four Card Frenzy): the round as this socket may see it,
+        // after the frames of its version; a snapshot on its way brings the round too.
+        if (this.version !== null && !this.resyncing) this.h.onView?.(frame);
+        break;
+      case "meter":
+        // A linked progressive meter changed (outside the table's versions).
+        this.h.onMeter?.(frame);
+        break;
       case "pong":
         if (typeof frame.t === "number") {
           const now = Date.now();

@@ -53,8 +53,32 @@ let busy = false;
 let lastRoundNo = null;
 let announcedTurn = null;
 
+let handedOver = false; // another game's felt module draws this page
+
+/**
+ * A table of another game than Four Card Frenzy: its felt module (the game's own, or
+ * felt_generic.js) takes the page and the connection over, drawing from the round view.
+ * Frames that come while the module loads wait for it.
+ */
+function handOver(snap) {
+  const game = snap.table?.game;
+  if (!game || game === "four_card_frenzy") return false;
+  if (handedOver) return true;
+  handedOver = true;
+  const pending = [];
+  const later = (name) => (frame) => pending.push(() => conn.h[name]?.(frame));
+  conn.h = { ...conn.h, onSnapshot: later("onSnapshot"), onEvents: later("onEvents"), onView: later("onView"), onMeter: later("onMeter") };
+  const named = snap.table.felt?.felt_module;
+  const file = /^[a-z0-9_]+\.js$/.test(named || "") ? named : "felt_generic.js";
+  import(`./${file}`)
+    .then((module) => module.mount({ app, conn, snapshot: snap, me, pending }))
+    .catch((err) => messages.error(`This table's felt could not be loaded: ${err.message}`));
+  return true;
+}
+
 const conn = new TableConnection(`/ws/tables/${tableId}/`, {
   onSnapshot(snap) {
+    if (handOver(snap)) return;
     S = snap;
     if (S.round && S.round.round !== lastRoundNo) newRound();
     if (S.round && S.round.phase !== "betting") rememberBets();

@@ -1,0 +1,632 @@
+// The felt of every game but Four Card Frenzy (Crazy 4 Poker, Five Card Hi-Lo, ...), drawn from
+// the round view the server sends (docs/protocol.md, protocol v2): the snapshot's `round`, then
+// a `view` frame after each change. Nothing here knows a game's rules: the boxes, wagers and
+// cards are the view's, and what the player may do is the view's `moves` (a bet form from a
+// move's `amounts`, buttons from its `choices`), sent back as `act` commands. game_words.js
+// puts the results in sentences.
+//
+// table.js hands the page over (mount) when the snapshot names another game.
+
+import { cardRow, cardsText, setupFourColour } from "./cards.js";
+import { applyEvent, chipDollars, dollars } from "./state.js";
+import { $, confirmDialog, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
+import { describeEvent, errorText, logTime } from "./words.js";
+import {
+  boxLines,
+  dealerWords,
+  decisionWords,
+  humanize,
+  ownHandWords,
+  phaseWords,
+  wagerName,
+} from "./game_words.js";
+
+const BOX_NUMBERS = [1, 2, 3, 4, 5, 6];
+const LOG_LIMIT = 60;
+// Events that change the table rather than the round: the state keeps them (state.js); the
+// round itself always comes whole, in the next view.
+const TABLE_EVENTS = new Set(["seated", "stood", "player_left", "connection", "table_opened", "table_closed", "balance", "betting_clock"]);
+const RESYNC_EVENTS = new Set(["round_opened", "rules_changed", "rules_pending"]);
+
+export function mount({ app, conn, snapshot, me, pending = [] }) {
+  const template = document.getElementById("felt-generic");
+  app.replaceChildren(template.content.cloneNode(true));
+  app.classList.add("generic-felt");
+  const messages = new Messages($("#notice"), $("#announce"));
+  let S = snapshot;
+  let busy = false;
+  let viewVersion = snapshot.version;
+  let formKey = "";
+  let announcedTurn = null;
+  const meters = new Map(); // meter id -> newest frame
+  for (const m of snapshot.table.meters || []) meters.set(m.meter, m);
+
+  // --- frames --------------------------------------------------------------------------------
+
+  conn.h = {
+    onSnapshot(snap) {
+      S = snap;
+      viewVersion = snap.version;
+      for (const m of snap.table.meters || []) keepMeter(m);
+      render();
+    },
+    onEvents(frame) {
+      let resync = false;
+      for (const ev of frame.events || []) {
+        if (TABLE_EVENTS.has(ev.kind)) applyEvent(S, ev.kind, ev.data);
+        if (ev.kind === "round_opened" && ev.data) S.betting_deadline = ev.data.deadline ?? S.betting_deadline;
+        if (ev.data && typeof ev.data.deadline === "number" && ev.kind !== "round_opened" && ev.kind !== "betting_clock") {
+          S.turn_deadline = ev.data.deadline;
+        }
+        resync = RESYNC_EVENTS.has(ev.kind) || resync;
+        log(ev.kind, ev.data || {});
+      }
+      render();
+      if (resync) conn.requestSnapshot();
+    },
+    onView(frame) {
+      // A view is at least as new as its version; a later one replaces it.
+      if (frame.version < viewVersion) return;
+      viewVersion = frame.version;
+      // A refusal said for the last step is old news once the round moves on.
+      if (S.round?.phase !== frame.round?.phase && $("#notice").dataset.kind === "error") messages.clear();
+      S.round = frame.round;
+      render();
+    },
+    onMeter(frame) {
+      keepMeter(frame);
+      renderMeters();
+    },
+    onStatus(status) {
+      renderStatus($("#conn"), status);
+      show($("#superseded"), status.state === "superseded");
+    },
+    onNotice(code, message) {
+      if (code !== "second_connection") messages.error(errorText({ code, message }));
+    },
+  };
+
+  function keepMeter(frame) {
+    const known = meters.get(frame.meter);
+    if (known && known.version > frame.version) return;
+    meters.set(frame.meter, { ...frame, changed: Boolean(known && known.amount !== frame.amount) });
+  }
+
+  // --- commands --------------------------------------------------------------------------------
+
+  async function command(cmd, fields = {}) {
+    busy = true;
+    renderMoves();
+    try {
+      const reply = await conn.send(cmd, fields);
+      if ($("#notice").dataset.kind === "error") messages.clear();
+      return reply;
+    } catch (err) {
+      messages.error(errorText(err));
+      return null;
+    } finally {
+      busy = false;
+      render();
+    }
+  }
+
+  function act(move, box, args = {}) {
+    return command("act", { move, box, args });
+  }
+
+  // --- helpers ---------------------------------------------------------------------------------
+
+  const round = () => S.round;
+  const labels = () => S.table.felt?.labels || {};
+  const seatOf = (n) => S.seats.find((s) => s.box === n) || null;
+  const boxOf = (n) => round()?.boxes.find((b) => b.box === n) || null;
+  const myBoxes = () => (me ? S.seats.filter((s) => s.player === me).map((s) => s.box).sort((a, b) => a - b) : []);
+  const moves = () => round()?.moves || [];
+  const finished = () => !round() || ["settled", "void"].includes(round().phase);
+
+  // --- rendering -------------------------------------------------------------------------------
+
+  function render() {
+    if (!S) return;
+    app.dataset.ready = "1";
+    app.dataset.game = S.table.game;
+    app.dataset.phase = round() ? round().phase : "none";
+    app.dataset.version = String(conn.version);
+    const title = S.table.game_title || humanize(S.table.game);
+    for (const el of app.querySelectorAll(".g-game-title")) setText(el, title);
+    document.title = `${S.table.name} · ${title}`;
+    renderHead();
+    renderDealer();
+    for (const n of BOX_NUMBERS) renderBox(n);
+    renderMyHands();
+    renderMoves();
+    renderResult();
+    renderMeters();
+    renderSigns();
+    tick();
+  }
+
+  function renderHead() {
+    const bet = moves().find((m) => m.move === "bet");
+    const ante = bet?.amounts.find((a) => a.required);
+    const parts = [];
+    if (ante) parts.push(`${ante.label} ${dollars(ante.low)} – ${dollars(ante.high)}`);
+    parts.push(S.table.is_open ? "open" : "closed");
+    if (S.table.rules_name) parts.push(`rules: ${S.table.rules_name}`);
+    setText(app.querySelector(".g-limits"), parts.join(" · "));
+    const r = round();
+    setText($("#round-no"), r ? `Round ${r.round}` : "");
+    setText($("#phase"), S.table.is_open ? phaseWords(r) : "Table closed");
+    const balance = $("#balance");
+    if (S.me) setText(balance, dollars(S.me.balance));
+    const irregular = $("#irregularity");
+    const why = r?.void_explanation || r?.irregularity;
+    show(irregular, Boolean(why));
+    if (why) setText(irregular, r.phase === "void" ? `Round void: ${why}. Every stake was returned.` : why);
+    show($("#spectator"), !me);
+  }
+
+  function emptySpots(n) {
+    return h("span", { class: "empty-row", "aria-hidden": "true" }, Array.from({ length: n }, () => h("span", { class: "empty-spot" })));
+  }
+
+  function renderDealer() {
+    const r = round();
+    const back = r?.deck_back || "red";
+    if (r && r.dealer && r.dealer.cards) {
+      fill($("#dealer-cards"), cardRow({ codes: r.dealer.cards, bestFour: r.dealer.best_four || null, size: "md" }));
+    } else if (r && r.dealt && r.phase !== "void") {
+      fill($("#dealer-cards"), cardRow({ count: 5, back, size: "md" }));
+    } else {
+      fill($("#dealer-cards"), emptySpots(5));
+    }
+    setText($("#dealer-hand"), dealerWords(r));
+    // A shared card's spot (Crazy 4 Poker's Six Card Bonus card, §657a.10(b)).
+    const six = r?.six_card_bonus;
+    const spot = $("#extra-spot");
+    show(spot, Boolean(six && six.dealt));
+    if (six && six.dealt) {
+      setText(app.querySelector(".g-extra-label"), "Six Card Bonus card");
+      fill($("#extra-card"), six.card ? cardRow({ codes: [six.card], size: "md" }) : cardRow({ count: 1, back, size: "md" }));
+    }
+  }
+
+  const boxEls = new Map();
+
+  function boxEl(n) {
+    let el = boxEls.get(n);
+    if (el) return el;
+    const li = h(
+      "li",
+      { class: "box", id: `box-${n}`, tabindex: "-1", dataset: { box: String(n) } },
+      h(
+        "div",
+        { class: "box-head" },
+        h("span", { class: "box-no", text: String(n), "aria-hidden": "true" }),
+        h("span", { class: "visually-hidden", text: `Box ${n}: ` }),
+        h("span", { class: "box-player" }),
+        h("button", { type: "button", class: "btn sit", onclick: () => sit(n), "aria-label": `Sit at box ${n}` }, "Sit here"),
+        h("span", { class: "box-badge" }),
+      ),
+      h("div", { class: "box-cards" }),
+      h("p", { class: "box-hand" }),
+      h("div", { class: "g-setting" }),
+      h("ul", { class: "g-wagers", "aria-label": `Wagers on box ${n}` }),
+      h("ul", { class: "box-results" }),
+    );
+    $("#boxes").append(li);
+    $("#stand-buttons").append(h("button", { type: "button", class: "btn subtle stand", id: `stand-${n}`, hidden: true, onclick: () => command("stand", { box: n }) }, `Stand up from box ${n}`));
+    el = {
+      li,
+      player: li.querySelector(".box-player"),
+      badge: li.querySelector(".box-badge"),
+      sit: li.querySelector(".sit"),
+      cards: li.querySelector(".box-cards"),
+      hand: li.querySelector(".box-hand"),
+      setting: li.querySelector(".g-setting"),
+      wagers: li.querySelector(".g-wagers"),
+      results: li.querySelector(".box-results"),
+      stand: $(`#stand-${n}`),
+    };
+    boxEls.set(n, el);
+    return el;
+  }
+
+  function settingRow(setting) {
+    return h(
+      "span",
+      { class: "g-setting-row" },
+      h("span", { class: "g-hand-part" }, h("span", { class: "g-part-name", text: "High" }), cardRow({ codes: setting.high, size: "xs" }), h("strong", { text: ` ${setting.high_total}` })),
+      h("span", { class: "g-hand-part" }, h("span", { class: "g-part-name", text: "Low" }), cardRow({ codes: setting.low, size: "xs" }), h("strong", { text: ` ${setting.low_total}` })),
+    );
+  }
+
+  function renderBox(n) {
+    const el = boxEl(n);
+    const r = round();
+    const seat = seatOf(n);
+    const b = boxOf(n);
+    const mine = Boolean(me && ((seat && seat.player === me) || (b && b.player === me)));
+    el.li.classList.toggle("mine", mine);
+    el.li.classList.toggle("empty", !seat && !b);
+    const acting = Boolean(r && (r.to_act === n || (r.phase === "setting" && (r.setting_pending || []).includes(n))));
+    el.li.classList.toggle("to-act", acting && !finished());
+    el.li.classList.toggle("folded", Boolean(b && decisionWords(b) === "Folded"));
+    const player = seat?.player || b?.player || "";
+    setText(el.player, player);
+    el.player.hidden = !player;
+    el.player.classList.toggle("offline", Boolean(seat && !seat.connected));
+    let badge = "";
+    if (b && r?.phase === "void") badge = "Void";
+    else if (b && b.abandoned) badge = "Left";
+    else if (r && r.phase === "decisions" && r.to_act === n) badge = "To act";
+    else if (r && r.phase === "setting" && (r.setting_pending || []).includes(n)) badge = "Setting";
+    else if (b) badge = decisionWords(b);
+    setText(el.badge, badge);
+    el.badge.hidden = !badge;
+    // Cards: the owner sees them; the others see backs until settlement turns them up.
+    if (b && b.cards) {
+      fill(el.cards, cardRow({ codes: b.cards, bestFour: b.best_four || null, size: "sm" }));
+    } else if (b && b.discarded && b.dealt) {
+      fill(el.cards, h("span", { class: "mucked", text: "Folded — cards to the discard rack" }));
+    } else if (b && b.dealt && r && r.phase !== "void") {
+      fill(el.cards, cardRow({ count: 5, back: r.deck_back, size: "sm" }));
+    } else {
+      fill(el.cards);
+    }
+    setText(el.hand, b && b.cards ? ownHandWords(b) : "");
+    fill(el.setting, b && b.setting ? settingRow(b.setting) : null);
+    const names = labels();
+    fill(
+      el.wagers,
+      b
+        ? Object.entries(b.wagers)
+          .filter(([, cents]) => cents > 0)
+          .map(([wager, cents]) => h("li", { class: "g-chip", dataset: { wager } }, h("span", { class: "g-chip-name", text: wagerName(wager, names) }), h("span", { class: "g-chip-amt", text: chipDollars(cents) })))
+        : [],
+    );
+    const lines = b && b.results ? boxLines(b, r, names) : [];
+    fill(
+      el.results,
+      lines.map((x) => h("li", { class: `outcome-${x.outcome}` }, h("span", { class: "res-wager", text: x.name }), h("span", { class: "amt", text: x.amount }))),
+      b && b.results && typeof b.net === "number" ? h("li", { class: "box-net" }, h("span", { text: "Net" }), h("span", { class: "amt", text: dollars(b.net, { signed: true }) })) : null,
+    );
+    el.sit.hidden = Boolean(seat || b || !S.table.is_open || !me);
+    el.sit.disabled = busy;
+    el.stand.hidden = !(seat && seat.player === me);
+    el.stand.disabled = busy || Boolean(b && !finished() && r.phase !== "betting");
+  }
+
+  function renderMyHands() {
+    const r = round();
+    const boxes = (r?.boxes || []).filter((b) => b.player === me && b.cards && !finished());
+    fill(
+      $("#my-hands"),
+      boxes.map((b) =>
+        h(
+          "div",
+          { class: "my-hand", dataset: { box: String(b.box) } },
+          h("p", { class: "my-hand-title", text: `Your hand — box ${b.box}` }),
+          cardRow({ codes: b.cards, bestFour: b.best_four || null, size: "lg" }),
+          h("p", { class: "my-hand-name", text: [ownHandWords(b), decisionWords(b)].filter(Boolean).join(" — ") }),
+          b.setting ? h("div", { class: "g-my-setting" }, h("span", { class: "hint", text: "Set: " }), settingRow(b.setting)) : null,
+        ),
+      ),
+    );
+  }
+
+  // --- the moves -------------------------------------------------------------------------------
+
+  function renderMoves() {
+    if (!S) return;
+    renderTurn();
+    renderBetForm();
+    const mine = myBoxes();
+    const r = round();
+    let hint = "";
+    if (!me) hint = "";
+    else if (!mine.length) hint = S.table.is_open ? "Choose a free box on the felt and sit down to play." : "The table is closed.";
+    else if (r && r.phase === "betting") hint = moves().some((m) => m.move === "bet") ? "" : "Your boxes take no more wagers this round.";
+    else if (finished()) hint = "Waiting for the dealer to open betting.";
+    else if (!moves().length) hint = "Betting is closed: waiting for the other boxes and the dealer.";
+    setText($("#play-hint"), hint);
+    const leave = $("#leave");
+    leave.hidden = !mine.length;
+    leave.disabled = busy;
+  }
+
+  /** The player's decision or setting: one panel, buttons from the move's choices. */
+  function renderTurn() {
+    const panel = $("#my-turn");
+    const move = moves().find((m) => m.move === "decide" || m.move === "set_hands");
+    panel.hidden = !move;
+    if (!move) {
+      panel.dataset.key = "";
+      return;
+    }
+    const key = `${round().round}:${move.move}:${move.box}:${busy}`;
+    if (panel.dataset.key === key) return; // keep the keyboard where it is
+    panel.dataset.key = key;
+    const b = boxOf(move.box);
+    const title = h("p", { class: "decision-title" }, h("strong", { text: `Your turn — box ${move.box}: ${move.label}` }), " ", h("span", { id: "turn-clock", class: "countdown", role: "timer" }));
+    const hand = b && b.cards ? h("p", { class: "decision-hand", text: ownHandWords(b) }) : null;
+    if (move.move === "set_hands") {
+      fill(panel, title, hand, h("p", { class: "hint g-set-help", text: move.choices.length > 1
+        ? "Pick how your five cards split: three in the high hand, two in the low hand. Cards count their pips, 10 to king count 10, an ace 11 high or 1 low (§663a.6(a)). Ante and Play win when your high total is higher AND your low total is lower than the dealer's."
+        : "Your five cards split one way only: three in the high hand, two in the low hand (cards count their pips, 10 to king count 10, an ace 11). Ante and Play win when your high total is higher AND your low total is lower than the dealer's." }), settingChoices(move, b));
+    } else {
+      fill(panel, title, hand, decideButtons(move, b), b && b.settings ? settingsPreview(b) : null);
+    }
+    if (announcedTurn !== key.split(":").slice(0, 3).join(":")) {
+      announcedTurn = key.split(":").slice(0, 3).join(":");
+      messages.announce(`Your turn on box ${move.box}: ${move.label}.`);
+      panel.focus({ preventScroll: true });
+      const rect = panel.getBoundingClientRect();
+      if (rect.bottom > window.innerHeight || rect.top < $("#pinned").getBoundingClientRect().bottom) {
+        panel.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      }
+    }
+  }
+
+  function decideButtons(move, b) {
+    const buttons = move.choices.map((c) =>
+      h("button", { type: "button", class: `btn ${isFold(c) ? "fold" : "raise primary"}`, disabled: busy, dataset: { choice: c.label }, onclick: () => act(move.move, move.box, c.args) }, c.label),
+    );
+    // A free amount between limits (Crazy 4 Poker: a Play of 1x to 3x the Ante with aces or better).
+    const free = move.amounts.map((a) => {
+      const input = h("input", { type: "number", class: "g-amount", id: `amount-${move.box}-${a.arg}`, min: String(a.low / 100), max: String(a.high / 100), step: a.low % 100 ? "0.01" : "1", value: String(a.low / 100) });
+      return h(
+        "span",
+        { class: "g-free-amount" },
+        h("label", { for: input.id, text: `${a.label} (${dollars(a.low)} – ${dollars(a.high)}) $` }),
+        input,
+        h("button", { type: "button", class: "btn", disabled: busy, onclick: () => act(move.move, move.box, { [a.arg]: Math.round(Number(input.value) * 100) }) }, `${a.label} this amount`),
+      );
+    });
+    return h("div", { class: "decision-buttons" }, buttons, free);
+  }
+
+  function isFold(choice) {
+    return /^fold/i.test(choice.label);
+  }
+
+  /** Five Card Hi-Lo: the settings the hand allows, shown before the decision (§663a.11(d)). */
+  function settingsPreview(b) {
+    return h(
+      "div",
+      { class: "g-preview" },
+      h("p", { class: "hint", text: b.settings.length > 1 ? "If you play, you will set your hand one of these ways:" : "If you play, your hand sets this way:" }),
+      h("ul", { class: "g-preview-list" }, b.settings.map((s) => h("li", {}, settingRow(s)))),
+    );
+  }
+
+  /** The set_hands move's choices, side by side: each a high and a low hand with totals. */
+  function settingChoices(move, b) {
+    const offered = b?.settings || [];
+    const same = (x, y) => x.length === y.length && x.every((c, i) => c === y[i]);
+    return h(
+      "div",
+      { class: "g-settings", role: "group", "aria-label": "The ways to set your hand" },
+      move.choices.map((c, i) => {
+        const s = offered.find((o) => same(o.high, c.args.high) && same(o.low, c.args.low));
+        const high = s ? s.high_total : null;
+        const low = s ? s.low_total : null;
+        return h(
+          "div",
+          { class: "g-setting-choice", dataset: { index: String(i) } },
+          h("p", { class: "g-choice-title", text: s && s.ace_low ? "Ace counts low" : offered.length > 1 ? "Aces high" : "Your setting" }),
+          h("div", { class: "g-choice-hand" }, h("span", { class: "g-part-name", text: "High hand" }), cardRow({ codes: c.args.high, size: "md" }), h("span", { class: "g-total", text: high === null ? "" : `= ${high}` })),
+          h("div", { class: "g-choice-hand" }, h("span", { class: "g-part-name", text: "Low hand" }), cardRow({ codes: c.args.low, size: "md" }), h("span", { class: "g-total", text: low === null ? "" : `= ${low}` })),
+          h("button", { type: "button", class: "btn primary", disabled: busy, "aria-label": `Set ${c.label}`, onclick: () => act(move.move, move.box, c.args) }, "Set these hands"),
+        );
+      }),
+    );
+  }
+
+  /** The bet form: per box of mine with a bet move, an input per amount, within its limits. */
+  function renderBetForm() {
+    const form = $("#bet-form");
+    const mine = myBoxes();
+    const bets = moves().filter((m) => m.move === "bet" && mine.includes(m.box));
+    const withdraws = new Set(moves().filter((m) => m.move === "withdraw").map((m) => m.box));
+    form.hidden = !bets.length;
+    const key = `${round()?.round}:${bets.map((m) => `${m.box}/${m.amounts.map((a) => `${a.arg}${a.low}-${a.high}`).join(",")}`).join(";")}:${[...withdraws].join(",")}`;
+    if (form.dataset.key !== key) {
+      form.dataset.key = key;
+      fill(form, bets.map((m) => betBox(m, withdraws.has(m.box))));
+    }
+    for (const btn of form.querySelectorAll("button")) btn.disabled = busy;
+    for (const m of bets) {
+      const placed = boxOf(m.box)?.wagers || {};
+      const text = Object.entries(placed).filter(([, c]) => c > 0).map(([w, c]) => `${wagerName(w, labels())} ${dollars(c)}`).join(", ");
+      setText(form.querySelector(`[data-placed="${m.box}"]`), text ? `On the felt: ${text}.` : "No wagers yet.");
+    }
+  }
+
+  function betBox(move, canWithdraw) {
+    const placed = boxOf(move.box)?.wagers || {};
+    const rows = move.amounts.map((a) => {
+      const id = `bet-${move.box}-${a.arg}`;
+      const limits = a.low === a.high ? dollars(a.low) : `${dollars(a.low)} – ${dollars(a.high)}`;
+      if (a.low === a.high) {
+        return h(
+          "div",
+          { class: "g-bet-row" },
+          h("input", { type: "checkbox", id, dataset: { arg: a.arg, fixed: String(a.low) }, checked: Boolean(placed[a.arg]) }),
+          h("label", { for: id }, h("span", { class: "g-bet-label", text: a.label }), " ", h("span", { class: "hint", text: limits })),
+        );
+      }
+      const value = placed[a.arg] ? String(placed[a.arg] / 100) : a.required ? String(a.low / 100) : "";
+      return h(
+        "div",
+        { class: "g-bet-row" },
+        h("label", { for: id }, h("span", { class: "g-bet-label", text: a.label }), " ", h("span", { class: "hint", text: `${limits}${a.required ? "" : ", optional"}` })),
+        h("span", { class: "g-dollar" }, "$", h("input", { type: "number", id, inputmode: "decimal", min: a.required ? String(a.low / 100) : "0", max: String(a.high / 100), step: a.low % 100 ? "0.01" : "1", value, placeholder: a.required ? "" : "0", dataset: { arg: a.arg } })),
+      );
+    });
+    const submit = async (ev) => {
+      ev.preventDefault();
+      const args = {};
+      for (const input of ev.target.closest("fieldset").querySelectorAll("input[data-arg]")) {
+        const cents = input.dataset.fixed ? (input.checked ? Number(input.dataset.fixed) : 0) : Math.round(Number(input.value || 0) * 100);
+        if (cents > 0) args[input.dataset.arg] = cents;
+      }
+      if (await act("bet", move.box, args)) messages.announce(`Wagers placed on box ${move.box}.`);
+    };
+    return h(
+      "fieldset",
+      { class: "g-bet-box", dataset: { box: String(move.box) } },
+      h("legend", { text: `Box ${move.box} — your wagers` }),
+      rows,
+      h("p", { class: "hint g-placed", dataset: { placed: String(move.box) } }),
+      h(
+        "div",
+        { class: "bet-actions" },
+        h("button", { type: "submit", class: "btn primary", onclick: submit }, `Place wagers on box ${move.box}`),
+        canWithdraw ? h("button", { type: "button", class: "btn", onclick: () => act("withdraw", move.box) }, "Take them back") : null,
+      ),
+    );
+  }
+
+  async function sit(n) {
+    if (!me) {
+      location.href = app.dataset.loginUrl;
+      return;
+    }
+    if (await command("sit", { box: n })) boxEl(n).li.focus();
+  }
+
+  // --- results, meters, signs, clock -----------------------------------------------------------
+
+  function renderResult() {
+    const r = round();
+    const banner = $("#round-result");
+    const panel = $("#my-result");
+    const mine = r && me ? r.boxes.filter((b) => b.player === me && b.results) : [];
+    panel.hidden = !mine.length;
+    fill(
+      panel,
+      mine.map((b) =>
+        h(
+          "div",
+          { class: "my-result-box", dataset: { box: String(b.box) } },
+          h("p", { class: "my-hand-title", text: `Your result — box ${b.box}${b.hand ? `: ${b.hand}` : b.poker_hand ? `: ${humanize(b.poker_hand)}` : ""}` }),
+          b.setting ? h("div", { class: "g-my-setting" }, settingRow(b.setting)) : null,
+          h(
+            "ul",
+            { class: "result-lines" },
+            boxLines(b, r, labels()).map((x) =>
+              h(
+                "li",
+                { class: `outcome-${x.outcome}`, dataset: { wager: x.wager } },
+                h("span", { class: "res-wager", text: `${x.name} — ${x.outcomeWords}` }),
+                h("span", { class: "res-why", text: x.why }),
+                h("span", { class: "amt", text: x.amount }),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+    if (r && r.phase === "settled" && me && r.players && r.players[me]) {
+      const net = r.players[me].net;
+      banner.hidden = false;
+      banner.dataset.net = String(net);
+      banner.className = `round-result ${net > 0 ? "won" : net < 0 ? "lost" : "even"}`;
+      fill(banner, h("span", { text: net > 0 ? "You won " : net < 0 ? "You lost " : "You broke even" }), net ? h("strong", { text: dollars(Math.abs(net)) }) : null);
+    } else if (r && r.phase === "void" && r.boxes.some((b) => b.player === me)) {
+      banner.hidden = false;
+      banner.className = "round-result even";
+      fill(banner, h("strong", { text: "Void" }), h("span", { text: " · your stakes were returned" }));
+    } else {
+      banner.hidden = true;
+    }
+  }
+
+  function renderMeters() {
+    const panel = $("#meters-panel");
+    const list = [...meters.values()].sort((a, b) => a.meter - b.meter);
+    panel.hidden = !list.length;
+    fill(
+      $("#meters"),
+      list.map((m) => h("li", { class: `g-meter${m.changed ? " changed" : ""}`, dataset: { meter: String(m.meter), version: String(m.version) } }, h("span", { class: "g-meter-name", text: m.name }), h("strong", { class: "g-meter-amount", text: dollars(m.amount) }))),
+    );
+  }
+
+  let signsKey = "";
+  function renderSigns() {
+    const signs = S.table.paytables || [];
+    const key = JSON.stringify(signs);
+    if (key === signsKey) return;
+    signsKey = key;
+    fill(
+      $("#paytables"),
+      signs.map((sign) =>
+        h(
+          "table",
+          { class: "paytable" },
+          h("caption", {}, sign.wager, " ", h("span", { class: "pt-name", text: sign.name })),
+          h("tbody", {}, sign.rows.map(([hand, pays]) => h("tr", {}, h("th", { scope: "row", text: hand }), h("td", { text: pays })))),
+        ),
+      ),
+    );
+  }
+
+  function tick() {
+    if (!S) return;
+    const r = round();
+    const now = conn.now();
+    let text = "";
+    if (r && r.phase === "betting" && S.betting_deadline) {
+      const s = secondsLeft(S.betting_deadline, now);
+      text = s > 0 ? `Bets close in ${s} s` : "Betting time is up";
+    } else if (r && ["decisions", "setting"].includes(r.phase) && S.turn_deadline) {
+      const s = secondsLeft(S.turn_deadline, now);
+      const what = r.phase === "setting" ? "to set" : "to decide";
+      text = s > 0 ? `${s} s ${what}` : `Time is up`;
+    }
+    setText($("#countdown"), text);
+    const clock = $("#turn-clock");
+    if (clock) setText(clock, text);
+  }
+
+  function log(kind, data) {
+    let text = "";
+    try {
+      text = describeEvent(kind, data);
+    } catch {
+      text = ""; // an event of this game's own shape: its name says enough
+    }
+    if (!text) text = `${humanize(kind)}.`;
+    const list = $("#log");
+    list.prepend(h("li", { dataset: { kind } }, h("time", { text: logTime(new Date()) }), " ", text));
+    while (list.children.length > LOG_LIMIT) list.lastChild.remove();
+  }
+
+  /** Whether the next step is the house's: the page then checks now and then that it has not
+   * missed it (protocol.js watchStalls), as the Four Card Frenzy felt does. */
+  function waitingOnHouse(now) {
+    if (!S || !S.table.is_open) return false;
+    const r = round();
+    if (finished()) return S.seats.length > 0;
+    if (r.phase === "betting") return Boolean(S.betting_deadline && now > S.betting_deadline + 1000);
+    if (r.phase === "decisions" || r.phase === "setting") return Boolean(S.turn_deadline && now > S.turn_deadline + 1000);
+    return true;
+  }
+
+  // --- start -----------------------------------------------------------------------------------
+
+  setupFourColour($("#four-colour"));
+  $("#reconnect").addEventListener("click", () => conn.connect());
+  $("#leave").addEventListener("click", async () => {
+    const text = finished() ? "You give up your boxes." : "Your boxes still in play are settled as the rules say (a box still to decide folds); your seats are freed once the round is over.";
+    if (await confirmDialog($("#leave-dialog"), text, "Leave the table")) command("leave");
+  });
+  setInterval(tick, 250);
+  conn.watchStalls(() => waitingOnHouse(conn.now()));
+  renderStatus($("#conn"), { state: conn.state, rtt: conn.rtt });
+  render();
+  for (const frame of pending) frame();
+  window.frenzy = { connection: conn, state: () => S };
+  return { state: () => S };
+}

@@ -1,0 +1,183 @@
+// Words for the games after Four Card Frenzy, drawn from their round views (docs/protocol.md,
+// "view"): the phase, a hand's name, and why each wager of a settled box won, pushed or lost,
+// for a player who does not know the rules. The views give every fact (the hands, the
+// setting's totals, the dealer's hand); this module only puts them in sentences.
+
+import { cardsText } from "./cards.js";
+import { dollars } from "./state.js";
+
+export const PHASES = {
+  betting: "Betting open",
+  closed: "No more bets",
+  decisions: "Decisions",
+  setting: "Setting the hands",
+  revealed: "Dealer revealed",
+  settled: "Settled",
+  void: "Round void",
+};
+
+export function phaseWords(round) {
+  if (!round) return "No round yet";
+  return PHASES[round.phase] ?? humanize(round.phase);
+}
+
+/** "three_of_a_kind" -> "three of a kind" */
+export function humanize(key) {
+  return String(key ?? "").replaceAll("_", " ");
+}
+
+/** A hand category as people say it: "a pair", "a straight flush", "high card". */
+export function handWords(category) {
+  if (!category) return "";
+  const words = humanize(category);
+  if (/^(high card|.*s$|two pair)/.test(words)) return words;
+  return `${/^[aeiou]/.test(words) ? "an" : "a"} ${words}`;
+}
+
+export function wagerName(wager, labels) {
+  const name = labels?.[wager];
+  if (name) return name;
+  const words = humanize(wager);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export const OUTCOME_WORDS = { win: "won", lose: "lost", push: "push", void: "returned" };
+
+/** The amount a line moved: "+$10.00", "−$5.00", or "returned". */
+export function lineAmount(line) {
+  if (line.net === 0) return line.outcome === "lose" ? dollars(0) : "returned";
+  return dollars(line.net, { signed: true });
+}
+
+function compare(mine, theirs, lowWins) {
+  if (mine === theirs) return "tie";
+  return (lowWins ? mine < theirs : mine > theirs) ? "yours wins" : "the dealer's wins";
+}
+
+/** Five Card Hi-Lo (§663a.11(f), §663a.12): both hands are compared by their totals. */
+function hiLoWhy(line, box, round) {
+  const dealer = round.dealer;
+  const set = box.setting;
+  if (["ante", "play"].includes(line.wager)) {
+    if (box.decision === "fold" || line.outcome === "lose" && !box.wagers.play) return "you folded";
+    if (!set || !dealer) return "";
+    const high = compare(set.high_total, dealer.high_total, false);
+    const low = compare(set.low_total, dealer.low_total, true);
+    // §663a.11(g): both hands must beat the dealer's; a tie on either counts for the dealer.
+    const rule =
+      line.outcome === "win"
+        ? "both your hands beat the dealer's"
+        : line.outcome === "push"
+          ? "only one of your hands beat the dealer's: Ante and Play returned"
+          : "neither hand beat the dealer's (a tie counts for the dealer)";
+    return `high ${set.high_total} vs ${dealer.high_total} (${high}), low ${set.low_total} vs ${dealer.low_total} (${low}): ${rule}`;
+  }
+  if (line.wager === "tie") {
+    if (line.hand) return humanize(line.hand).replace(/^(\w+) tie$/, "the $1 hands tie");
+    return "neither hand tied the dealer's";
+  }
+  if (["poker_bonus", "ante_bonus"].includes(line.wager)) {
+    const hand = line.hand || box.poker_hand;
+    return hand ? `your five cards: ${handWords(hand)}` : "";
+  }
+  return line.hand ? humanize(line.hand) : "";
+}
+
+/** Crazy 4 Poker (§657a.11, §657a.12): the best four-card hand against the dealer's. */
+function crazyWhy(line, box, round, view) {
+  const dealer = round.dealer;
+  const yours = box.hand ? box.hand.toLowerCase() : "";
+  const theirs = dealer?.hand ? dealer.hand.toLowerCase() : "";
+  switch (line.wager) {
+    case "ante":
+      if (box.folded) return "you folded";
+      if (dealer && dealer.qualifies === false && line.outcome === "push") {
+        return `the dealer's ${theirs} does not qualify (king high or better): the Ante is returned`;
+      }
+      return yours && theirs ? `your ${yours} against the dealer's ${theirs}` : "";
+    case "play":
+      if (dealer && dealer.qualifies === false && line.outcome === "win") {
+        return `the dealer's ${theirs} does not qualify: the Play wins whatever the hands`;
+      }
+      return yours && theirs ? `your ${yours} against the dealer's ${theirs}` : "";
+    case "super_bonus":
+      if (box.folded) return "you folded";
+      if (!yours) return "";
+      // §657a.12(b): paid from a straight up, win or lose; below it, it follows the Ante.
+      if (line.outcome === "push") return `your ${yours}: below a straight the Super Bonus is returned`;
+      if (line.outcome === "lose") return `your ${yours} lost to the dealer's ${theirs}: below a straight the Super Bonus loses with it`;
+      return `your ${yours} (paid from a straight up, win or lose)`;
+    case "queens_up":
+      return yours ? `your ${yours}` : "";
+    case "progressive":
+    case "hand_bonus_player":
+      return box.five_card_category ? `your five cards: ${handWords(box.five_card_category)}` : "";
+    case "hand_bonus_dealer":
+      return dealer?.five_card_category ? `the dealer's five cards: ${handWords(dealer.five_card_category)}` : "";
+    case "six_card_bonus": {
+      const card = view.six_card_bonus?.card;
+      const hand = box.six_card_category ? handWords(box.six_card_category) : "no paying hand";
+      return `your five cards and the dealer's${card ? ` with the bonus card ${cardsText([card])}` : ""}: ${hand}`;
+    }
+    case "envy_bonus":
+      return line.row || "";
+    default:
+      return line.row || "";
+  }
+}
+
+/**
+ * Every line of a settled box, each with its words: the wager, won / lost / push, by how much,
+ * and why. A Crazy 4 Poker box's bonuses paid on top (Magic Card, Lucky, Envy) are lines too.
+ */
+export function boxLines(box, round, labels) {
+  const lines = (box.results || []).map((r) => ({ ...r }));
+  for (const [name, amount] of Object.entries(box.bonuses || {})) {
+    lines.push({ wager: name, stake: 0, outcome: "win", net: amount, bonus: true });
+  }
+  for (const envy of box.envy || []) {
+    lines.push({ wager: "envy_bonus", stake: 0, outcome: "win", net: envy.amount, row: `box ${envy.from_box} holds ${envy.hand}` });
+  }
+  return lines.map((line) => ({
+    ...line,
+    name: wagerName(line.wager, labels),
+    outcomeWords: OUTCOME_WORDS[line.outcome] ?? line.outcome,
+    amount: lineAmount(line),
+    why: explain(line, box, round),
+  }));
+}
+
+export function explain(line, box, round) {
+  if (round.phase === "void") return "the round is void: every stake returned";
+  if (line.bonus) return "paid on top of the hand-bonus wagers";
+  if (round.game === "five_card_hi_lo") return hiLoWhy(line, box, round);
+  if (round.game === "crazy_4_poker") return crazyWhy(line, box, round, round);
+  return line.row ? humanize(line.row) : line.hand ? humanize(line.hand) : "";
+}
+
+/** The dealer's hand in words, once face up. */
+export function dealerWords(round) {
+  const d = round?.dealer;
+  if (!d) return "";
+  if (round.game === "five_card_hi_lo" && d.high) {
+    return `High ${cardsText(d.high)} = ${d.high_total} · low ${cardsText(d.low)} = ${d.low_total}`;
+  }
+  if (d.hand) return d.qualifies === undefined ? d.hand : `${d.hand} — ${d.qualifies ? "qualifies" : "does not qualify"}`;
+  return "";
+}
+
+/** A player's own hand while the round is played. */
+export function ownHandWords(box) {
+  if (box.hand) return box.hand;
+  if (box.poker_hand) return `Five cards: ${humanize(box.poker_hand)}`;
+  return "";
+}
+
+/** What a box did, for its badge and the console. */
+export function decisionWords(box) {
+  const d = box.decision;
+  if (box.folded || d === "fold" || d === 0) return "Folded";
+  if (d === "play") return "Played";
+  if (typeof d === "number" && d > 0) return `Played ${dollars(d)}`;
+  return "";
+}

@@ -1,0 +1,251 @@
+"""Protocol v2 on the table socket: ``act`` frames (a move of any game but Four Card Frenzy),
+the round ``view`` that follows each table frame at such a table, and ``meter`` frames from the
+table's linked progressive meters (docs/protocol.md).
+
+Hostile ``act`` frames are refused by the protocol before any service runs: nothing changes.
+The tests that play moves through ``services.act`` and ``snapshot.round_view`` need the
+platform's generic services and snapshot; until both are in the tree they are skipped (they
+say so). The view and meter tests stand in for ``snapshot.round_view`` with a recorder in this
+module's fixture only."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from table import meters, services
+from table import snapshot as snapshots
+from table.broadcast import publish_async
+from table.games import CRAZY_4_POKER, game
+from table.models import DealerAssignment, RulesSubmission, Table
+
+from .conftest import Sock, open_socket
+
+pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
+
+GENERIC_READY = hasattr(services, "act") and hasattr(snapshots, "round_view")
+needs_generic = pytest.mark.skipif(
+    not GENERIC_READY,
+    reason="needs services.act and snapshot.round_view (the platform's generic services and "
+    "snapshot): not in this branch yet",
+)
+
+
+def version_of(table: Table) -> int:
+    return Table.objects.get(pk=table.pk).version
+
+
+async def settled_down(sock: Sock) -> None:
+    """Wait until what the socket was due has come: a ping's pong comes after it (a
+    communicator's receive that times out would cancel the application)."""
+    await asyncio.sleep(0.3)
+    await sock.send(cmd="ping", t=0)
+    await sock.until(lambda f: f["type"] == "pong" and f.get("ref") is None and f["t"] == 0)
+
+
+async def seated(sock: Sock, box: int) -> None:
+    reply = await sock.command(cmd="sit", box=box)
+    assert reply["type"] == "ok", reply
+
+
+def c4p_table(dealer: Any) -> Table:
+    """A Crazy 4 Poker table under the game's default rules, with one linked meter."""
+    g = game(CRAZY_4_POKER)
+    rules = RulesSubmission.objects.create(
+        name="Crazy 4 Poker test rules",
+        game=CRAZY_4_POKER,
+        choices=g.rules_to_dict(g.default_rules()),
+    )
+    table = Table.objects.create(name="Crazy 1", rules=rules)
+    DealerAssignment.objects.create(table=table, dealer=dealer)
+    meters.create_meter("Crazy 1 five-card", "five_card", "A", 100, [table])
+    return table
+
+
+@pytest.fixture
+def view_recorder(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """Stands in for ``snapshot.round_view`` (the read side's, not in this branch): a view
+    naming its viewer, and a record of whom each was built for."""
+    built: list[str | None] = []
+
+    def round_view(table_id: int, user: Any) -> dict[str, Any]:
+        name = user.get_username() if user is not None and user.is_authenticated else None
+        built.append(name)
+        return {"game": CRAZY_4_POKER, "viewer": {"name": name}, "moves": []}
+
+    monkeypatch.setattr(snapshots, "round_view", round_view, raising=False)
+    return built
+
+
+# --- hostile frames: refused by the protocol, nothing changed ---------------------------------
+
+HOSTILE: list[tuple[dict[str, Any], str]] = [
+    ({"move": "settle", "box": 1, "args": {}}, "bad_frame"),  # a dealer step, not a move
+    ({"move": "bet", "box": 7, "args": {"ante": 500}}, "bad_frame"),
+    ({"move": "bet", "box": True, "args": {"ante": 500}}, "bad_frame"),
+    ({"move": "bet", "box": 1, "args": {"ante": 5.5}}, "bad_frame"),  # money is whole cents
+    ({"move": "bet", "box": 1, "args": {"ante": "500"}}, None),  # well-formed: the game decides
+    ({"move": "bet", "box": 1, "args": {"ante": 10**12}}, "bad_frame"),
+    ({"move": "bet", "box": 1, "args": {"Ante": 500}}, "bad_frame"),
+    ({"move": "bet", "box": 1, "args": {f"w{i}": 100 for i in range(9)}}, "bad_frame"),
+    ({"move": "decide", "box": 1, "args": {"play": {"deep": {"er": 1}}}}, "bad_frame"),
+    ({"move": "set_hands", "box": 1, "args": {"high": ["AS", "ZZ", "2C"]}}, "bad_frame"),
+    ({"move": "set_hands", "box": 1, "args": {"high": [1, 2, 3]}}, "bad_frame"),
+    ({"move": "set_hands", "box": 1, "args": {"high": ["AS"] * 9}}, "bad_frame"),
+    ({"move": "bet", "box": 1, "args": [500]}, "bad_frame"),
+    ({"box": 1, "args": {}}, "bad_frame"),  # no move
+    ({"move": "bet", "box": 1, "args": {}, "extra": 1}, "bad_frame"),
+]
+
+
+@pytest.mark.parametrize("frame,code", [h for h in HOSTILE if h[1] is not None])
+async def test_hostile_act_frame_refused_nothing_changed(
+    table_setup: dict[str, Any], frame: dict[str, Any], code: str
+) -> None:
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    assert (await alice.recv())["type"] == "snapshot"
+    await seated(alice, 1)
+    await settled_down(alice)
+    before = await database_sync_to_async(version_of)(table)
+    seen = len(alice.frames)
+    reply = await alice.command(cmd="act", ref="r1", **frame)
+    assert reply["type"] == "error" and reply["code"] == code, reply
+    assert reply["ref"] == "r1"  # the refusal is matched to the frame
+    assert await database_sync_to_async(version_of)(table) == before
+    await alice.send(cmd="ping", t=1)
+    assert (await alice.until(lambda f: f["type"] == "pong"))["version"] == before
+    assert [f["type"] for f in alice.frames[seen:] if f["type"] != "presence"] == ["error", "pong"]
+    await alice.close()
+
+
+async def test_oversized_and_repeated_key_act_frames(table_setup: dict[str, Any]) -> None:
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    assert (await alice.recv())["type"] == "snapshot"
+    big = json.dumps({"cmd": "act", "move": "bet", "box": 1, "args": {"note": "x" * 5000}})
+    await alice.send_raw(big)
+    assert (await alice.reply())["code"] == "frame_too_large"
+    twice = '{"cmd":"act","move":"bet","box":1,"args":{"ante":500,"ante":50000}}'
+    await alice.send_raw(twice)
+    assert (await alice.reply())["code"] == "duplicate_key"
+    long_text = {"cmd": "act", "move": "bet", "box": 1, "args": {"note": "x" * 65}}
+    assert (await alice.command(**long_text))["code"] == "bad_frame"
+    await alice.close()
+
+
+async def test_a_spectator_may_not_act(table_setup: dict[str, Any]) -> None:
+    table = table_setup["table"]
+    watcher = await open_socket(table.pk, None)
+    assert (await watcher.recv())["type"] == "snapshot"
+    reply = await watcher.command(cmd="act", move="bet", box=1, args={"ante": 500})
+    assert reply["code"] == "login_required"
+    await watcher.close()
+
+
+# --- the round view after each table frame ------------------------------------------------------
+
+
+async def test_view_follows_each_table_frame_at_another_game(
+    table_setup: dict[str, Any], view_recorder: list[str | None]
+) -> None:
+    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
+    alice = await open_socket(table.pk, table_setup["alice"])
+    watchers = [await open_socket(table.pk, None, name=f"w{i}") for i in range(2)]
+    for sock in (alice, *watchers):
+        assert (await sock.recv())["type"] == "snapshot"
+    await publish_async(table.pk, 1, None, [], {})
+    for sock in (alice, *watchers):
+        events = await sock.recv()
+        assert events["type"] == "events" and events["version"] == 1
+        view = await sock.until(lambda f: f["type"] == "view")
+        assert view["version"] == 1
+    assert [f for f in alice.frames if f["type"] == "view"][0]["round"]["viewer"]["name"] == "alice"
+    assert watchers[0].frames[-1]["round"]["viewer"]["name"] is None
+    # Both spectators were sent one view, built once; alice's was her own.
+    assert view_recorder.count(None) == 1 and view_recorder.count("alice") == 1
+    for sock in (alice, *watchers):
+        await sock.close()
+
+
+async def test_no_view_at_four_card_frenzy(
+    table_setup: dict[str, Any], view_recorder: list[str | None]
+) -> None:
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    snap = await alice.recv()
+    await publish_async(table.pk, snap["version"] + 1, None, [], {})
+    assert (await alice.recv())["type"] == "events"
+    await settled_down(alice)
+    assert not [f for f in alice.frames if f["type"] == "view"] and view_recorder == []
+    await alice.close()
+
+
+async def test_meter_frames_of_the_linked_meters(
+    table_setup: dict[str, Any], view_recorder: list[str | None]
+) -> None:
+    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
+    meter = await database_sync_to_async(lambda: table.progressive_meters.get())()
+    alice = await open_socket(table.pk, table_setup["alice"])
+    watcher = await open_socket(table.pk, None)
+    for sock in (alice, watcher):
+        assert (await sock.recv())["type"] == "snapshot"
+    layer = get_channel_layer()
+    frame = {**meters.meter_frame(meter), "amount": meter.amount + 21, "version": meter.version + 1}
+    await layer.group_send(meters.meter_group(meter.pk), meters.frame_message(frame))
+    for sock in (alice, watcher):
+        got = await sock.until(lambda f: f["type"] == "meter")
+        assert got["meter"] == meter.pk and got["amount"] == meter.amount + 21
+    # An older frame that crossed it on the way is dropped.
+    stale = {**frame, "amount": meter.amount, "version": meter.version}
+    await layer.group_send(meters.meter_group(meter.pk), meters.frame_message(stale))
+    await settled_down(alice)
+    assert [f["version"] for f in alice.frames if f["type"] == "meter"] == [meter.version + 1]
+    for sock in (alice, watcher):
+        await sock.close()
+
+
+# --- moves through the services (the platform's services.act) ---------------------------------
+
+
+@needs_generic
+async def test_act_places_a_bet_and_the_game_refuses_what_its_rules_forbid(
+    table_setup: dict[str, Any],
+) -> None:
+    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
+    alice = await open_socket(table.pk, table_setup["alice"])
+    dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
+    for sock in (alice, dealer):
+        assert (await sock.recv())["type"] == "snapshot"
+    await seated(alice, 1)
+    assert (await dealer.command(cmd="open_betting"))["type"] == "ok"
+    view = await alice.until(lambda f: f["type"] == "view" and f["round"] is not None)
+    bet = next(m for m in view["round"]["moves"] if m["move"] == "bet" and m["box"] == 1)
+    ante = next(a for a in bet["amounts"] if a["required"])
+    reply = await alice.command(cmd="act", move="bet", box=1, args={ante["arg"]: ante["low"]})
+    assert reply["type"] == "ok", reply
+    placed = await alice.until(
+        lambda f: f["type"] == "view" and any(b["box"] == 1 for b in f["round"]["boxes"])
+    )
+    assert placed["round"]["boxes"][0]["wagers"][ante["arg"]] == ante["low"]
+    before = await database_sync_to_async(version_of)(table)
+    # Over the limit, a decision before the deal, another player's box: refused, unchanged.
+    for frame in (
+        {"move": "bet", "box": 1, "args": {ante["arg"]: ante["high"] + 100}},
+        {"move": "decide", "box": 1, "args": {"play": ante["low"]}},
+        {"move": "set_hands", "box": 1, "args": {"high": ["AS", "KS", "QS"], "low": ["2C", "3C"]}},
+    ):
+        refused = await alice.command(cmd="act", **frame)
+        assert refused["type"] == "error", refused
+        assert await database_sync_to_async(version_of)(table) == before
+    # The console's no_more_bets is the game's close_betting.
+    assert (await dealer.command(cmd="no_more_bets"))["type"] == "ok"
+    closed = await dealer.until(lambda f: f["type"] == "view" and f["round"]["phase"] == "closed")
+    assert [m["move"] for m in closed["round"]["moves"]][0] == "deal"
+    for sock in (alice, dealer):
+        await sock.close()
