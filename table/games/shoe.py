@@ -54,6 +54,8 @@ def commitment(order: Sequence[Card], salt: str) -> str:
     """SHA-256 of the shoe order and a server salt, published before betting closes."""
     if not isinstance(salt, str):
         raise InvalidInput("bad_salt", "the salt must be text")
+    if isinstance(order, (str, bytes)) or not isinstance(order, Sequence):
+        raise InvalidInput("bad_order", "the shoe order must be a list of cards")
     text = " ".join(card_code(c) for c in order) + "|" + salt
     return hashlib.sha256(text.encode()).hexdigest()
 
