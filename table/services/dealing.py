@@ -92,6 +92,7 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
             [
                 "table_id",
                 "number",
+                "game",
                 "rules_submission_id",
                 "rules",
                 "phase",
@@ -105,6 +106,7 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
                 (
                     table.pk,
                     number,
+                    table.rules.game,
                     table.rules_id,
                     fastsql.dumps(rules.to_dict()),
                     rnd.phase.value,
