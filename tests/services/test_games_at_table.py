@@ -325,3 +325,38 @@ def test_a_five_card_hi_lo_round_with_a_setting_and_a_time_out(hilo: Any) -> Non
     books_balance(table)
     assert audit.verify_round(row.pk).problems == []
     assert not Seat.objects.filter(table=table, connected=False).exists()
+
+
+def test_an_unattended_five_card_hi_lo_round(hilo: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The automatic dealer runs a Hi-Lo table from the game's moves and clock alone: the
+    step due, a decision that times out (a fold) and a setting that times out (aces high)."""
+    from table import autodealer, presence
+
+    monkeypatch.setattr(autodealer, "REVEAL_PAUSE", 0)
+    monkeypatch.setattr(autodealer, "RESULT_PAUSE", 0)
+    table, _ = hilo
+    alice, bob = make_player("alice"), make_player("bob")
+    for user, box in ((alice, 1), (bob, 3)):
+        services.sit(table.pk, user, box)
+        presence.claim(table.pk, user, f"socket-{user.username}")
+    clock = autodealer.AutoDealer(table.pk)
+    assert clock.tick() == "open_betting"
+    services.act(table.pk, alice, "bet", 1, {"ante": 10_00})
+    services.act(table.pk, bob, "bet", 3, {"ante": 5_00})
+    Table.objects.filter(pk=table.pk).update(betting_deadline=timezone.now())
+    assert clock.tick() == "no_more_bets"
+    assert clock.tick() == "deal"
+    assert clock.tick() is None  # box 1 has decision time left
+    services.act(table.pk, alice, "decide", 1, {"play": True})
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+    assert clock.tick() == "time_out"  # bob's box folds
+    assert HILO.status(state(table)).phase == "setting"
+    assert clock.tick() is None  # alice has setting time left
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+    assert clock.tick() == "time_out"  # the house sets alice's hand
+    assert clock.tick() == "reveal"
+    assert clock.tick() == "settle"
+    row = Round.objects.get(pk=Table.objects.get(pk=table.pk).current_round_id)
+    assert row.phase == "settled"
+    books_balance(table)
+    assert audit.verify_round(row.pk).problems == []
