@@ -19,7 +19,10 @@ from typing import Any
 
 from django.db.models import Sum
 
-from table.games.cards import DECK, codes
+from table.games import FOUR_CARD_FRENZY
+from table.games import game as game_named
+from table.games.base import Actor, EngineError, Game
+from table.games.cards import DECK, codes, parse_card
 from table.games.four_card_frenzy.round import Phase
 from table.games.four_card_frenzy.round import Round as EngineRound
 from table.games.four_card_frenzy.settlement import BoxInPlay, Outcome, settle
@@ -333,6 +336,8 @@ class RoundReport:
 
 def verify_round(round_id: int) -> RoundReport:
     row = Round.objects.select_related("table").get(pk=round_id)
+    if row.game != FOUR_CARD_FRENZY:
+        return verify_game_round(row, game_named(row.game))
     rnd = EngineRound.from_dict(row.state)
     events = _events(row)
     checks: list[str] = []
@@ -382,3 +387,205 @@ def verify_round(round_id: int) -> RoundReport:
     return RoundReport(
         row.pk, row.table.name, row.number, row.phase, row.commitment, checks, problems
     )
+
+
+# --- a round of any game, through the Game interface -----------------------------------------
+
+
+def verify_game_round(row: Round, game: Game[Any, Any]) -> RoundReport:
+    """What :func:`verify_round` checks, for a game other than Four Card Frenzy, through its
+    interface only: the stored round loads and saves back unchanged (the game's own state
+    round trip), the commitment (sha256 of the shoe and salt revealed when the round ended,
+    published at opening, before betting closed: §657a.10, §663a.10), the re-deal of the
+    committed order with the game's dealing plan, the records (box records, settlement lines)
+    and the settlement adding up, and the ledger moving exactly each player's net.
+
+    Not re-settled from scratch: a game's settlement is reached through its players'
+    decisions and settings, which the interface does not replay; the game's own contract
+    (``manage.py settle_round``) re-settles a layout."""
+    events = _events(row)
+    checks: list[str] = []
+    problems: list[str] = []
+    report = RoundReport(row.pk, row.table.name, row.number, row.phase, row.commitment, checks, [])
+    try:
+        state = game.from_dict(row.state)
+    except EngineError as exc:
+        report.problems = [f"the stored round does not load: {exc.message}"]
+        return report
+    if game.to_dict(state) != row.state:
+        problems.append("the stored round does not save back as it was stored")
+    else:
+        checks.append(f"the stored round loads and saves back unchanged ({game.title})")
+    status = game.status(state)
+    if status.commitment != row.commitment:
+        problems.append("the round's own commitment is not the one stored with it")
+    problems += _commitment_problems(row, status, events, checks)
+    dealt = _game_redeal_problems(row, game, state, events)
+    problems += dealt
+    if not dealt and status.dealt:
+        checks.append("every dealt card is where the committed shoe order puts it")
+    recorded = _game_record_problems(row, game, state)
+    problems += recorded
+    if not recorded and status.finished:
+        checks.append("the box records and settlement lines are the round's, and add up")
+    money = _game_money_problems(row, status)
+    problems += money
+    if not money and status.finished:
+        checks.append("the ledger moved exactly each player's net (meter payouts included)")
+    report.problems = problems
+    return report
+
+
+def _commitment_problems(
+    row: Round, status: Any, events: list[RoundEvent], checks: list[str]
+) -> list[str]:
+    problems = []
+    opened = next((e for e in events if e.kind == "round_opened"), None)
+    closed = next((e for e in events if e.kind == "betting_closed"), None)
+    if opened is None:
+        problems.append("no round_opened event published the commitment")
+    elif opened.data.get("commitment") != row.commitment:
+        problems.append("the commitment published at round_opened is not the stored one")
+    elif closed is not None and closed.version <= opened.version:
+        problems.append("the commitment was published after betting closed")
+    else:
+        checks.append(f"commitment published at version {opened.version}, before betting closed")
+    ended = [e for e in events if e.kind in ("round_settled", "round_void")]
+    if status.finished and not ended:
+        problems.append("the round is over but no event revealed its shoe and salt")
+    for e in ended:
+        shoe, salt = e.data.get("shoe"), e.data.get("salt")
+        if not isinstance(shoe, list) or not isinstance(salt, str):
+            problems.append(f"{e.kind} revealed no shoe and salt")
+            continue
+        try:
+            order = [parse_card(c) for c in shoe]
+        except EngineError:
+            problems.append(f"the shoe revealed at {e.kind} holds something that is no card")
+            continue
+        if sorted(order) != list(DECK):
+            problems.append(f"the shoe revealed at {e.kind} is not the 52 cards of one deck")
+        recomputed = published_commitment(order, salt)
+        if recomputed != row.commitment:
+            problems.append(
+                f"sha256(shoe + '|' + salt) revealed at {e.kind} is {recomputed}, "
+                f"not the commitment {row.commitment}"
+            )
+        else:
+            checks.append(f"sha256(shoe | salt) revealed at {e.kind} equals the commitment")
+    return problems
+
+
+def _game_redeal_problems(
+    row: Round, game: Game[Any, Any], state: Any, events: list[RoundEvent]
+) -> list[str]:
+    """Deal the committed order again with the game's own plan (§657a.10(b), §663a.10(b)):
+    the boxes in play from the dealer's left, the dealer, a shared card's stack."""
+    status = game.status(state)
+    if not status.dealt:
+        return []
+    ended = next((e for e in events if e.kind in ("round_settled", "round_void")), None)
+    if ended is None:
+        return []  # the shoe is still secret: the re-deal waits for the round to end
+    order = [parse_card(c) for c in ended.data["shoe"]]
+    version = deal_version_of(events)
+    faults = deal_faults(row, version) if version is not None else []
+    plan = game.dealing_plan(state)
+    box_stacks = [s for s in plan.stacks if s.to == "box"]
+    shared = any(s.to == "shared" for s in plan.stacks)
+    dealt = deal(order, len(box_stacks), shared, DealPlan.from_faults(faults, len(plan.stacks)))
+    problems = []
+    boxes = {b.box: b for b in game.boxes(state)}
+    got = list(dealt.box_stacks) + [()] * (len(box_stacks) - len(dealt.box_stacks))
+    for stack, cards in zip(box_stacks, got, strict=True):
+        held = list(boxes[stack.box].cards) if stack.box in boxes else []
+        if held != codes(list(cards)):
+            problems.append(
+                f"box {stack.box} holds {' '.join(held) or 'nothing'} but the committed shoe "
+                f"deals it {' '.join(codes(list(cards))) or 'nothing'}"
+            )
+    if status.cards_dealt != len(order) - len(dealt.stub):
+        problems.append(
+            f"{status.cards_dealt} cards left the shoe but the re-deal dispenses "
+            f"{len(order) - len(dealt.stub)}"
+        )
+    if dealt.irregularity and row.void_reason != dealt.irregularity:
+        problems.append(
+            f"the re-deal ends in {dealt.irregularity} but the round shows "
+            f"{row.void_reason or row.phase}"
+        )
+    shown = (game.view(state, Actor.dealer()).get("dealer") or {}).get("cards")
+    if shown and not dealt.irregularity and list(shown) != codes(list(dealt.dealer_stack)):
+        problems.append(
+            f"the dealer's hand is {' '.join(shown)} but the committed shoe deals "
+            f"{' '.join(codes(list(dealt.dealer_stack)))}"
+        )
+    return problems
+
+
+def deal_version_of(events: list[RoundEvent]) -> int | None:
+    """The table version of a round's deal, from its events."""
+    closed = [e.version for e in events if e.kind == "betting_closed"]
+    candidates = [
+        e.version
+        for e in events
+        if e.kind in ("face_up_card", "cards_dealt", "round_void")
+        and (not closed or e.version > closed[0])
+    ]
+    return min(candidates) if candidates else None
+
+
+def _game_record_problems(row: Round, game: Game[Any, Any], state: Any) -> list[str]:
+    """The box records and settlement lines are the round's boxes; each settled box's lines
+    add up to its net, and the boxes to each player's net."""
+    status = game.status(state)
+    if not status.finished:
+        return []
+    problems = []
+    boxes = game.boxes(state)
+    records = {r.box: r for r in BoxRecord.objects.filter(round=row)}
+    for b in boxes:
+        record = records.pop(b.box, None)
+        if record is None:
+            problems.append(f"box {b.box} has no record")
+            continue
+        if record.cards.split() != list(b.cards) or record.net != (b.net or 0):
+            problems.append(f"box {b.box}'s record shows other cards or another net")
+    problems += [f"box {box} has a record but no wagers in the round" for box in records]
+    lines = sorted(
+        (s.box, s.wager, s.stake, s.outcome, s.net)
+        for s in SettlementLine.objects.filter(round=row)
+    )
+    wanted = sorted((b.box, x.wager, x.stake, x.outcome, x.net) for b in boxes for x in b.lines)
+    if lines != wanted:
+        problems.append(f"the settlement lines {lines} are not the round's {wanted}")
+    totals: dict[str, int] = defaultdict(int)
+    for b in boxes:
+        if b.lines and sum(x.net for x in b.lines) != b.net:
+            problems.append(f"box {b.box}'s lines add up to {sum(x.net for x in b.lines)}")
+        totals[b.player] += b.net or 0
+    if status.players is not None and {p: n for p, n in totals.items()} != dict(status.players):
+        problems.append(f"the boxes add up to {dict(totals)}, the round says {status.players}")
+    return problems
+
+
+def _game_money_problems(row: Round, status: Any) -> list[str]:
+    """Each player's money moved for this round equals their net (nothing for a void)."""
+    if not status.finished:
+        return []
+    moved: dict[str, int] = defaultdict(int)
+    for name, amount in (
+        Entry.objects.filter(transaction__round=row, account__kind="player")
+        .values_list("account__name")
+        .annotate(total=Sum("amount"))
+    ):
+        moved[name.removeprefix("player:")] = amount or 0
+    expected = dict(status.players or {})
+    problems = []
+    for name in sorted(set(moved) | set(expected)):
+        if moved.get(name, 0) != expected.get(name, 0):
+            problems.append(
+                f"{name}'s account moved {moved.get(name, 0)} for this round; the round says "
+                f"{expected.get(name, 0)}"
+            )
+    return problems

@@ -21,8 +21,8 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from table.games.four_card_frenzy.round import Phase
-from table.games.four_card_frenzy.round import Round as EngineRound
+from table.games import game as game_named
+from table.games.base import DEAL, DEALER_STEPS, REVEAL, SETTLE, Actor
 
 from . import presence, services
 from .models import Round, Seat, Table
@@ -135,16 +135,21 @@ class AutoDealer:
         did = self._abandon_dropped(table, now)
         if did:
             return did
-        rnd = None
+        state = game = None
         finished_at = None
         if table.current_round_id:
-            state, finished_at = (
+            data, finished_at, name = (
                 Round.objects.filter(pk=table.current_round_id)
-                .values_list("state", "finished_at")
+                .values_list("state", "finished_at", "game")
                 .first()
-            ) or (None, None)
-            rnd = EngineRound.from_dict(state) if state else None
-        if rnd is not None and rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
+            ) or (None, None, "")
+            if data:
+                game = game_named(name)
+                state = game.from_dict(data)
+        finished = game is None or game.status(state).finished
+        # What the round waits for (any game): betting, a box's decision, the settings.
+        timer = None if game is None or finished else game.timer(state)
+        if timer is not None and timer.kind != "betting" and timer.expire is not None:
             if table.turn_deadline and table.turn_deadline <= now:
                 services.time_out(self.table_id)
                 return "time_out"
@@ -152,7 +157,7 @@ class AutoDealer:
             return None  # a dealer took the table over at the console: the clock only
         if table.dealt_by != self.owner:
             services.claim_dealing(self.table_id, self.owner)  # the console shows who deals
-        if rnd is None or rnd.finished:
+        if game is None or finished:
             # Timed from when the round ended, not from this clock's own settle: a void or an
             # exposed dealer card (console or shoe) shows as long as a settlement does.
             if finished_at and (now - finished_at).total_seconds() < RESULT_PAUSE:
@@ -169,14 +174,15 @@ class AutoDealer:
                     return "change_decks"
                 return "open_betting"
             return None
-        if rnd.phase is Phase.BETTING:
+        if timer is not None and timer.kind == "betting":
+            anyone_bet = timer.expire is not None  # betting closes only on a wager
             if table.betting_deadline is None:
-                if rnd.boxes_in_play():  # the first bet after a wait: the countdown starts
+                if anyone_bet:  # the first bet after a wait: the countdown starts
                     services.restart_betting_clock(self.table_id)
                     return "betting_clock"
                 return None
             if table.betting_deadline <= now:
-                if rnd.boxes_in_play():
+                if anyone_bet:
                     services.no_more_bets(self.table_id)
                     return "no_more_bets"
                 if not Seat.objects.filter(presence.present_filter(now), table=table).exists():
@@ -186,14 +192,18 @@ class AutoDealer:
                 services.restart_betting_clock(self.table_id, wait=True)
                 return "betting_clock"
             return None
-        if rnd.phase is Phase.CLOSED:
+        # The dealer's step due now, as the game offers it to the dealer.
+        due = next(
+            (m.name for m in game.moves(state, Actor.dealer()) if m.name in DEALER_STEPS), None
+        )
+        if due == DEAL:
             services.deal(self.table_id)
             return "deal"
-        if rnd.phase is Phase.DECISIONS and rnd.to_act is None:
+        if due == REVEAL:
             services.reveal(self.table_id)
             self.revealed_at = time.monotonic()
             return "reveal"
-        if rnd.phase is Phase.REVEALED:
+        if due == SETTLE:
             if time.monotonic() - self.revealed_at >= REVEAL_PAUSE:
                 services.settle(self.table_id)
                 return "settle"

@@ -2,8 +2,9 @@
 
 Each command: lock the table row (``select_for_update``; SQLite serialises writers with
 IMMEDIATE transactions), return the first answer for a replayed idempotency key, refuse a
-stale client version, load the round, call the engine, store the round, the ledger entries and
-the events, bump the table version, and publish the events only after commit.
+stale client version, load the round, call the game (``game.apply``), store the round, the
+ledger entries and the events, bump the table version, and publish the events only after
+commit.
 
 A refused command raises :class:`ServiceError` and changes nothing: the transaction rolls
 back and the in-memory engine objects are thrown away.
@@ -14,7 +15,7 @@ By concern, each module importing only those above it:
 - :mod:`.records`: what a command writes (the round, box records, the event chain, the table);
 - :mod:`.command`: :func:`execute`, the locked read, idempotency, who runs a command;
 - :mod:`.seats`: sit, stand, leave, presence;
-- :mod:`.players`: bets and decisions;
+- :mod:`.players`: a player's moves (bets, decisions, settings) for any game;
 - :mod:`.takeover`: who deals, the automatic dealer or a dealer at the console;
 - :mod:`.dealing`: the dealer's and the clock's commands, drills, decks, the stub, the table;
 - :mod:`.rules`: Rules Submission changes and the notices players get.
@@ -44,7 +45,7 @@ from .dealing import (
     time_out,
     void_round,
 )
-from .players import decide, place_bets, withdraw_bets
+from .players import PLAYER_MOVES, act, decide, place_bets, withdraw_bets
 from .rules import change_rules, rules_edited
 from .seats import GRACE_SECONDS, leave, set_connected, sit, stand
 from .takeover import DEALER_STALE, claim_dealing, hand_back, release_dealing, take_over
@@ -53,10 +54,12 @@ __all__ = [
     "DEALER_STALE",
     "DECLARABLE_VOIDS",
     "GRACE_SECONDS",
+    "PLAYER_MOVES",
     "Context",
     "Publication",
     "Result",
     "ServiceError",
+    "act",
     "arm_fault",
     "change_decks",
     "change_rules",

@@ -14,9 +14,18 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from table.games.events import PUBLIC, Event, Step
-from table.games.four_card_frenzy.round import Round as EngineRound
-from table.games.four_card_frenzy.rules import TableRules
+from table.games import game as game_named
+from table.games import game_of_state
+from table.games.base import (
+    PUBLIC,
+    Event,
+    Game,
+    GameStep,
+    MeterChange,
+    MeterReading,
+    RoundStatus,
+    Transfer,
+)
 
 from .. import duties, fastsql, ledger
 from ..broadcast import Publication
@@ -47,7 +56,13 @@ class Context:
     actor: str
     now: dt.datetime
     round_row: Round | None = None
-    engine: EngineRound | None = None
+    #: The round in play (or the last one), in its game's own state: what every command
+    #: hands to the game (``game.apply(state, ...)``) and stores again.
+    state: Any = None
+    #: The game of ``state`` (the round's own, as stored), once a round is loaded.
+    round_game: Game[Any, Any] | None = None
+    #: The round was over before this command (its books are closed already).
+    was_finished: bool = False
     events: list[Event] = field(default_factory=list)
     accounts: dict[str, int] = field(default_factory=dict)
     moved: set[str] = field(default_factory=set)  # players whose balance changed
@@ -64,11 +79,20 @@ class Context:
     dealer: AbstractBaseUser | None = None
 
     @property
-    def rules(self) -> TableRules:
-        return self.table.rules.to_table_rules()
+    def game(self) -> Game[Any, Any]:
+        """The game of the round loaded, else the game of the table's Rules Submission."""
+        if self.round_game is not None:
+            return self.round_game
+        return game_named(self.table.rules.game)
 
-    def load_round(self) -> EngineRound | None:
-        if self.engine is None and self.table.current_round_id:
+    @property
+    def rules(self) -> Any:
+        """The rules in force at the table, in the game's own value."""
+        return self.table.rules.game_rules()
+
+    def load_round(self) -> Any:
+        """The current round's state (None: the table never opened one)."""
+        if self.state is None and self.table.current_round_id:
             found = self.stored_round
             if found is None:
                 found = fastsql.one(
@@ -78,36 +102,211 @@ class Context:
             assert found is not None
             # A stand-in row (id and phase): enough to point at, and _save_round writes it.
             self.round_row = Round(id=self.table.current_round_id, phase=found[0])
-            self.engine = EngineRound.from_dict(fastsql.loads(found[1]))
-        return self.engine
+            data = fastsql.loads(found[1])
+            self.round_game = game_of_state(data)
+            self.state = self.round_game.from_dict(data)
+            self.was_finished = self.round_game.status(self.state).finished
+        return self.state
 
-    def live_round(self) -> EngineRound:
-        rnd = self.load_round()
-        if rnd is None or rnd.finished:
+    def status(self) -> RoundStatus | None:
+        """The loaded round at a glance (None: no round)."""
+        state = self.load_round()
+        return None if state is None else self.game.status(state)
+
+    def live_round(self) -> Any:
+        state = self.load_round()
+        if state is None or self.game.status(state).finished:
             raise ServiceError("no_round", "no round is in play: open betting first")
-        return rnd
+        return state
 
-    def apply(self, step: Step) -> None:
-        """Record a step's events and post its money now (so balance checks see it)."""
+    def apply(self, step: GameStep) -> None:
+        """Record a step's events, post its money now (so balance checks see it) and apply
+        its changes to the shared meters (each in the meters store, in order)."""
         self.events.extend(step.events)
-        if not step.transfers:
-            return
-        players = {t.player for t in step.transfers}
+        transfers = step.transfers
+        if step.meters:
+            transfers = _less_meter_payouts(transfers, step.meters)
+        if transfers:
+            self._hold({t.player for t in transfers})
+            self.balances.update(
+                ledger.post_transfers(
+                    transfers, self.table, self.round_row, self.accounts, self.bankroll, self.held
+                )
+            )
+            self.moved |= {t.player for t in transfers}
+        if step.meters:
+            self._apply_meters(step.meters)
+
+    def _hold(self, players: set[str]) -> None:
+        """Lock the table's bankroll and these players' accounts, if not yet."""
         missing = players - set(self.accounts)
         if missing or self.bankroll is None:
             found, self.bankroll, held = ledger.lock_for_table(self.table, missing)
             self.accounts.update(found)
             for account_id, account in held.items():
                 self.held.setdefault(account_id, account)
-        self.balances.update(
-            ledger.post_transfers(
-                step.transfers, self.table, self.round_row, self.accounts, self.bankroll, self.held
-            )
+
+    def meter_readings(self) -> dict[str, MeterReading]:
+        """The table's shared meters as they stand (locked), for the game's settlement."""
+        if not self.game.meters(self.game.round_rules(self.live_round())):
+            return {}
+        from .. import meters
+
+        return {
+            kind: MeterReading(m.amount, m.reserve)
+            for kind, m in _meter_call(meters.table_meters, self.table).items()
+        }
+
+    def _meter_round(self) -> Round:
+        """The round row as the meters store wants it: its table and number."""
+        assert self.round_row is not None and self.state is not None
+        status = self.game.status(self.state)
+        return Round(
+            id=self.round_row.pk, table=self.table, number=status.number, phase=status.phase
         )
-        self.moved |= players
+
+    def _apply_meters(self, changes: tuple[MeterChange, ...]) -> None:
+        """Apply a step's meter changes through the meters store (table/meters.py): the
+        increments at "no more bets" (§657a.10(a)(2)), a void's reversal (§657a.13), the
+        payouts in settlement order (§657a.12(d)(4), (e)(4), (f)(2)). The store books each
+        change in the meter's history and the ledger; where it computes the amount itself
+        (an increment from the stakes, a payout from the meter as it stands) it must agree
+        with the game, or the command is refused and nothing changes."""
+        from .. import meters
+
+        self._hold(set())
+        row = self._meter_round()
+        increments = [c for c in changes if c.kind == "increment"]
+        if increments:
+            boxes = [b for b in self.game.boxes(self.state) if b.in_play]
+            progressive = [b.wagers["progressive"] for b in boxes if b.wagers.get("progressive")]
+            hand_bonus = [
+                b.wagers[w] for b in boxes for w in meters.HAND_BONUS_WAGERS if b.wagers.get(w)
+            ]
+            booked = _meter_call(
+                meters.apply_increments, self.table, row, progressive, hand_bonus, self.held
+            )
+            wanted = {c.meter: (c.amount, c.reserve) for c in increments if c.amount or c.reserve}
+            got = {k: (i.primary, i.reserve) for k, i in booked.items() if i.primary or i.reserve}
+            if wanted != got:
+                raise ServiceError(
+                    "meter_mismatch",
+                    f"the meters store would add {got} to the meters, the round asks {wanted}: "
+                    "nothing was done",
+                )
+        if any(c.kind == "reverse" for c in changes):
+            _meter_call(meters.reverse_increments, row, self.held)
+        owners = {b.box: b.player for b in self.game.boxes(self.state)}
+        for hit, shares in _hits(changes, owners):
+            self._hold({player for _, player in hit.winners})
+            standing = _meter_call(meters.table_meters, self.table).get(hit.meter)
+            if standing is None:
+                raise ServiceError("no_meter", f"{self.table.name} has no {hit.meter} meter linked")
+            hit = _with_percent(hit, standing.amount, shares)
+            paid = _meter_call(meters.pay_hits, self.table, row, [hit], self.held)
+            if [p.paid for p in paid] != [c.paid for c in shares]:
+                raise ServiceError(
+                    "meter_mismatch",
+                    f"the {hit.meter} meter would pay {[p.paid for p in paid]}, the round says "
+                    f"{[c.paid for c in shares]}: nothing was done",
+                )
+            for payment in paid:
+                account = self.accounts[payment.player]
+                self.balances[account] = self.held[account][2]
+                self.moved.add(payment.player)
 
     def note(self, kind: str, data: dict[str, Any], audience: str = PUBLIC) -> None:
         self.events.append(Event(kind, data, audience))
+
+
+def _less_meter_payouts(
+    transfers: tuple[Transfer, ...], changes: tuple[MeterChange, ...]
+) -> tuple[Transfer, ...]:
+    """The table's own payments once the meters have paid their part: what a meter pays a
+    box's wager comes from the meter's account, not the table's bankroll (docs/meters.md,
+    "hit"), so the table pays that wager only the rest."""
+    owed: dict[tuple[int | None, str | None], int] = {}
+    for change in changes:
+        if change.kind == "payout" and change.paid:
+            key = (change.box, change.wager)
+            owed[key] = owed.get(key, 0) + change.paid
+    if not owed:
+        return transfers
+    out = []
+    for t in transfers:
+        key = (t.box, t.wager)
+        if t.amount < 0 and owed.get(key):
+            taken = min(owed[key], -t.amount)
+            owed[key] -= taken
+            if t.amount + taken == 0:
+                continue
+            t = Transfer(t.player, t.amount + taken, t.memo, t.box, t.wager)
+        out.append(t)
+    left = {k: v for k, v in owed.items() if v}
+    if left:
+        raise ServiceError(
+            "meter_mismatch", f"meter payouts {left} are more than the round pays those wagers"
+        )
+    return tuple(out)
+
+
+def _hits(
+    changes: tuple[MeterChange, ...], owners: dict[int, str]
+) -> list[tuple[Any, list[MeterChange]]]:
+    """The payouts as the meters store's hits, in order: a dealer-hand jackpot split between
+    boxes (§657a.12(f)(2)) is one hit with every share's box, the others one box each."""
+    from ..meters import Hit
+
+    out: list[tuple[Any, list[MeterChange]]] = []
+    group: list[MeterChange] = []
+
+    def close() -> None:
+        if group:
+            winners = tuple((c.box or 0, owners[c.box or 0]) for c in group)
+            out.append((Hit(group[0].meter, 100, winners, group[0].wager or ""), list(group)))
+            group.clear()
+
+    for change in changes:
+        if change.kind != "payout":
+            continue
+        split = change.wager == "hand_bonus_dealer"
+        if group and not (
+            split and group[0].wager == change.wager and group[0].meter == change.meter
+        ):
+            close()
+        group.append(change)
+        if not split or change.reset:
+            close()
+    close()
+    return out
+
+
+def _with_percent(hit: Any, amount: int, shares: list[MeterChange]) -> Any:
+    """The hit's percentage of the meter: 100 for a payout that reset it; otherwise the one
+    whose share of ``amount`` (rounded down, split equally) is what the round paid."""
+    from dataclasses import replace
+
+    if shares[-1].reset:
+        return replace(hit, percent=100)
+    n = len(shares)
+    for percent in range(1, 100):
+        if amount * percent // 100 // n == shares[0].paid:
+            return replace(hit, percent=percent)
+    raise ServiceError(
+        "meter_mismatch",
+        f"no percentage of the {hit.meter} meter ({amount}) pays {shares[0].paid}: "
+        "nothing was done",
+    )
+
+
+def _meter_call(fn: Any, *args: Any) -> Any:
+    """A meters store call; its refusal is the command's."""
+    from .. import meters
+
+    try:
+        return fn(*args)
+    except meters.MeterError as exc:
+        raise ServiceError(exc.code, exc.message) from exc
 
 
 def _deadline_ms(moment: dt.datetime | None) -> int | None:

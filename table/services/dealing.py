@@ -18,10 +18,20 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from table.games import game as game_named
+from table.games.base import (
+    DEAL,
+    REVEAL,
+    SETTLE,
+    TIME_OUT,
+    VOID,
+    Actor,
+    Command,
+    Game,
+    GameStep,
+    Inputs,
+)
 from table.games.errors import EngineError
-from table.games.four_card_frenzy.round import Phase
-from table.games.four_card_frenzy.round import Round as EngineRound
-from table.games.four_card_frenzy.rules import TableRules
 from table.games.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
 from .. import fastsql
@@ -35,7 +45,29 @@ RANDOM: RandomSource = SecretsSource()
 
 
 #: What a dealer may name in a ``void`` command; the engine still wants the evidence.
+#: ``stub_miscount`` is each game's own :attr:`Game.stub_miscount_reason`.
 DECLARABLE_VOIDS = ("face_up_cards", "wrong_card_count", "shoe_jam", "stub_miscount")
+
+
+def _actor(ctx: Context) -> Actor:
+    """Who the game sees sending a dealer command: the dealer at the console, or the house
+    (the clock, the automatic dealer, a restart)."""
+    if ctx.dealer is not None:
+        return Actor.dealer(ctx.dealer.get_username())
+    return Actor.house()
+
+
+def _send(ctx: Context, command: Command, inputs: Inputs | None = None) -> GameStep:
+    """Apply a dealer's or the house's command to the round in play, and its step."""
+    state = ctx.live_round()
+    step = ctx.game.apply(state, _actor(ctx), command, inputs or Inputs())
+    ctx.apply(step)
+    return step
+
+
+def _dealer_may(game: Game[Any, Any], state: Any, move: str) -> bool:
+    """Whether the dealer's moves offer ``move`` now (the step due)."""
+    return any(m.name == move for m in game.moves(state, Actor.dealer()))
 
 
 def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -46,31 +78,32 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
         _check_driver(ctx)
         if not table.is_open:
             raise ServiceError("table_closed", "the table is closed")
-        current = ctx.load_round()
+        current = ctx.status()
         if current is not None and not current.finished:
-            raise ServiceError(
-                "round_in_play", f"round {current.number} is still {current.phase.value}"
-            )
+            raise ServiceError("round_in_play", f"round {current.number} is still {current.phase}")
         if table.pending_rules_id:
             table.rules_id = table.pending_rules_id
             table.pending_rules = None
             table.rules = RulesSubmission.objects.get(pk=table.rules_id)
-        rules = ctx.rules
+        # A table runs the game of its Rules Submission (services.rules keeps it one game).
+        game = game_named(table.rules.game)
         # A Submission in force that breaks the rules (say one from before jurisdictions
         # were checked) deals no round; the refusal is the one change_rules gives.
-        problems = rules.problems()
+        problems = table.rules.game_problems()
         if problems:
             raise ServiceError("bad_rules", "; ".join(m for _, m in problems))
-        shuffler = _shuffler(table, rules)
+        rules = ctx.rules
+        settings = game.table_settings(rules)
+        shuffler = _shuffler(table, settings.two_decks)
         try:
             # §684a.3(b): one deck, or two alternating, as the submission in force says.
-            if shuffler.match_rules(rules.two_decks, time.time()):
+            if shuffler.match_rules(settings.two_decks, time.time()):
                 ctx.note(
                     "decks_changed",
                     {
                         "decks": [d.back for d in shuffler.decks],
                         "reason": f"the Rules Submission “{table.rules.name}” plays "
-                        + ("two decks" if rules.two_decks else "one deck"),
+                        + ("two decks" if settings.two_decks else "one deck"),
                     },
                 )
             back, order = shuffler.shuffle_next(RANDOM, time.time())
@@ -86,7 +119,8 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
         if current is None:
             last = Round.objects.filter(table=table).order_by("-number").first()
             number = (last.number if last else 0) + 1
-        rnd, step = EngineRound.open(number, rules, back, order, new_salt())
+        state, step = game.open_round(number, rules, back, order, new_salt())
+        status = game.status(state)
         [round_id] = fastsql.insert_many(
             Round,
             [
@@ -106,12 +140,12 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
                 (
                     table.pk,
                     number,
-                    table.rules.game,
+                    game.name,
                     table.rules_id,
-                    fastsql.dumps(rules.to_dict()),
-                    rnd.phase.value,
-                    fastsql.dumps(rnd.to_dict()),
-                    rnd.commitment,
+                    fastsql.dumps(game.rules_to_dict(rules)),
+                    status.phase,
+                    fastsql.dumps(game.to_dict(state)),
+                    status.commitment,
                     back,
                     "",
                     fastsql.when(ctx.now),
@@ -119,28 +153,32 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
             ],
             returning=True,
         )
-        ctx.round_row = Round(id=round_id, phase=rnd.phase.value)
-        ctx.engine = rnd
+        ctx.round_row = Round(id=round_id, phase=status.phase)
+        ctx.state, ctx.round_game, ctx.was_finished = state, game, False
         table.current_round = ctx.round_row
-        table.betting_deadline = ctx.now + dt.timedelta(seconds=rules.betting_seconds)
+        table.betting_deadline = ctx.now + dt.timedelta(seconds=settings.betting_seconds)
         ctx.apply(step)
         ctx.events[-1].data["deadline"] = _deadline_ms(table.betting_deadline)
-        ctx.events[-1].data["seconds"] = rules.betting_seconds
-        return {"opened": True, "round": number, "commitment": rnd.commitment}
+        ctx.events[-1].data["seconds"] = settings.betting_seconds
+        return {"opened": True, "round": number, "commitment": status.commitment}
 
     return execute(table_id, dealer_name(dealer), "open_betting", _as_dealer(dealer, body), **kw)
 
 
-def _shuffler(table: Table, rules: TableRules) -> Shuffler:
+def _shuffler(table: Table, two_decks: bool) -> Shuffler:
     if table.shoe:
         return Shuffler.from_dict(table.shoe)
-    return Shuffler.fresh(time.time(), rules.two_decks)
+    return Shuffler.fresh(time.time(), two_decks)
+
+
+def _two_decks(ctx: Context) -> bool:
+    return ctx.game.table_settings(ctx.rules).two_decks
 
 
 def no_more_bets(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> None:
         _check_driver(ctx)
-        ctx.apply(ctx.live_round().close_betting())
+        _send(ctx, Command("close_betting"))
 
     return execute(table_id, dealer_name(dealer), "no_more_bets", _as_dealer(dealer, body), **kw)
 
@@ -150,28 +188,41 @@ def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Re
 
     def body(ctx: Context) -> dict[str, Any]:
         _check_driver(ctx)
-        rnd = ctx.live_round()
-        shuffler = _shuffler(ctx.table, rnd.rules)
-        faults = shuffler.take_deal_faults() if rnd.phase is Phase.CLOSED else []
-        ctx.apply(rnd.deal(faults))
+        state = ctx.live_round()
+        game = ctx.game
+        shuffler = _shuffler(ctx.table, game.table_settings(game.round_rules(state)).two_decks)
+        # The armed drills go off on a deal that is due, and only those this game's deal
+        # knows (§684a.13, §657a.13, §663a.13).
+        faults = shuffler.take_deal_faults() if _dealer_may(game, state, DEAL) else []
+        faults = [f for f in faults if f in game.drills]
+        # The randomness of the table game system (a Magic Card, §657a.12(f)(3)) is the
+        # shuffle's.
+        _send(ctx, Command(DEAL), Inputs(faults=tuple(faults), rng=RANDOM))
         ctx.table.shoe = shuffler.to_dict()
         ctx.table.rounds_since_stub_count += 1
-        return {"phase": rnd.phase.value}
+        return {"phase": game.status(state).phase}
 
     return execute(table_id, dealer_name(dealer), "deal", _as_dealer(dealer, body), **kw)
 
 
 def time_out(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
-    """The box to act ran out of decision time: it folds (abandoned wagers, §684a.7(b)).
-    Run by the clock, or from the console by a dealer assigned to the table."""
+    """The clock ran out for what the table waits for: the box to act folds (abandoned
+    wagers, §684a.7(b)); in Five Card Hi-Lo a setting not made is set aces high. Run by the
+    clock, or from the console by a dealer assigned to the table."""
 
     def body(ctx: Context) -> dict[str, Any]:
-        rnd = ctx.live_round()
+        state = ctx.live_round()
         if ctx.table.turn_deadline and ctx.table.turn_deadline > ctx.now:
             raise ServiceError("not_yet", "the player still has time")
-        box = rnd.to_act
-        ctx.apply(rnd.time_out())
-        return {"box": box}
+        timer = ctx.game.timer(state)
+        command = Command(TIME_OUT)
+        if timer is not None and timer.kind != "betting" and timer.expire is not None:
+            command = timer.expire
+        _send(ctx, command)
+        response: dict[str, Any] = {"box": command.box}
+        if timer is not None and timer.kind == "setting":
+            response["boxes"] = list(timer.boxes)
+        return response
 
     return execute(table_id, "clock", "time_out", _as_dealer(dealer, body), **kw)
 
@@ -179,7 +230,7 @@ def time_out(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -
 def reveal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> None:
         _check_driver(ctx)
-        ctx.apply(ctx.live_round().reveal())
+        _send(ctx, Command(REVEAL))
 
     return execute(table_id, dealer_name(dealer), "reveal", _as_dealer(dealer, body), **kw)
 
@@ -193,13 +244,19 @@ def _test_settle_delay() -> None:
         time.sleep(float(delay))
 
 
+def _settle(ctx: Context) -> dict[str, Any]:
+    """Settle the round with the shared meters as they stand; each player's result."""
+    step = _send(ctx, Command(SETTLE), Inputs(meters=ctx.meter_readings()))
+    settled = next((e for e in step.events if e.kind == "round_settled"), None)
+    return dict(settled.data.get("players") or {}) if settled is not None else {}
+
+
 def settle(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> dict[str, Any]:
         _check_driver(ctx)
-        rnd = ctx.live_round()
-        ctx.apply(rnd.settle())
+        players = _settle(ctx)
         _test_settle_delay()
-        return {"players": (rnd.results or {}).get("players", {})}
+        return {"players": players}
 
     return execute(table_id, dealer_name(dealer), "settle", _as_dealer(dealer, body), **kw)
 
@@ -214,7 +271,9 @@ def void_round(
             raise ServiceError("unknown_irregularity", f"unknown irregularity {reason!r}")
         # The engine takes no void on trust: the deal's irregularities only from the shoe,
         # a stub miscount only from the count, nothing once the outcome is known.
-        ctx.apply(ctx.live_round().void(reason))
+        ctx.live_round()
+        named = ctx.game.stub_miscount_reason if reason == "stub_miscount" else reason
+        _send(ctx, Command(VOID, None, {"reason": named}))
         return {"reason": reason}
 
     return execute(
@@ -234,9 +293,9 @@ def dealer_card_exposed(table_id: int, dealer: AbstractBaseUser | None = None, *
     after seeing who raised would choose whose Raise stands."""
 
     def body(ctx: Context) -> None:
-        rnd = ctx.live_round()
-        if rnd.phase is not Phase.DECISIONS:
-            raise ServiceError("wrong_phase", f"not allowed now: the round is {rnd.phase.value}")
+        phase = ctx.game.status(ctx.live_round()).phase
+        if phase != "decisions":
+            raise ServiceError("wrong_phase", f"not allowed now: the round is {phase}")
         raise ServiceError(
             "shoe_only",
             "in the virtual shoe a dealer card is exposed only by the shoe, while dealing; "
@@ -256,12 +315,14 @@ def arm_fault(
     def body(ctx: Context) -> dict[str, Any]:
         try:
             kind = Fault(fault)
+            if kind not in ctx.game.drills:
+                raise ValueError(fault)
         except ValueError:
+            drills = ", ".join(f.value for f in ctx.game.drills)
             raise ServiceError(
-                "unknown_fault",
-                f"unknown shoe fault {fault!r} (one of {', '.join(f.value for f in Fault)})",
+                "unknown_fault", f"unknown shoe fault {fault!r} (one of {drills})"
             ) from None
-        shuffler = _shuffler(ctx.table, ctx.rules)
+        shuffler = _shuffler(ctx.table, _two_decks(ctx))
         shuffler.arm(kind)
         ctx.table.shoe = shuffler.to_dict()
         ctx.note("shoe_fault_armed", {"fault": kind.value})
@@ -278,11 +339,12 @@ def change_decks(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
     """Bring new decks into play (at least every 8 hours, §684a.3(c)(2))."""
 
     def body(ctx: Context) -> dict[str, Any]:
-        rnd = ctx.load_round()
-        if rnd is not None and not rnd.finished and rnd.phase is not Phase.BETTING:
+        status = ctx.status()
+        if status is not None and not status.finished and not status.betting:
             raise ServiceError("round_in_play", "change decks between rounds")
-        shuffler = _shuffler(ctx.table, ctx.rules)
-        shuffler.change_decks(time.time(), ctx.rules.two_decks)
+        two_decks = _two_decks(ctx)
+        shuffler = _shuffler(ctx.table, two_decks)
+        shuffler.change_decks(time.time(), two_decks)
         ctx.table.shoe = shuffler.to_dict()
         ctx.table.rounds_since_stub_count = 0
         ctx.note("decks_changed", {"decks": [d.back for d in shuffler.decks]})
@@ -302,29 +364,32 @@ def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
     """Count the last round's cards (§684a.10(d)-(f)): 52 resets the count; else void."""
 
     def body(ctx: Context) -> dict[str, Any]:
-        rnd = ctx.load_round()
-        if rnd is None:
+        state = ctx.load_round()
+        if state is None:
             raise ServiceError("no_round", "no round has been dealt yet")
-        if not rnd.dealer_cards:
+        game = ctx.game
+        status = game.status(state)
+        if not status.dealt:
             # Nothing dealt, no stub: a "count" now would reset the counter unseen.
             raise ServiceError(
                 "no_stub",
-                f"round {rnd.number} has not been dealt: the stub is counted after a deal",
+                f"round {status.number} has not been dealt: the stub is counted after a deal",
             )
-        if rnd.phase is Phase.REVEALED:
+        if _dealer_may(game, state, SETTLE):
             # §684a.11(c): with the dealer's hand face up the dealer settles; a void now
             # would pick the outcome. Count the stub once the round is settled.
             raise ServiceError(
                 "wrong_phase", "the dealer's hand is face up: settle the round, then count the stub"
             )
-        counted = rnd.stub_count()
+        counted = status.cards_counted
         ok = counted == 52
         if ok:
             ctx.table.rounds_since_stub_count = 0
-        elif not rnd.finished:
-            ctx.apply(rnd.void("stub_miscount"))
+        elif not status.finished:
+            # §684a.10(f), §657a.10(f), §663a.10(f): a stub that does not count out voids.
+            _send(ctx, Command(VOID, None, {"reason": game.stub_miscount_reason}))
         ctx.note("stub_counted", {"count": counted, "correct": ok})
-        _audit(ctx, "stub_counted", {"round": rnd.number, "count": counted, "correct": ok})
+        _audit(ctx, "stub_counted", {"round": status.number, "count": counted, "correct": ok})
         return {"count": counted, "correct": ok}
 
     return execute(table_id, dealer_name(dealer), "count_stub", _as_dealer(dealer, body), **kw)
@@ -345,11 +410,12 @@ def close_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any
     """Close the table; a round still taking bets is voided and its wagers returned."""
 
     def body(ctx: Context) -> None:
-        rnd = ctx.load_round()
-        if rnd is not None and not rnd.finished:
-            if rnd.phase is not Phase.BETTING:
+        status = ctx.status()
+        if status is not None and not status.finished:
+            if not status.betting:
                 raise ServiceError("round_in_play", "finish the round before closing the table")
-            ctx.apply(rnd.void("table_closed", {"closed_by": ctx.actor}))
+            evidence = {"closed_by": ctx.actor}
+            _send(ctx, Command(VOID, None, {"reason": "table_closed", "evidence": evidence}))
         ctx.table.is_open = False
         ctx.note("table_closed", {})
         _audit(ctx, "table_closed", {})
@@ -366,16 +432,18 @@ def fail_unfinished_round(table_id: int) -> Result | None:
     if not table.current_round_id:
         return None
     row = Round.objects.get(pk=table.current_round_id)
-    if row.phase in (Phase.SETTLED.value, Phase.VOID.value):
+    game = game_named(row.game)
+    if game.status(game.from_dict(row.state)).finished:
         return None
 
     def body(ctx: Context) -> None:
-        rnd = ctx.live_round()
-        if rnd.phase is Phase.REVEALED:
+        state = ctx.live_round()
+        if _dealer_may(ctx.game, state, SETTLE):
             # The outcome is known: the round is settled, never voided (§684a.11(c)).
-            ctx.apply(rnd.settle())
+            _settle(ctx)
             return
-        ctx.apply(rnd.void("server_restart", {"phase": rnd.phase.value}))
+        phase = ctx.game.status(state).phase
+        _send(ctx, Command(VOID, None, {"reason": "server_restart", "evidence": {"phase": phase}}))
 
     return execute(table_id, "clock", "void", body)
 
@@ -387,10 +455,11 @@ def restart_betting_clock(table_id: int, *, wait: bool = False, **kw: Any) -> Re
     bet comes)."""
 
     def body(ctx: Context) -> dict[str, Any]:
-        rnd = ctx.live_round()
-        if rnd.phase is not Phase.BETTING:
+        state = ctx.live_round()
+        game = ctx.game
+        if not game.status(state).betting:
             raise ServiceError("wrong_phase", "betting is not open")
-        seconds = None if wait else rnd.rules.betting_seconds
+        seconds = None if wait else game.table_settings(game.round_rules(state)).betting_seconds
         ctx.table.betting_deadline = (
             None if seconds is None else ctx.now + dt.timedelta(seconds=seconds)
         )

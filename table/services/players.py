@@ -1,16 +1,24 @@
-"""A seated player's commands in a round: placing, changing and withdrawing bets, and the
-decision (raise or fold) on the box's turn.
+"""A seated player's commands in a round, for any game: :func:`act` sends one of the player
+moves (bets, withdrawing them, a decision, setting the hands) to the game through its
+interface; :func:`place_bets`, :func:`withdraw_bets` and :func:`decide` are Four Card Frenzy's
+commands as they always were (a Raise of 1x/2x/3x the Ante or a fold), on the same path.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from table.games.base import BET, DECIDE, SET_HANDS, WITHDRAW, Actor, Command
+
 from .command import execute, player_name
-from .context import Context, Result
+from .context import Context, Result, ServiceError
 from .seats import _check_box_number, _check_seat
+
+#: The moves a player sends; everything else is the dealer's or the clock's.
+PLAYER_MOVES = (BET, WITHDRAW, DECIDE, SET_HANDS)
 
 
 def _stakes(wagers: Any) -> Any:
@@ -18,6 +26,66 @@ def _stakes(wagers: Any) -> Any:
     if isinstance(wagers, dict):
         return {str(k): v for k, v in wagers.items() if not (type(v) is int and v == 0)}
     return wagers
+
+
+def _play(
+    ctx: Context, user: AbstractBaseUser, move: str, box: int, args: Mapping[str, Any]
+) -> Any:
+    """Send the player's move to the game: the game checks whose box and whose turn."""
+    state = ctx.live_round()
+    actor = Actor.player(player_name(user))
+    ctx.apply(ctx.game.apply(state, actor, Command(move, box, dict(args))))
+    return state
+
+
+def _box_wagers(ctx: Context, state: Any, box: int) -> dict[str, int]:
+    for b in ctx.game.boxes(state):
+        if b.box == box:
+            return dict(b.wagers)
+    return {}
+
+
+def act(
+    table_id: int,
+    user: AbstractBaseUser,
+    move: str,
+    box: int,
+    args: Mapping[str, Any] | None = None,
+    key: str | None = None,
+    expected_version: int | None = None,
+    **kw: Any,
+) -> Result:
+    """A player's move at a table of any game: ``bet`` (the box's complete set of wagers in
+    ``args``), ``withdraw``, ``decide`` (the game's own args: ``{"raise": 2}``, ``{"play":
+    1500}``, ``{"play": true}``) or ``set_hands`` (``{"high": [...], "low": [...]}``).
+    Bets need the player seated at the box; the game refuses another player's box or a
+    move out of turn, and a refused move changes nothing."""
+    given = dict(args or {})
+    if move not in PLAYER_MOVES:
+        raise ServiceError(
+            "unknown_command", f"{move!r} is not a player's move (one of {', '.join(PLAYER_MOVES)})"
+        )
+
+    def body(ctx: Context) -> dict[str, Any]:
+        number = _check_box_number(box)
+        if move in (BET, WITHDRAW):
+            _check_seat(ctx, user, number)
+        state = _play(ctx, user, move, number, {} if move == WITHDRAW else given)
+        if move in (BET, WITHDRAW):
+            return {"box": number, "wagers": _box_wagers(ctx, state, number)}
+        return {"box": number, **given}
+
+    request = {"box": box, "move": move, "args": _stakes(given) if move == BET else given}
+    return execute(
+        table_id,
+        player_name(user),
+        move,
+        body,
+        request=request,
+        key=key,
+        expected_version=expected_version,
+        **kw,
+    )
 
 
 def place_bets(
@@ -28,9 +96,8 @@ def place_bets(
     def body(ctx: Context) -> dict[str, Any]:
         number = _check_box_number(box)
         _check_seat(ctx, user, number)
-        rnd = ctx.live_round()
-        ctx.apply(rnd.bet(number, player_name(user), dict(wagers)))
-        return {"box": number, "wagers": rnd.boxes[number].wagers if number in rnd.boxes else {}}
+        state = _play(ctx, user, BET, number, wagers)
+        return {"box": number, "wagers": _box_wagers(ctx, state, number)}
 
     request = {"box": box, "wagers": _stakes(wagers)}
     return execute(table_id, player_name(user), "bet", body, request=request, **kw)
@@ -45,8 +112,7 @@ def decide(table_id: int, user: AbstractBaseUser, box: int, multiple: int, **kw:
 
     def body(ctx: Context) -> dict[str, Any]:
         number = _check_box_number(box)
-        rnd = ctx.live_round()
-        ctx.apply(rnd.decide(number, player_name(user), multiple))
+        _play(ctx, user, DECIDE, number, {"raise": multiple})
         return {"box": number, "multiple": multiple}
 
     request = {"box": box, "raise": multiple}

@@ -11,14 +11,13 @@ the command's last round trip).
 from __future__ import annotations
 
 import datetime as dt
+import re
+from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from table.games.cards import codes
-from table.games.events import to_player
-from table.games.four_card_frenzy.hands import best_four, describe
-from table.games.four_card_frenzy.round import Phase
-from table.games.four_card_frenzy.round import Round as EngineRound
+from table.games import FOUR_CARD_FRENZY
+from table.games.base import BoxState, Game, RoundStatus, to_player
 
 from .. import fastsql
 from ..models import BoxRecord, Round, RoundEvent, SettlementLine, Table
@@ -28,48 +27,39 @@ User = get_user_model()
 
 
 def _save_round(ctx: Context) -> None:
-    """Persist the engine round, stamp phase times, and close the books when it ends."""
-    rnd, row = ctx.engine, ctx.round_row
-    if rnd is None or row is None:
+    """Persist the round's state, stamp phase times, and close the books when it ends."""
+    state, row = ctx.state, ctx.round_row
+    if state is None or row is None:
         return
+    game = ctx.game
+    status = game.status(state)
     previous = row.phase
-    row.phase = rnd.phase.value
+    row.phase = status.phase
     stamps = []
     if previous != row.phase:
         now = fastsql.when(ctx.now)
-        if rnd.dealer_cards:
+        if status.dealt:
             stamps.append(("dealt_at = COALESCE(dealt_at, %s)", now))
-        if rnd.phase is Phase.REVEALED:
+        if status.phase == "revealed":
             stamps.append(("revealed_at = %s", now))
-        if rnd.finished:
+        if status.finished:
             stamps.append(("finished_at = %s", now))
     fastsql.write(
         f"UPDATE {fastsql.table(Round)} SET state = %s, phase = %s, void_reason = %s"
         + "".join(", " + sql for sql, _ in stamps)
         + " WHERE id = %s",
         [
-            fastsql.dumps(rnd.to_dict()),
+            fastsql.dumps(game.to_dict(state)),
             row.phase,
-            rnd.void_reason or "",
+            status.void_reason or "",
             *(v for _, v in stamps),
             row.pk,
         ],
     )
-    table = ctx.table
-    # Turn clock: the box to act gets the Rules Submission's decision time.
-    if rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
-        for event in ctx.events:
-            if event.kind == "turn" and event.data.get("box") == rnd.to_act:
-                table.turn_deadline = ctx.now + dt.timedelta(seconds=rnd.rules.decision_seconds)
-                event.data["deadline"] = _deadline_ms(table.turn_deadline)
-                event.data["seconds"] = rnd.rules.decision_seconds
-    else:
-        table.turn_deadline = None
-    if rnd.phase is not Phase.BETTING:
-        table.betting_deadline = None
-    if rnd.finished and previous not in (Phase.SETTLED.value, Phase.VOID.value):
-        _record_finished(ctx, rnd, row)
-        if rnd.phase is Phase.VOID or rnd.main_game_void:
+    _set_clocks(ctx, game, state, status)
+    if status.finished and not ctx.was_finished:
+        _record_finished(ctx, game, state, row)
+        if status.irregularity is not None:
             # Who caused it (the dealer who dealt, counted, closed; or the house) and its
             # evidence, as the round_void / dealer_card_exposed event has it.
             shown = next(
@@ -78,18 +68,69 @@ def _save_round(ctx: Context) -> None:
             )
             _audit(
                 ctx,
-                "void" if rnd.phase is Phase.VOID else "main_game_void",
+                "void" if status.phase == "void" else "main_game_void",
                 {
-                    "round": rnd.number,
-                    "reason": rnd.void_reason or "dealer_card_exposed",
+                    "round": status.number,
+                    "reason": status.void_reason or "dealer_card_exposed",
                     "evidence": shown.get("evidence"),
                     "card": shown.get("card"),
                 },
             )
 
 
-def _record_finished(ctx: Context, rnd: EngineRound, row: Round) -> None:
-    names = sorted({b.player for b in rnd.boxes.values()})
+def _set_clocks(ctx: Context, game: Game[Any, Any], state: Any, status: RoundStatus) -> None:
+    """The table's clocks from what the round waits for (``game.timer``): the box to act
+    gets its decision time from its turn; a setting step (Five Card Hi-Lo, §663a.11(d)) one
+    setting time from when it starts; betting keeps the countdown open_betting started."""
+    table = ctx.table
+    timer = None if status.finished else game.timer(state)
+    if timer is not None and timer.kind == "decision":
+        for event in ctx.events:
+            if event.kind == "turn" and event.data.get("box") == timer.boxes[0]:
+                table.turn_deadline = ctx.now + dt.timedelta(seconds=timer.seconds)
+                event.data["deadline"] = _deadline_ms(table.turn_deadline)
+                event.data["seconds"] = timer.seconds
+    elif timer is not None and timer.kind == "setting":
+        started = [e for e in ctx.events if e.kind == "setting_started"]
+        if started or table.turn_deadline is None:
+            table.turn_deadline = ctx.now + dt.timedelta(seconds=timer.seconds)
+            for event in started:
+                event.data["deadline"] = _deadline_ms(table.turn_deadline)
+                event.data["seconds"] = timer.seconds
+    else:
+        table.turn_deadline = None
+    if not status.betting:
+        table.betting_deadline = None
+
+
+_RAISE = re.compile(r"raise (\d)x")
+
+
+def _decision(box: BoxState) -> int | None:
+    """The record's decision: the Raise multiple (Four Card Frenzy's "raise 2x"), 0 for a
+    fold, None otherwise (the game's words stay in the round's state)."""
+    if box.decision is None:
+        return None
+    if box.folded or box.decision == "fold":
+        return 0
+    found = _RAISE.fullmatch(box.decision)
+    return int(found.group(1)) if found else None
+
+
+def _best_cards(game: Game[Any, Any], box: BoxState) -> str:
+    """The best four cards of a Four Card Frenzy hand (§684a.11(a)); the column is that
+    game's own, and the interface's box has its hand only in words."""
+    if game.name != FOUR_CARD_FRENZY or len(box.cards) != 5:
+        return ""
+    from table.games.cards import codes, parse_card
+    from table.games.four_card_frenzy.hands import best_four
+
+    return " ".join(codes(best_four([parse_card(c) for c in box.cards]).cards))
+
+
+def _record_finished(ctx: Context, game: Game[Any, Any], state: Any, row: Round) -> None:
+    boxes = game.boxes(state)
+    names = sorted({b.player for b in boxes})
     users = dict(
         fastsql.rows(
             f"SELECT username, id FROM {fastsql.col(User._meta.db_table)} "
@@ -97,36 +138,33 @@ def _record_finished(ctx: Context, rnd: EngineRound, row: Round) -> None:
             names,
         )
     )
-    settled = {b["box"]: b for b in (rnd.results or {}).get("boxes", [])}
     records, lines = [], []
-    for play in rnd.boxes.values():
-        hand = best_four(play.cards) if len(play.cards) == 5 else None
-        info = settled.get(play.box, {})
+    for play in boxes:
         player = users[play.player]
         records.append(
             (
                 row.pk,
                 play.box,
                 player,
-                " ".join(codes(play.cards)),
-                " ".join(codes(hand.cards)) if hand else "",
-                describe(hand.value) if hand else "",
+                " ".join(play.cards),
+                _best_cards(game, play),
+                (play.hand or "")[:60],
                 fastsql.dumps(dict(play.wagers)),
-                play.decision,
-                info.get("net", 0),
+                _decision(play),
+                play.net or 0,
             )
         )
-        for line in info.get("results", []):
+        for line in play.lines:
             lines.append(
                 (
                     row.pk,
                     play.box,
                     player,
-                    line["wager"],
-                    line["stake"],
-                    line["outcome"],
-                    line["net"],
-                    line["row"] or "",
+                    line.wager,
+                    line.stake,
+                    line.outcome,
+                    line.net,
+                    (line.row or "")[:80],
                 )
             )
     fastsql.insert_many(

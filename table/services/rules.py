@@ -8,8 +8,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from table.games.four_card_frenzy.round import Round as EngineRound
-from table.games.four_card_frenzy.rules import rule_changes
+from table.games import GAME_TITLES
+from table.games import game as game_named
 
 from ..models import RulesSubmission
 from .command import _as_dealer, dealer_name, execute
@@ -22,19 +22,28 @@ def change_rules(
     """Put a Rules Submission in force now if no round is in play, else when it ends."""
 
     def body(ctx: Context) -> dict[str, Any]:
-        problems = rules.to_table_rules().problems()
+        playing = ctx.table.rules.game
+        if rules.game != playing:
+            # A table runs one game: its rounds, records, meters and felt are that game's.
+            offered = GAME_TITLES.get(rules.game, rules.game)
+            raise ServiceError(
+                "wrong_game",
+                f"“{rules.name}” is a Rules Submission for {offered} and this table plays "
+                f"{GAME_TITLES.get(playing, playing)}: choose a submission for this table's game",
+            )
+        problems = rules.game_problems()
         if problems:
             raise ServiceError("bad_rules", "; ".join(m for _, m in problems))
-        rnd = ctx.load_round()
-        if rnd is not None and not rnd.finished:
+        status = ctx.status()
+        if status is not None and not status.finished:
             ctx.table.pending_rules = rules
-            ctx.note("rules_pending", _rules_notice(rnd, rules))
+            ctx.note("rules_pending", _rules_notice(ctx, rules))
             _audit(ctx, "rules_change", {"rules": rules.name, "pending": True})
             return {"pending": True}
         _audit(ctx, "rules_change", {"rules": rules.name, "was": ctx.table.rules.name})
         ctx.table.rules = rules
         ctx.table.pending_rules = None
-        ctx.note("rules_changed", _rules_notice(rnd, rules))
+        ctx.note("rules_changed", _rules_notice(ctx, rules))
         return {"pending": False}
 
     request = {"rules": rules.pk}
@@ -48,14 +57,22 @@ def change_rules(
     )
 
 
-def _rules_notice(rnd: EngineRound | None, rules: RulesSubmission) -> dict[str, Any]:
+def _rules_notice(ctx: Context, rules: RulesSubmission) -> dict[str, Any]:
     """What players are told before the next betting window: the submission, and each thing
     that changes from the rules of the round in play (or the last one), in words."""
-    changes = rule_changes(rnd.rules, rules.to_table_rules()) if rnd is not None else []
+    state = ctx.load_round()
+    if state is None:
+        return {"rules": rules.name, "changes": [], "from_round": None}
+    game = ctx.game
+    changes: list[str] = []
+    if rules.game == game.name:
+        changes = game.rule_changes(game.round_rules(state), rules.game_rules())
+    else:
+        changes = [f"the game: {game_named(rules.game).title} (was {game.title})"]
     return {
         "rules": rules.name,
         "changes": changes,
-        "from_round": rnd.number + 1 if rnd is not None else None,
+        "from_round": game.status(state).number + 1,
     }
 
 
@@ -65,10 +82,10 @@ def rules_edited(table_id: int, staff: AbstractBaseUser | None = None, **kw: Any
     keeps the rules it opened with (they are frozen in the round)."""
 
     def body(ctx: Context) -> dict[str, Any]:
-        rnd = ctx.load_round()
+        status = ctx.status()
         rules = RulesSubmission.objects.get(pk=ctx.table.pending_rules_id or ctx.table.rules_id)
-        notice = _rules_notice(rnd, rules)
-        if rnd is not None and not rnd.finished:
+        notice = _rules_notice(ctx, rules)
+        if status is not None and not status.finished:
             ctx.note("rules_pending", notice)
         else:
             ctx.note("rules_changed", notice)

@@ -10,8 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from table.games.four_card_frenzy.round import Phase
-from table.games.four_card_frenzy.round import Round as EngineRound
+from table.games.base import ABANDON, WITHDRAW, Actor, Command
 
 from .. import duties, ledger, presence
 from ..models import Seat
@@ -61,11 +60,12 @@ def sit(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
         mine = sorted(
             Seat.objects.filter(table=ctx.table, player=user).values_list("box", flat=True)
         )
-        allowed = ctx.rules.adjacent_boxes
+        allowed = ctx.game.table_settings(ctx.rules).boxes_per_player
         boxes = sorted([*mine, number])
         if len(boxes) > allowed:
             raise ServiceError(
-                "too_many_boxes", f"a player may play at most {allowed} adjacent boxes (§684a.7(e))"
+                "too_many_boxes",
+                f"a player may play at most {allowed} adjacent boxes ({_ADJACENT[ctx.game.name]})",
             )
         if boxes[-1] - boxes[0] != len(boxes) - 1:
             raise ServiceError("not_adjacent", "your boxes must be next to each other")
@@ -77,8 +77,20 @@ def sit(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
     return execute(table_id, player_name(user), "sit", body, request={"box": box}, **kw)
 
 
-def _box_has_stake(rnd: EngineRound | None, box: int) -> bool:
-    return bool(rnd and not rnd.finished and box in rnd.boxes and rnd.boxes[box].in_play)
+#: Where each game's chapter limits a player's boxes.
+_ADJACENT = {
+    "four_card_frenzy": "§684a.7(e)",
+    "crazy_4_poker": "§657a.7(e)",
+    "five_card_hi_lo": "§663a.7(f)",
+}
+
+
+def _box_has_stake(ctx: Context, box: int) -> bool:
+    """Whether the box has wagers in the round in play."""
+    state = ctx.load_round()
+    if state is None or ctx.game.status(state).finished:
+        return False
+    return any(b.box == box and b.in_play for b in ctx.game.boxes(state))
 
 
 def stand(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
@@ -88,14 +100,14 @@ def stand(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
     def body(ctx: Context) -> dict[str, Any]:
         number = _check_box_number(box)
         seat = _seat_of(ctx, user, number)
-        rnd = ctx.load_round()
-        if _box_has_stake(rnd, number):
-            assert rnd is not None
-            if rnd.phase is not Phase.BETTING:
+        if _box_has_stake(ctx, number):
+            state = ctx.load_round()
+            if not ctx.game.status(state).betting:
                 raise ServiceError(
                     "round_in_play", "you have cards in this round: stay until it is settled"
                 )
-            ctx.apply(rnd.withdraw(number, player_name(user)))
+            actor = Actor.player(player_name(user))
+            ctx.apply(ctx.game.apply(state, actor, Command(WITHDRAW, number)))
         mine = sorted(
             Seat.objects.filter(table=ctx.table, player=user)
             .exclude(pk=seat.pk)
@@ -117,12 +129,13 @@ def leave(table_id: int, user: AbstractBaseUser, **kw: Any) -> Result:
 
     def body(ctx: Context) -> dict[str, Any]:
         name = player_name(user)
-        rnd = ctx.load_round()
-        if rnd is not None and not rnd.finished:
-            ctx.apply(rnd.abandon(name))
+        state = ctx.load_round()
+        if state is not None and not ctx.game.status(state).finished:
+            command = Command(ABANDON, None, {"player": name})
+            ctx.apply(ctx.game.apply(state, Actor.house(), command))
         freed = []
         for seat in Seat.objects.filter(table=ctx.table, player=user):
-            if not _box_has_stake(rnd, seat.box):
+            if not _box_has_stake(ctx, seat.box):
                 freed.append(seat.box)
                 seat.delete()
             elif seat.connected:

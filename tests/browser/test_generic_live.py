@@ -12,18 +12,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from table import services
-from table import snapshot as snapshots
-
 from .conftest import Site, login
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not (hasattr(services, "act") and hasattr(snapshots, "round_view")),
-        reason="needs services.act and snapshot.round_view (not in this branch yet)",
-    ),
-]
+pytestmark = [pytest.mark.browser]
 
 MAKE_TABLE = """
 from table.games import game

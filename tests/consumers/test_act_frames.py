@@ -3,10 +3,9 @@ the round ``view`` that follows each table frame at such a table, and ``meter`` 
 table's linked progressive meters (docs/protocol.md).
 
 Hostile ``act`` frames are refused by the protocol before any service runs: nothing changes.
-The tests that play moves through ``services.act`` and ``snapshot.round_view`` need the
-platform's generic services and snapshot; until both are in the tree they are skipped (they
-say so). The view and meter tests stand in for ``snapshot.round_view`` with a recorder in this
-module's fixture only."""
+The tests that play moves go through ``services.act`` and ``snapshot.round_view``; the view
+and meter frame tests stand in a recorder for ``snapshot.round_view`` (this module's fixture
+only) to count how many views are built."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from table import meters, services
+from table import meters
 from table import snapshot as snapshots
 from table.broadcast import publish_async
 from table.games import CRAZY_4_POKER, game
@@ -28,12 +27,6 @@ from .conftest import Sock, open_socket
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
-GENERIC_READY = hasattr(services, "act") and hasattr(snapshots, "round_view")
-needs_generic = pytest.mark.skipif(
-    not GENERIC_READY,
-    reason="needs services.act and snapshot.round_view (the platform's generic services and "
-    "snapshot): not in this branch yet",
-)
 
 
 def version_of(table: Table) -> int:
@@ -213,7 +206,6 @@ async def test_meter_frames_of_the_linked_meters(
 # --- moves through the services (the platform's services.act) ---------------------------------
 
 
-@needs_generic
 async def test_act_places_a_bet_and_the_game_refuses_what_its_rules_forbid(
     table_setup: dict[str, Any],
 ) -> None:

@@ -1,8 +1,9 @@
 """``python manage.py demo``: what ``make run`` starts.
 
-Migrates the database, creates the demo table (a Rules Submission, a dealer, six players with
-play money) and serves the site with Daphne on http://127.0.0.1:8000 until interrupted, the
-automatic dealer running the demo table as a task in the same process.
+Migrates the database, creates the demo tables, one of every game (each with its Rules
+Submission; Crazy 4 Poker's with its linked meters), a dealer, six players with play money,
+and serves the site with Daphne on http://127.0.0.1:8000 until interrupted, an automatic
+dealer running each demo table as a task in the same process.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         demo = ensure_demo()
-        # A previous run that was killed may have left its claim on the clock.
-        release(demo.table.pk, demo.table.clock_owner)
+        # A previous run that was killed may have left its claims on the clocks.
+        for table in demo.tables:
+            release(table.pk, table.clock_owner)
         url = f"http://{options['host']}:{options['port']}"
         self.stdout.write(
             "\nThe demo tables are up (one of every game).\n"
@@ -44,15 +46,16 @@ class Command(BaseCommand):
             f"  credits to players: {url}/admin/  as '{CASHIER}'; "
             f"audit log: as '{COMPLIANCE}'\n"
             + (
-                "  The automatic dealer runs the table: sit at a box and bet.\n"
+                "  An automatic dealer runs each table: sit at a box and bet.\n"
                 if not options["no_autodealer"]
                 else ""
             )
             + "  Ctrl-C stops it.\n"
         )
-        self.serve(options["host"], options["port"], demo.table.pk, not options["no_autodealer"])
+        tables = [t.pk for t in demo.tables]
+        self.serve(options["host"], options["port"], tables, not options["no_autodealer"])
 
-    def serve(self, host: str, port: int, table_id: int, autodealer: bool) -> None:
+    def serve(self, host: str, port: int, tables: list[int], autodealer: bool) -> None:
         """Daphne in this process, with the automatic dealer as a task on its event loop:
         with the in-memory channel layer everything that happens at the table must happen
         in the one process whose sockets are to hear it."""
@@ -64,19 +67,22 @@ class Command(BaseCommand):
         from table.autodealer import AutoDealer
 
         if autodealer:
-            dealer = AutoDealer(table_id)
+            dealers = [AutoDealer(table_id) for table_id in tables]
 
-            def start_dealer() -> None:
-                task = twisted_loop.create_task(dealer.run_async())
-                task.add_done_callback(
-                    lambda t: (
-                        t.cancelled()
-                        or t.exception() is None
-                        or self.stderr.write(f"automatic dealer stopped: {t.exception()}")
+            def start_dealers() -> None:
+                for dealer in dealers:
+                    task = twisted_loop.create_task(dealer.run_async())
+                    task.add_done_callback(
+                        lambda t, table_id=dealer.table_id: (
+                            t.cancelled()
+                            or t.exception() is None
+                            or self.stderr.write(
+                                f"automatic dealer of table {table_id} stopped: {t.exception()}"
+                            )
+                        )
                     )
-                )
 
-            reactor.callWhenRunning(start_dealer)  # type: ignore[attr-defined]
+            reactor.callWhenRunning(start_dealers)  # type: ignore[attr-defined]
         Server(
             application=application,
             endpoints=build_endpoint_description_strings(host=host, port=port),

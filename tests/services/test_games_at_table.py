@@ -1,0 +1,362 @@
+"""Tables of every game through the same services: whole rounds of Crazy 4 Poker (with shared
+meters fed at "no more bets" and paying out, §657a.12) and Five Card Hi-Lo (its decisions,
+then every box setting a high and a low hand, §663a.11(d)), with the money balanced, the meters
+agreeing with their accounts and the event chain intact; and a player's hostile commands
+refused with nothing changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.utils import timezone
+
+from table import audit, ledger, meters, services
+from table.games import game as game_named
+from table.games.base import Actor
+from table.models import (
+    DealerAssignment,
+    MeterEvent,
+    ProgressiveMeter,
+    Round,
+    RoundEvent,
+    RulesSubmission,
+    Seat,
+    Table,
+)
+
+from .conftest import START, StackedSource, balance, make_player
+
+pytestmark = [pytest.mark.django_db]
+
+User = get_user_model()
+C4P = game_named("crazy_4_poker")
+HILO = game_named("five_card_hi_lo")
+
+
+def make_table(name: str, game: Any, **choices: Any) -> tuple[Table, Any]:
+    """A table of ``game`` under its default rules (with ``choices`` changed), its bankroll
+    and a dealer assigned to it."""
+    stored = {**game.rules_to_dict(game.default_rules()), **choices}
+    rules = RulesSubmission.objects.create(name=f"{name} rules", game=game.name, choices=stored)
+    table = Table.objects.create(name=name, rules=rules)
+    ledger.table_bankroll(table)
+    dealer = User.objects.create_user(f"dealer-{name}", password="pw")
+    dealer.user_permissions.add(
+        Permission.objects.get(codename="deal_table", content_type__app_label="table")
+    )
+    DealerAssignment.objects.create(table=table, dealer=dealer)
+    return table, User.objects.get(pk=dealer.pk)
+
+
+def state(table: Table) -> Any:
+    table.refresh_from_db()
+    row = Round.objects.get(pk=table.current_round_id)
+    return game_named(row.game).from_dict(row.state)
+
+
+def snapshot(table: Table, *users: Any) -> tuple[Any, ...]:
+    """Everything a refused command must leave as it was."""
+    table.refresh_from_db()
+    row = Round.objects.filter(pk=table.current_round_id).values_list("state", flat=True).first()
+    return (
+        table.version,
+        table.last_hash,
+        RoundEvent.objects.filter(table=table).count(),
+        row,
+        tuple(balance(u) for u in users),
+        tuple(ProgressiveMeter.objects.order_by("pk").values_list("amount", "reserve")),
+    )
+
+
+def refused(code: str, table: Table, users: tuple[Any, ...], command: Callable[[], Any]) -> None:
+    before = snapshot(table, *users)
+    with pytest.raises(services.ServiceError) as info:
+        command()
+    assert info.value.code == code, info.value.message
+    assert info.value.message
+    assert snapshot(table, *users) == before
+
+
+def books_balance(table: Table) -> None:
+    assert ledger.verify() == []
+    assert meters.verify() == []
+    assert audit.verify_chain(table.pk).broken is None
+
+
+# --- Crazy 4 Poker ------------------------------------------------------------------------------
+
+#: Box 1 a royal flush in hearts, box 2 a pair of nines, the dealer king high.
+C4P_SHOE = (
+    ["AH", "KH", "QH", "JH", "TH"] + ["9S", "9D", "4C", "6S", "2D"] + ["KC", "8D", "5S", "3C", "7D"]
+)
+
+
+@pytest.fixture
+def c4p(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any, dict[str, ProgressiveMeter]]:
+    table, dealer = make_table("C4P", C4P)
+    linked = {
+        "five_card": meters.create_meter("five card A", "five_card", "A", 100, [table]),
+        "hand_bonus": meters.create_meter("hand bonus", "hand_bonus", "", 100, [table]),
+    }
+    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(C4P_SHOE, C4P_SHOE))
+    return table, dealer, linked
+
+
+def standing(meter: ProgressiveMeter) -> tuple[int, int]:
+    meter.refresh_from_db()
+    return meter.amount, meter.reserve
+
+
+def test_a_crazy_4_poker_round_feeds_and_pays_its_meters(c4p: Any) -> None:
+    table, dealer, linked = c4p
+    alice, bob = make_player("alice"), make_player("bob")
+    services.sit(table.pk, alice, 1)
+    services.sit(table.pk, bob, 2)
+    seeds = {k: standing(m) for k, m in linked.items()}
+    assert services.open_betting(table.pk, dealer).response["opened"]
+    table.refresh_from_db()
+    assert Round.objects.get(pk=table.current_round_id).game == C4P.name
+    bet = services.act(
+        table.pk, alice, "bet", 1, {"ante": 5_00, "progressive": 1_00, "hand_bonus_player": 1_00}
+    )
+    # §657a.7(d)(1): the Super Bonus goes with the Ante.
+    assert bet.response["wagers"] == {
+        "ante": 5_00,
+        "super_bonus": 5_00,
+        "progressive": 1_00,
+        "hand_bonus_player": 1_00,
+    }
+    services.act(table.pk, bob, "bet", 2, {"ante": 10_00})
+    assert balance(alice) == START - 12_00
+
+    # §657a.10(a)(2): at "no more bets" the wagers feed the meters, as the round says.
+    services.no_more_bets(table.pk, dealer)
+    closed = RoundEvent.objects.filter(table=table, kind="betting_closed").get()
+    increments = closed.data["meter_increments"]
+    assert set(increments) == {"five_card", "hand_bonus"}
+    for kind, meter in linked.items():
+        amount, reserve = seeds[kind]
+        grew = increments[kind]
+        assert grew["amount"] > 0
+        assert standing(meter) == (amount + grew["amount"], reserve + grew["reserve"])
+    assert MeterEvent.objects.filter(kind=MeterEvent.INCREMENT).count() == 2
+
+    services.deal(table.pk, dealer)
+    rnd = state(table)
+    assert C4P.status(rnd).phase == "decisions"
+    for user, box in ((alice, 1), (bob, 2)):
+        [move] = [m for m in C4P.moves(state(table), Actor.player(user.username)) if m.box == box]
+        services.act(table.pk, user, move.name, box, move.choices[1].args)  # Play 1x
+    services.reveal(table.pk, dealer)
+    before_meters = {k: standing(m) for k, m in linked.items()}
+    settled = services.settle(table.pk, dealer).response
+
+    # The royal flush takes 100% of both meters, which reset (§657a.12(e)(4), (f)(4)).
+    hits = MeterEvent.objects.filter(kind=MeterEvent.HIT).order_by("pk")
+    assert {(h.meter.kind, h.box, h.percent, h.reseeded) for h in hits} == {
+        ("five_card", 1, 100, True),
+        ("hand_bonus", 1, 100, True),
+    }
+    for h in hits:
+        assert h.paid == before_meters[h.meter.kind][0]
+    for kind, meter in linked.items():
+        reseed = meter.spec().reseed_amount(meter.wager)
+        assert standing(meter) == (reseed + before_meters[kind][1], 0)
+    nets = {name: v["net"] for name, v in settled["players"].items()}
+    assert balance(alice) - START == nets["alice"]
+    assert balance(bob) - START == nets["bob"]
+    # Whatever else the royal won, both meters were paid on top of the stakes (17 dollars).
+    assert nets["alice"] >= sum(amount for amount, _ in before_meters.values()) - 17_00
+    books_balance(table)
+    report = audit.verify_round(Round.objects.get(pk=table.current_round_id).pk)
+    assert report.problems == []
+
+
+def test_a_void_takes_the_meter_increments_back(c4p: Any) -> None:
+    table, dealer, linked = c4p
+    alice = make_player("alice")
+    services.sit(table.pk, alice, 1)
+    seeds = {k: standing(m) for k, m in linked.items()}
+    services.open_betting(table.pk, dealer)
+    services.act(
+        table.pk, alice, "bet", 1, {"ante": 5_00, "progressive": 1_00, "hand_bonus_dealer": 1_00}
+    )
+    services.no_more_bets(table.pk, dealer)
+    assert {k: standing(m) for k, m in linked.items()} != seeds
+    services.fail_unfinished_round(table.pk)  # the house clears the table: void (§657a.13)
+    assert state(table).phase.value == "void"
+    assert {k: standing(m) for k, m in linked.items()} == seeds
+    assert balance(alice) == START
+    assert MeterEvent.objects.filter(kind=MeterEvent.REVERSAL).count() == 2
+    books_balance(table)
+
+
+def test_hostile_crazy_4_poker_commands_change_nothing(c4p: Any) -> None:
+    table, dealer, _ = c4p
+    alice, bob = make_player("alice"), make_player("bob")
+    services.sit(table.pk, alice, 1)
+    services.sit(table.pk, bob, 2)
+    services.open_betting(table.pk, dealer)
+    everyone = (alice, bob)
+    # Another player's box.
+    refused("not_your_box", table, everyone, lambda: services.act(table.pk, bob, "bet", 1, {}))
+    refused(
+        "unequal_super_bonus",
+        table,
+        everyone,
+        lambda: services.act(table.pk, alice, "bet", 1, {"ante": 5_00, "super_bonus": 6_00}),
+    )
+    refused(
+        "unknown_command", table, everyone, lambda: services.act(table.pk, alice, "deal", 1, {})
+    )
+    services.act(table.pk, alice, "bet", 1, {"ante": 5_00})
+    services.act(table.pk, bob, "bet", 2, {"ante": 5_00})
+    services.no_more_bets(table.pk, dealer)
+    services.deal(table.pk, dealer)
+    # Box 1 decides first: bob may not decide for it, nor for his own box out of turn.
+    refused(
+        "not_your_box",
+        table,
+        everyone,
+        lambda: services.act(table.pk, bob, "decide", 1, {"play": 5_00}),
+    )
+    refused(
+        "not_your_turn",
+        table,
+        everyone,
+        lambda: services.act(table.pk, bob, "decide", 2, {"play": 5_00}),
+    )
+    # A second table's Rules Submission of another game is refused (a table runs one game).
+    other = RulesSubmission.objects.create(name="Frenzy", game="four_card_frenzy")
+    staff = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    with pytest.raises(services.ServiceError) as info:
+        services.change_rules(table.pk, other, staff)
+    assert info.value.code == "wrong_game"
+    assert "Four Card Frenzy" in info.value.message and "Crazy 4 Poker" in info.value.message
+
+
+# --- Five Card Hi-Lo ----------------------------------------------------------------------------
+
+#: Alice's box 1 holds two aces (an ace may count low, §663a.11(d)), bob's box 3 a straight.
+HILO_SHOE = (
+    ["AS", "AD", "7C", "4H", "2S"] + ["5C", "6D", "7H", "8S", "9C"] + ["KC", "QD", "JS", "3C", "8D"]
+)
+
+
+@pytest.fixture
+def hilo(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any]:
+    table, dealer = make_table("Hi-Lo", HILO)
+    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(HILO_SHOE))
+    return table, dealer
+
+
+def test_a_five_card_hi_lo_round_with_a_setting_and_a_time_out(hilo: Any) -> None:
+    table, dealer = hilo
+    alice, bob = make_player("alice"), make_player("bob")
+    services.sit(table.pk, alice, 1)
+    services.sit(table.pk, bob, 3)
+    everyone = (alice, bob)
+    services.open_betting(table.pk, dealer)
+    services.act(table.pk, alice, "bet", 1, {"ante": 10_00, "tie": 1_00})
+    services.act(table.pk, bob, "bet", 3, {"ante": 5_00})
+    services.no_more_bets(table.pk, dealer)
+    services.deal(table.pk, dealer)
+    assert RoundEvent.objects.filter(table=table, kind="turn").last().data["seconds"] == 20
+    services.act(table.pk, alice, "decide", 1, {"play": True})
+    refused(
+        "not_your_box",
+        table,
+        everyone,
+        lambda: services.act(table.pk, alice, "decide", 3, {"play": True}),
+    )
+    services.act(table.pk, bob, "decide", 3, {"play": True})
+
+    # Every box sets its hands now (§663a.11(d)), against one clock.
+    assert HILO.status(state(table)).phase == "setting"
+    table.refresh_from_db()
+    assert table.turn_deadline is not None
+    started = RoundEvent.objects.filter(table=table, kind="setting_started").get()
+    assert started.data["seconds"] == 30
+    [move] = HILO.moves(state(table), Actor.player("alice"))
+    assert move.name == "set_hands" and move.box == 1
+    # An illegal setting (a two-card high hand) and bob setting alice's box: refused.
+    refused(
+        "bad_setting",
+        table,
+        everyone,
+        lambda: services.act(
+            table.pk, alice, "set_hands", 1, {"high": ["AS", "AD"], "low": ["7C", "4H", "2S"]}
+        ),
+    )
+    # The setting with an ace low (its two aces split: one high, one counted as 1).
+    with_ace_low = next(c.args for c in move.choices if "AD" in c.args["low"])
+    refused(
+        "not_your_box",
+        table,
+        everyone,
+        lambda: services.act(table.pk, bob, "set_hands", 1, with_ace_low),
+    )
+    services.act(table.pk, alice, "set_hands", 1, with_ace_low)
+    # Bob lets the clock run out: the house sets his hand (aces high, house rule).
+    refused("not_yet", table, everyone, lambda: services.time_out(table.pk))
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+    answer = services.time_out(table.pk).response
+    assert answer["boxes"] == [3]
+    assert all(b.decision for b in HILO.boxes(state(table)))
+    services.reveal(table.pk, dealer)
+    refused(
+        "wrong_phase",
+        table,
+        everyone,
+        lambda: services.act(table.pk, alice, "set_hands", 1, with_ace_low),
+    )
+    settled = services.settle(table.pk, dealer).response
+    for user in everyone:
+        assert balance(user) - START == settled["players"][user.username]["net"]
+    row = Round.objects.get(pk=table.current_round_id)
+    assert row.game == HILO.name and row.phase == "settled"
+    records = {r.box: r for r in row.box_records.all()}
+    assert records[1].cards == "AS AD 7C 4H 2S"
+    assert sum(line.net for line in row.settlement_lines.filter(box=1)) == records[1].net
+    books_balance(table)
+    assert audit.verify_round(row.pk).problems == []
+    assert not Seat.objects.filter(table=table, connected=False).exists()
+
+
+def test_an_unattended_five_card_hi_lo_round(hilo: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The automatic dealer runs a Hi-Lo table from the game's moves and clock alone: the
+    step due, a decision that times out (a fold) and a setting that times out (aces high)."""
+    from table import autodealer, presence
+
+    monkeypatch.setattr(autodealer, "REVEAL_PAUSE", 0)
+    monkeypatch.setattr(autodealer, "RESULT_PAUSE", 0)
+    table, _ = hilo
+    alice, bob = make_player("alice"), make_player("bob")
+    for user, box in ((alice, 1), (bob, 3)):
+        services.sit(table.pk, user, box)
+        presence.claim(table.pk, user, f"socket-{user.username}")
+    clock = autodealer.AutoDealer(table.pk)
+    assert clock.tick() == "open_betting"
+    services.act(table.pk, alice, "bet", 1, {"ante": 10_00})
+    services.act(table.pk, bob, "bet", 3, {"ante": 5_00})
+    Table.objects.filter(pk=table.pk).update(betting_deadline=timezone.now())
+    assert clock.tick() == "no_more_bets"
+    assert clock.tick() == "deal"
+    assert clock.tick() is None  # box 1 has decision time left
+    services.act(table.pk, alice, "decide", 1, {"play": True})
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+    assert clock.tick() == "time_out"  # bob's box folds
+    assert HILO.status(state(table)).phase == "setting"
+    assert clock.tick() is None  # alice has setting time left
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+    assert clock.tick() == "time_out"  # the house sets alice's hand
+    assert clock.tick() == "reveal"
+    assert clock.tick() == "settle"
+    row = Round.objects.get(pk=Table.objects.get(pk=table.pk).current_round_id)
+    assert row.phase == "settled"
+    books_balance(table)
+    assert audit.verify_round(row.pk).problems == []
