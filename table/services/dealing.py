@@ -30,12 +30,13 @@ from table.games.base import (
     Game,
     GameStep,
     Inputs,
+    MeterSpec,
 )
 from table.games.errors import EngineError
 from table.games.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
 from .. import fastsql
-from ..models import Round, RulesSubmission, Table
+from ..models import ProgressiveMeter, Round, RulesSubmission, Table
 from .command import _as_dealer, dealer_name, execute
 from .context import Context, Result, ServiceError, _audit, _deadline_ms
 from .takeover import _check_driver
@@ -93,6 +94,7 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
         if problems:
             raise ServiceError("bad_rules", "; ".join(m for _, m in problems))
         rules = ctx.rules
+        _check_meters_linked(table, game.meters(rules))
         settings = game.table_settings(rules)
         shuffler = _shuffler(table, settings.two_decks)
         try:
@@ -173,6 +175,28 @@ def _shuffler(table: Table, two_decks: bool) -> Shuffler:
 
 def _two_decks(ctx: Context) -> bool:
     return ctx.game.table_settings(ctx.rules).two_decks
+
+
+def _check_meters_linked(table: Table, needed: tuple[MeterSpec, ...]) -> None:
+    """A table whose rules offer a progressive or a hand bonus deals only with every meter they
+    need linked to it (§657a.12(d)-(f): the wager pays from the meter): refused before any
+    wager is taken, rather than at the settlement."""
+    if not needed:
+        return
+    linked = {
+        f"{kind}:{paytable}:{wager}"
+        for kind, paytable, wager in ProgressiveMeter.objects.filter(tables=table).values_list(
+            "kind", "paytable", "wager"
+        )
+    }
+    missing = [spec for spec in needed if spec.pool not in linked]
+    if missing:
+        names = ", ".join(spec.label for spec in missing)
+        raise ServiceError(
+            "meters_not_linked",
+            f"the rules of {table.name} need these progressive meters linked to the table: "
+            f"{names}. Link them in the admin (Progressive meters) before opening betting",
+        )
 
 
 def no_more_bets(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:

@@ -30,6 +30,7 @@ if made:
     DealerAssignment.objects.create(
         table=table, dealer=get_user_model().objects.get(username="dealer"))
     meters.create_meter("Crazy live five-card", "five_card", "A", 100, [table])
+    meters.create_meter("Crazy live hand bonus", "hand_bonus", "", 100, [table])
 print(table.pk)
 """
 
@@ -44,7 +45,7 @@ def test_crazy_4_poker_round_on_the_live_stack(browser: Any, site: Site) -> None
     alice.page.goto(site.url(f"/tables/{table_id}/"))
     app = alice.page.locator("#app")
     expect(app).to_have_attribute("data-game", "crazy_4_poker")
-    expect(alice.page.locator("#meters .g-meter")).to_have_count(1)
+    expect(alice.page.locator("#meters .g-meter")).to_have_count(2)
     alice.page.click("#box-3 .sit")
     button = dealer.page.locator("#next-action")
     expect(button).to_have_text("Open betting")

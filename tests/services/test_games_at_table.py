@@ -360,3 +360,20 @@ def test_an_unattended_five_card_hi_lo_round(hilo: Any, monkeypatch: pytest.Monk
     assert row.phase == "settled"
     books_balance(table)
     assert audit.verify_round(row.pk).problems == []
+
+
+def test_a_table_without_the_meters_its_rules_need_does_not_open_betting() -> None:
+    """§657a.12(d)-(f): a progressive or hand-bonus wager pays from its meter; a table whose
+    rules offer one but which is not linked to that meter takes no wager (refused with the
+    meters' names), and opens once they are linked."""
+    table, dealer = make_table("C4P unlinked", C4P)
+    meters.create_meter("only five card", "five_card", "A", 100, [table])
+    version = Table.objects.get(pk=table.pk).version
+    with pytest.raises(services.ServiceError) as refused:
+        services.open_betting(table.pk, dealer)
+    assert refused.value.code == "meters_not_linked"
+    assert "hand bonus" in refused.value.message.lower()
+    assert Table.objects.get(pk=table.pk).version == version
+    assert not Round.objects.filter(table=table).exists()
+    meters.create_meter("hand bonus unlinked", "hand_bonus", "", 100, [table])
+    assert services.open_betting(table.pk, dealer).response["opened"]
