@@ -4,6 +4,10 @@ Each consumer authenticates (session cookie, via AuthMiddlewareStack), validates
 against the pydantic protocol, rate-limits, and calls one service per command through
 ``database_sync_to_async``. No table state lives here: the database is the truth, and events
 arrive through the channel layer after each command commits.
+
+One room past 500 lines: the player's and the dealer's sockets share the connection's life
+(admission, rate limits, version ordering, the read pool, superseding tabs); splitting them
+would split that one life.
 """
 
 from __future__ import annotations

@@ -22,6 +22,9 @@ meter's ``amount + reserve``.
 
 So ``verify_ledger`` balances whatever the meters do, and :func:`verify` checks each meter
 against its account and its own history.
+
+One room past 500 lines: every change of a meter takes the same locks, books the same history
+and ledger postings and publishes the same frame; kept together so that no path forgets one.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ A round's whole engine state (shoe order, every stack, wager, decision and settl
 as JSON on :class:`Round`; :class:`BoxRecord` and :class:`SettlementLine` repeat what recall and
 reports query. :class:`RoundEvent` is append-only and hash-chained per table. Money is a
 double-entry ledger in integer cents: every :class:`LedgerTransaction`'s entries sum to zero.
+
+One room past 500 lines: Django finds an app's models in one module, and the relations (a
+table's rules, a round's events, its ledger postings, a meter's tables) read best side by side.
 """
 
 from __future__ import annotations

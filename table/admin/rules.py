@@ -1,4 +1,9 @@
-"""Rules Submissions: the form in dollars, the posted signs, the paytable mathematics."""
+"""Rules Submissions: the form in dollars, the posted signs, the paytable mathematics.
+
+One room past 500 lines: the Rules Submission admin is one screen, whichever game (Four Card
+Frenzy's column form with its live mathematics, the other games' forms built from their rules
+fields), and its parts call each other.
+"""
 
 from __future__ import annotations
 

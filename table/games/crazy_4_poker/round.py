@@ -20,6 +20,9 @@ to take back out (§657a.13, CRAZY_4_POKER.md).
 
 The shoe order is fixed when betting opens and only its SHA-256 commitment is published; the
 order and salt are revealed when the round is over, as in Four Card Frenzy.
+
+One room past 500 lines: one state machine, every command's check beside its apply, as Four Card
+Frenzy's round.
 """
 
 from __future__ import annotations

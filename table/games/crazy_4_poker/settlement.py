@@ -10,6 +10,9 @@ Ante, Play, Super Bonus (c)(3); Queens Up (d); the progressive and Envy Bonuses 
 Card Hand Bonus on the player's hand, then on the dealer's, with Magic Card and Lucky Bonus
 (f); the Six Card Bonus (g). The order matters only for the meters: a meter pays what it holds
 at that box's turn, so a second winner of one meter gets what the first left.
+
+One room past 500 lines: §657a.11(c)-(g) is one ordered procedure in which the meters' amounts
+carry from box to box.
 """
 
 from __future__ import annotations

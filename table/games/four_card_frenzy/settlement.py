@@ -4,6 +4,9 @@ Pure arithmetic in integer cents. The input is what lies on the layout after the
 each box's five cards and wagers, the dealer's five cards and the All-Six card. The output
 is one line per wager with its outcome and net, and one total per player after the payout
 limit (§684a.12(g)).
+
+One room past 500 lines: §684a.11's settlement is one ordered procedure; its wagers' rules refer
+to each other (the Odds to the Ante's hand, the payout limit to all three).
 """
 
 from __future__ import annotations
