@@ -31,6 +31,11 @@ from .. import duties, fastsql, ledger
 from ..broadcast import Publication
 from ..models import Round, Table
 
+#: Whether a phase of a game means the round is over (settled, void), as the game's own
+#: status said when the phase was first seen: a round read from the store is checked by its
+#: stored phase, without computing a status (its commitment hash) on every command.
+_FINISHED: dict[tuple[str, str], bool] = {}
+
 
 class ServiceError(Exception):
     def __init__(self, code: str, message: str) -> None:
@@ -64,6 +69,8 @@ class Context:
     #: ``game.status(state)`` as it stands (None: not asked since the state last changed):
     #: a status costs the round's commitment (a SHA-256 over the shoe), so it is asked once.
     status_now: RoundStatus | None = None
+    #: The state changed in this command (the stored phase no longer says where it is).
+    changed: bool = False
     events: list[Event] = field(default_factory=list)
     accounts: dict[str, int] = field(default_factory=dict)
     moved: set[str] = field(default_factory=set)  # players whose balance changed
@@ -116,16 +123,25 @@ class Context:
             return None
         if self.status_now is None:
             self.status_now = self.game.status(state)
+            _FINISHED[self.game.name, self.status_now.phase] = self.status_now.finished
         return self.status_now
 
     def set_round(self, state: Any, game: Game[Any, Any]) -> None:
         """A round just opened is the one this command works on."""
         self.state, self.round_game, self.status_now = state, game, None
+        self.changed = True
 
     def live_round(self) -> Any:
         state = self.load_round()
-        status = self.status()
-        if state is None or status is None or status.finished:
+        finished = None
+        if state is not None and not self.changed and self.status_now is None:
+            assert self.round_row is not None
+            # The round as stored: its phase says whether it is over, without a status.
+            finished = _FINISHED.get((self.game.name, self.round_row.phase))
+        if finished is None and state is not None:
+            status = self.status()
+            finished = status is None or status.finished
+        if state is None or finished:
             raise ServiceError("no_round", "no round is in play: open betting first")
         return state
 
@@ -133,6 +149,7 @@ class Context:
         """Record a step's events, post its money now (so balance checks see it) and apply
         its changes to the shared meters (each in the meters store, in order)."""
         self.status_now = None  # the step changed the round
+        self.changed = True
         self.events.extend(step.events)
         transfers = step.transfers
         if step.meters:
