@@ -31,6 +31,11 @@ from .. import duties, fastsql, ledger
 from ..broadcast import Publication
 from ..models import Round, Table
 
+#: Whether a phase of a game means the round is over (settled, void), as the game's own
+#: status said when the phase was first seen: a round read from the store is checked by its
+#: stored phase, without computing a status (its commitment hash) on every command.
+_FINISHED: dict[tuple[str, str], bool] = {}
+
 
 class ServiceError(Exception):
     def __init__(self, code: str, message: str) -> None:
@@ -61,8 +66,11 @@ class Context:
     state: Any = None
     #: The game of ``state`` (the round's own, as stored), once a round is loaded.
     round_game: Game[Any, Any] | None = None
-    #: The round was over before this command (its books are closed already).
-    was_finished: bool = False
+    #: ``game.status(state)`` as it stands (None: not asked since the state last changed):
+    #: a status costs the round's commitment (a SHA-256 over the shoe), so it is asked once.
+    status_now: RoundStatus | None = None
+    #: The state changed in this command (the stored phase no longer says where it is).
+    changed: bool = False
     events: list[Event] = field(default_factory=list)
     accounts: dict[str, int] = field(default_factory=dict)
     moved: set[str] = field(default_factory=set)  # players whose balance changed
@@ -105,23 +113,43 @@ class Context:
             data = fastsql.loads(found[1])
             self.round_game = game_of_state(data)
             self.state = self.round_game.from_dict(data)
-            self.was_finished = self.round_game.status(self.state).finished
+            self.status_now = None
         return self.state
 
     def status(self) -> RoundStatus | None:
         """The loaded round at a glance (None: no round)."""
         state = self.load_round()
-        return None if state is None else self.game.status(state)
+        if state is None:
+            return None
+        if self.status_now is None:
+            self.status_now = self.game.status(state)
+            _FINISHED[self.game.name, self.status_now.phase] = self.status_now.finished
+        return self.status_now
+
+    def set_round(self, state: Any, game: Game[Any, Any]) -> None:
+        """A round just opened is the one this command works on."""
+        self.state, self.round_game, self.status_now = state, game, None
+        self.changed = True
 
     def live_round(self) -> Any:
         state = self.load_round()
-        if state is None or self.game.status(state).finished:
+        finished = None
+        if state is not None and not self.changed and self.status_now is None:
+            assert self.round_row is not None
+            # The round as stored: its phase says whether it is over, without a status.
+            finished = _FINISHED.get((self.game.name, self.round_row.phase))
+        if finished is None and state is not None:
+            status = self.status()
+            finished = status is None or status.finished
+        if state is None or finished:
             raise ServiceError("no_round", "no round is in play: open betting first")
         return state
 
     def apply(self, step: GameStep) -> None:
         """Record a step's events, post its money now (so balance checks see it) and apply
         its changes to the shared meters (each in the meters store, in order)."""
+        self.status_now = None  # the step changed the round
+        self.changed = True
         self.events.extend(step.events)
         transfers = step.transfers
         if step.meters:
@@ -160,7 +188,8 @@ class Context:
     def _meter_round(self) -> Round:
         """The round row as the meters store wants it: its table and number."""
         assert self.round_row is not None and self.state is not None
-        status = self.game.status(self.state)
+        status = self.status()
+        assert status is not None
         return Round(
             id=self.round_row.pk, table=self.table, number=status.number, phase=status.phase
         )

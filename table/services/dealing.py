@@ -122,7 +122,7 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
             last = Round.objects.filter(table=table).order_by("-number").first()
             number = (last.number if last else 0) + 1
         state, step = game.open_round(number, rules, back, order, new_salt())
-        status = game.status(state)
+        status = game.status(state)  # a new round: the commitment the table publishes
         [round_id] = fastsql.insert_many(
             Round,
             [
@@ -156,7 +156,7 @@ def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
             returning=True,
         )
         ctx.round_row = Round(id=round_id, phase=status.phase)
-        ctx.state, ctx.round_game, ctx.was_finished = state, game, False
+        ctx.set_round(state, game)
         table.current_round = ctx.round_row
         table.betting_deadline = ctx.now + dt.timedelta(seconds=settings.betting_seconds)
         ctx.apply(step)
@@ -224,7 +224,9 @@ def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Re
         _send(ctx, Command(DEAL), Inputs(faults=tuple(faults), rng=RANDOM))
         ctx.table.shoe = shuffler.to_dict()
         ctx.table.rounds_since_stub_count += 1
-        return {"phase": game.status(state).phase}
+        status = ctx.status()
+        assert status is not None
+        return {"phase": status.phase}
 
     return execute(table_id, dealer_name(dealer), "deal", _as_dealer(dealer, body), **kw)
 
@@ -317,7 +319,10 @@ def dealer_card_exposed(table_id: int, dealer: AbstractBaseUser | None = None, *
     after seeing who raised would choose whose Raise stands."""
 
     def body(ctx: Context) -> None:
-        phase = ctx.game.status(ctx.live_round()).phase
+        ctx.live_round()
+        status = ctx.status()
+        assert status is not None
+        phase = status.phase
         if phase != "decisions":
             raise ServiceError("wrong_phase", f"not allowed now: the round is {phase}")
         raise ServiceError(
@@ -392,7 +397,8 @@ def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
         if state is None:
             raise ServiceError("no_round", "no round has been dealt yet")
         game = ctx.game
-        status = game.status(state)
+        status = ctx.status()
+        assert status is not None
         if not status.dealt:
             # Nothing dealt, no stub: a "count" now would reset the counter unseen.
             raise ServiceError(
@@ -466,7 +472,9 @@ def fail_unfinished_round(table_id: int) -> Result | None:
             # The outcome is known: the round is settled, never voided (§684a.11(c)).
             _settle(ctx)
             return
-        phase = ctx.game.status(state).phase
+        status = ctx.status()
+        assert status is not None
+        phase = status.phase
         _send(ctx, Command(VOID, None, {"reason": "server_restart", "evidence": {"phase": phase}}))
 
     return execute(table_id, "clock", "void", body)
@@ -481,7 +489,8 @@ def restart_betting_clock(table_id: int, *, wait: bool = False, **kw: Any) -> Re
     def body(ctx: Context) -> dict[str, Any]:
         state = ctx.live_round()
         game = ctx.game
-        if not game.status(state).betting:
+        status = ctx.status()
+        if status is None or not status.betting:
             raise ServiceError("wrong_phase", "betting is not open")
         seconds = None if wait else game.table_settings(game.round_rules(state)).betting_seconds
         ctx.table.betting_deadline = (

@@ -32,7 +32,8 @@ def _save_round(ctx: Context) -> None:
     if state is None or row is None:
         return
     game = ctx.game
-    status = game.status(state)
+    status = ctx.status()
+    assert status is not None
     previous = row.phase
     row.phase = status.phase
     stamps = []
@@ -57,7 +58,8 @@ def _save_round(ctx: Context) -> None:
         ],
     )
     _set_clocks(ctx, game, state, status)
-    if status.finished and not ctx.was_finished:
+    # A round over before this command kept its phase (settled and void are the last).
+    if status.finished and previous != row.phase:
         _record_finished(ctx, game, state, row)
         if status.irregularity is not None:
             # Who caused it (the dealer who dealt, counted, closed; or the house) and its

@@ -72,7 +72,7 @@ def _rules_notice(ctx: Context, rules: RulesSubmission) -> dict[str, Any]:
     return {
         "rules": rules.name,
         "changes": changes,
-        "from_round": game.status(state).number + 1,
+        "from_round": (ctx.status() or game.status(state)).number + 1,
     }
 
 

@@ -88,7 +88,8 @@ _ADJACENT = {
 def _box_has_stake(ctx: Context, box: int) -> bool:
     """Whether the box has wagers in the round in play."""
     state = ctx.load_round()
-    if state is None or ctx.game.status(state).finished:
+    status = ctx.status()
+    if state is None or status is None or status.finished:
         return False
     return any(b.box == box and b.in_play for b in ctx.game.boxes(state))
 
@@ -102,7 +103,8 @@ def stand(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
         seat = _seat_of(ctx, user, number)
         if _box_has_stake(ctx, number):
             state = ctx.load_round()
-            if not ctx.game.status(state).betting:
+            status = ctx.status()
+            if status is None or not status.betting:
                 raise ServiceError(
                     "round_in_play", "you have cards in this round: stay until it is settled"
                 )
@@ -130,7 +132,8 @@ def leave(table_id: int, user: AbstractBaseUser, **kw: Any) -> Result:
     def body(ctx: Context) -> dict[str, Any]:
         name = player_name(user)
         state = ctx.load_round()
-        if state is not None and not ctx.game.status(state).finished:
+        status = ctx.status()
+        if state is not None and status is not None and not status.finished:
             command = Command(ABANDON, None, {"player": name})
             ctx.apply(ctx.game.apply(state, Actor.house(), command))
         freed = []
