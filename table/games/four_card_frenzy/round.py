@@ -125,6 +125,9 @@ class Round:
     void_reason: str | None = None
     main_game_void: bool = False
     results: dict[str, Any] | None = None  # the settlement, JSON-ready
+    #: The commitment, computed once: the shoe order and salt never change after opening, and
+    #: every status the platform asks for carries it (a SHA-256 over the 52 cards each time).
+    _commitment: str = field(default="", repr=False, compare=False)
 
     # --- construction ------------------------------------------------------------------
 
@@ -153,7 +156,9 @@ class Round:
 
     @property
     def commitment(self) -> str:
-        return commitment(self.order, self.salt)
+        if not self._commitment:
+            self._commitment = commitment(self.order, self.salt)
+        return self._commitment
 
     # --- checks --------------------------------------------------------------------------
 
