@@ -55,6 +55,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "frenzy_site.admin_guard.EmptyToFieldMiddleware",
     # Last: turns a refused (throttled) login into the "too many attempts" page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -123,6 +123,8 @@ def clients(game: Game, alice: Any, bob: Any, dealer: Any, staff: Any, table: Ta
 @example(path="/admin/table/round/" + "9" * 30 + "/change/", who=3, method="G")
 @example(path="/admin/table/round/?id__in=x&o=99&p=-1", who=3, method="G")
 @example(path="/login/?next=//evil.example", who=0, method="P")
+@example(path="/admin/table/round/0/change/?_to_field=", who=3, method="G")
+@example(path="/admin/table/table/1/delete/?_to_field=", who=3, method="P")
 def test_random_paths_and_queries_never_500(
     clients: list[Client], path: str, who: int, method: str
 ) -> None:
