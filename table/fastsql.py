@@ -1,8 +1,11 @@
-"""Plain SQL for the few statements every table command runs.
+"""Plain SQL for the few statements every table command runs, and only here.
 
 The ORM costs about a millisecond of Python per statement here, which at a busy table
 server is most of a command's time; these are the same statements written once, portable
 between SQLite and PostgreSQL (placeholders and JSON as text; PostgreSQL casts the text).
+Every hand-written statement of the command path is built in this module (the functions
+under "The command path's statements": the locked read, the round's and the table's
+updates, the ledger's locks, postings and balances); the callers pass values only.
 """
 
 from __future__ import annotations
@@ -142,3 +145,152 @@ def insert_many(
         write(sql, params)
         return []
     return [r[0] for r in rows(sql + " RETURNING " + col("id"), params)]
+
+
+# --- the command path's statements --------------------------------------------------------
+# Each one replaced ORM calls where `manage.py bench_load` measured the difference (README,
+# "Measured"): the locked read is one round trip instead of five, the writes travel together.
+
+
+@lru_cache(maxsize=4)
+def locked_read(vendor: str, table_columns: tuple[str, ...], rules_columns: tuple[str, ...]) -> str:
+    """A command's read under the table's lock (table/services/command.py): the table row,
+    its Rules Submission, the answer to the idempotency key, the current round, the seats and
+    the dealers assigned, in one round trip. On PostgreSQL two statements travel together:
+    the first waits for the row lock, the second reads (at READ COMMITTED a statement that
+    waited for a lock would see the other tables as they were when it started waiting)."""
+    from django.contrib.auth import get_user_model
+
+    from .models import CommandRecord, DealerAssignment, Round, RulesSubmission, Seat, Table
+
+    lock = ""
+    if vendor == "postgresql":
+        lock = f"SELECT id FROM {table(Table)} WHERE id = %s FOR UPDATE;\n"
+        seat_list = "json_agg(json_build_array(s.box, s.player_id, u.username))"
+        dealer_list = "json_agg(d.dealer_id)"
+    else:
+        seat_list = "json_group_array(json_array(s.box, s.player_id, u.username))"
+        dealer_list = "json_group_array(d.dealer_id)"
+    rules_cols = ", ".join(f"r.{col(c)}" for c in rules_columns)
+    table_cols = ", ".join(f"t.{col(c)}" for c in table_columns)
+    users = col(get_user_model()._meta.db_table)
+    rounds = table(Round)
+    return (
+        f"{lock}SELECT {table_cols}, {rules_cols}, "
+        f"(SELECT c.response FROM {table(CommandRecord)} c WHERE c.table_id = t.id "
+        f"AND c.actor = %s AND c.{col('key')} = %s), "
+        f"(SELECT c.request FROM {table(CommandRecord)} c WHERE c.table_id = t.id "
+        f"AND c.actor = %s AND c.{col('key')} = %s), "
+        f"(SELECT phase FROM {rounds} WHERE id = t.current_round_id), "
+        f"(SELECT state FROM {rounds} WHERE id = t.current_round_id), "
+        f"(SELECT {seat_list} FROM {table(Seat)} s JOIN {users} u ON u.id = s.player_id "
+        "WHERE s.table_id = t.id), "
+        # The dealers assigned to the table: a dealer command checks its dealer without a
+        # round trip of its own (table/duties.py).
+        f"(SELECT {dealer_list} FROM {table(DealerAssignment)} d "
+        "WHERE d.table_id = t.id) "
+        f"FROM {table(Table)} t "
+        f"JOIN {table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s"
+    )
+
+
+def round_phase_and_state() -> str:
+    """The current round's phase and stored state, by id."""
+    from .models import Round
+
+    return f"SELECT phase, state FROM {table(Round)} WHERE id = %s"
+
+
+def round_update(stamps: Sequence[str]) -> str:
+    """A round's state, phase and void reason, with the time stamps a change of phase sets
+    (``stamps``: ``"dealt_at = COALESCE(dealt_at, %s)"`` and the like), by id."""
+    from .models import Round
+
+    return (
+        f"UPDATE {table(Round)} SET state = %s, phase = %s, void_reason = %s"
+        + "".join(", " + sql for sql in stamps)
+        + " WHERE id = %s"
+    )
+
+
+def user_ids(count: int) -> str:
+    """The (username, id) of ``count`` users by username."""
+    from django.contrib.auth import get_user_model
+
+    marks = ", ".join(["%s"] * count) or "NULL"
+    users = col(get_user_model()._meta.db_table)
+    return f"SELECT username, id FROM {users} WHERE username IN ({marks})"
+
+
+def table_update() -> str:
+    """Every field of a table row a command may change (not the clock owner's heartbeat,
+    which another writer keeps), by id."""
+    from .models import Table
+
+    return (
+        f"UPDATE {table(Table)} SET version = %s, last_hash = %s, is_open = %s, "
+        "rules_id = %s, pending_rules_id = %s, shoe = %s, rounds_since_stub_count = %s, "
+        "current_round_id = %s, betting_deadline = %s, turn_deadline = %s WHERE id = %s"
+    )
+
+
+def lock_accounts(count: int) -> str:
+    """``count`` accounts by id, locked in id order (no deadlock between two tables sharing
+    a player): id, kind, name, balance."""
+    from .models import Account
+
+    marks = ", ".join(["%s"] * count)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return (
+        f"SELECT {col('id')}, kind, name, balance FROM {table(Account)} "
+        f"WHERE {col('id')} IN ({marks}) ORDER BY {col('id')}{lock}"
+    )
+
+
+def add_to_balances(changes: dict[int, int]) -> str:
+    """One UPDATE adding each change to its account's balance (the accounts' ids are the
+    parameters; the amounts are integers written into the statement)."""
+    from .models import Account
+
+    cases = " ".join(f"WHEN {int(a)} THEN {int(d)}" for a, d in changes.items())
+    marks = ", ".join(["%s"] * len(changes))
+    return (
+        f"UPDATE {table(Account)} SET balance = balance + CASE {col('id')} "
+        f"{cases} ELSE 0 END WHERE {col('id')} IN ({marks})"
+    )
+
+
+def postings(transactions: int, entries: int) -> str:
+    """PostgreSQL: ``transactions`` ledger transactions and their ``entries`` in one
+    statement; the new transaction ids, numbered in row order, join the entries' numbers."""
+    from .models import Entry, LedgerTransaction
+
+    tx_row = "(" + ", ".join(["%s"] * 6) + ")"
+    entry_row = "(%s, %s, %s)"
+    return (
+        f"WITH tx AS (INSERT INTO {table(LedgerTransaction)} "
+        "(created, memo, table_id, round_id, box, wager) VALUES "
+        + ", ".join([tx_row] * transactions)
+        + " RETURNING id), numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM tx) "
+        f"INSERT INTO {table(Entry)} (transaction_id, account_id, amount) "
+        "SELECT numbered.id, e.account_id, e.amount FROM (VALUES "
+        + ", ".join([entry_row] * entries)
+        + ") AS e (n, account_id, amount) JOIN numbered ON numbered.n = e.n"
+    )
+
+
+def lock_table_accounts(players: int) -> str:
+    """A table's bankroll and ``players`` players' accounts (by username), locked in id
+    order: id, table id, username, kind, name, balance."""
+    from django.contrib.auth import get_user_model
+
+    from .models import Account
+
+    users = get_user_model()._meta.db_table
+    marks = ", ".join(["%s"] * players) or "NULL"
+    lock = " FOR UPDATE OF a" if connection.features.has_select_for_update_of else ""
+    return (
+        f"SELECT a.id, a.table_id, u.username, a.kind, a.name, a.balance "
+        f"FROM {table(Account)} a LEFT JOIN {col(users)} u ON u.id = a.user_id "
+        f"WHERE a.table_id = %s OR u.username IN ({marks}) ORDER BY a.id{lock}"
+    )

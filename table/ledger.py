@@ -92,12 +92,8 @@ def post(
     missing = sorted(set(delta) - set(known))
     if missing:
         # Lock the accounts in id order (no deadlock between two tables sharing a player).
-        marks = ", ".join(["%s"] * len(missing))
-        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
         for account_id, kind, name, balance in fastsql.rows(
-            f"SELECT {fastsql.col('id')}, kind, name, balance FROM {fastsql.table(Account)} "
-            f"WHERE {fastsql.col('id')} IN ({marks}) ORDER BY {fastsql.col('id')}{lock}",
-            missing,
+            fastsql.lock_accounts(len(missing)), missing
         ):
             known[account_id] = (kind, name, balance)
     for account_id in sorted(delta):
@@ -133,13 +129,7 @@ def post(
     changes = {a: d for a, d in delta.items() if d}
     if changes:
         # One UPDATE for every account touched (the rows are locked above).
-        cases = " ".join(f"WHEN {int(a)} THEN {int(d)}" for a, d in changes.items())
-        marks = ", ".join(["%s"] * len(changes))
-        fastsql.write(
-            f"UPDATE {fastsql.table(Account)} SET balance = balance + CASE {fastsql.col('id')} "
-            f"{cases} ELSE 0 END WHERE {fastsql.col('id')} IN ({marks})",
-            list(changes),
-        )
+        fastsql.write(fastsql.add_to_balances(changes), list(changes))
     for account_id, amount in delta.items():
         kind, name, balance = known[account_id]
         known[account_id] = (kind, name, balance + amount)
@@ -152,17 +142,8 @@ def _write_postings(
     """PostgreSQL: the transactions and their entries in one statement (so it can travel
     with the command's other writes): the new transaction ids, numbered in the order of
     ``transactions`` (a sequence hands them out in row order), join the entries' numbers."""
-    tx_row = "(" + ", ".join(["%s"] * 6) + ")"
-    entry_row = "(%s, %s, %s)"
     fastsql.write(
-        f"WITH tx AS (INSERT INTO {fastsql.table(LedgerTransaction)} "
-        "(created, memo, table_id, round_id, box, wager) VALUES "
-        + ", ".join([tx_row] * len(transactions))
-        + " RETURNING id), numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM tx) "
-        f"INSERT INTO {fastsql.table(Entry)} (transaction_id, account_id, amount) "
-        "SELECT numbered.id, e.account_id, e.amount FROM (VALUES "
-        + ", ".join([entry_row] * len(entries))
-        + ") AS e (n, account_id, amount) JOIN numbered ON numbered.n = e.n",
+        fastsql.postings(len(transactions), len(entries)),
         [p for row in transactions for p in row] + [p for row in entries for p in row],
     )
 
@@ -194,14 +175,8 @@ def lock_for_table(table: Table, players: Iterable[str]) -> tuple[dict[str, int]
     found: dict[str, int] = {}
     held: Held = {}
     bankroll = None
-    users = get_user_model()._meta.db_table
-    marks = ", ".join(["%s"] * len(wanted)) or "NULL"
-    lock = " FOR UPDATE OF a" if connection.features.has_select_for_update_of else ""
     for pk, table_id, username, kind, name, balance in fastsql.rows(
-        f"SELECT a.id, a.table_id, u.username, a.kind, a.name, a.balance "
-        f"FROM {fastsql.table(Account)} a LEFT JOIN {fastsql.col(users)} u ON u.id = a.user_id "
-        f"WHERE a.table_id = %s OR u.username IN ({marks}) ORDER BY a.id{lock}",
-        [table.pk, *wanted],
+        fastsql.lock_table_accounts(len(wanted)), [table.pk, *wanted]
     ):
         held[pk] = (kind, name, balance)
         if table_id == table.pk:

@@ -18,7 +18,6 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -32,7 +31,7 @@ from table.games.events import PUBLIC
 
 from .. import broadcast, duties, fastsql, ledger
 from ..broadcast import Publication
-from ..models import CommandRecord, DealerAssignment, Round, RulesSubmission, Seat, Table
+from ..models import CommandRecord, RulesSubmission, Table
 from .context import Context, Result, ServiceError
 from .records import _note_balances, _save_round, _write_events
 
@@ -82,40 +81,6 @@ class _Locked:
     dealers: frozenset[int]  # the ids of the dealers assigned to the table
 
 
-@lru_cache(maxsize=4)
-def _locked_read_sql(vendor: str) -> str:
-    """The text of _lock_table's round trip, built once per database vendor."""
-    lock = ""
-    if vendor == "postgresql":
-        lock = f"SELECT id FROM {fastsql.table(Table)} WHERE id = %s FOR UPDATE;\n"
-        seat_list = "json_agg(json_build_array(s.box, s.player_id, u.username))"
-        dealer_list = "json_agg(d.dealer_id)"
-    else:
-        seat_list = "json_group_array(json_array(s.box, s.player_id, u.username))"
-        dealer_list = "json_group_array(d.dealer_id)"
-    rules_cols = ", ".join(f"r.{fastsql.col(f.column)}" for f in _RULES_FIELDS)
-    table_cols = ", ".join(f"t.{fastsql.col(c)}" for c in _TABLE_COLUMNS)
-    users = fastsql.col(User._meta.db_table)
-    rounds = fastsql.table(Round)
-    return (
-        f"{lock}SELECT {table_cols}, {rules_cols}, "
-        f"(SELECT c.response FROM {fastsql.table(CommandRecord)} c WHERE c.table_id = t.id "
-        f"AND c.actor = %s AND c.{fastsql.col('key')} = %s), "
-        f"(SELECT c.request FROM {fastsql.table(CommandRecord)} c WHERE c.table_id = t.id "
-        f"AND c.actor = %s AND c.{fastsql.col('key')} = %s), "
-        f"(SELECT phase FROM {rounds} WHERE id = t.current_round_id), "
-        f"(SELECT state FROM {rounds} WHERE id = t.current_round_id), "
-        f"(SELECT {seat_list} FROM {fastsql.table(Seat)} s JOIN {users} u ON u.id = s.player_id "
-        "WHERE s.table_id = t.id), "
-        # The dealers assigned to the table: a dealer command checks its dealer without a
-        # round trip of its own (table/duties.py).
-        f"(SELECT {dealer_list} FROM {fastsql.table(DealerAssignment)} d "
-        "WHERE d.table_id = t.id) "
-        f"FROM {fastsql.table(Table)} t "
-        f"JOIN {fastsql.table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s"
-    )
-
-
 def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Locked:
     """The table's row, locked (SELECT ... FOR UPDATE), with its Rules Submission, the
     answer already given to this idempotency key, the current round and the seats: one
@@ -127,7 +92,9 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
     round, the seats) as they were when it started waiting."""
     postgres = connection.vendor == "postgresql"
     found = fastsql.last_one(
-        _locked_read_sql(connection.vendor),
+        fastsql.locked_read(
+            connection.vendor, _TABLE_COLUMNS, tuple(f.column for f in _RULES_FIELDS)
+        ),
         [table_id, actor, key, actor, key, table_id]
         if postgres
         else [actor, key, actor, key, table_id],

@@ -104,7 +104,7 @@ class Context:
             found = self.stored_round
             if found is None:
                 found = fastsql.one(
-                    f"SELECT phase, state FROM {fastsql.table(Round)} WHERE id = %s",
+                    fastsql.round_phase_and_state(),
                     [self.table.current_round_id],
                 )
             assert found is not None

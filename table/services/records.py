@@ -20,7 +20,7 @@ from table.games import FOUR_CARD_FRENZY
 from table.games.base import BoxState, Game, RoundStatus, to_player
 
 from .. import fastsql
-from ..models import BoxRecord, Round, RoundEvent, SettlementLine, Table
+from ..models import BoxRecord, Round, RoundEvent, SettlementLine
 from .context import Context, _audit, _deadline_ms
 
 User = get_user_model()
@@ -46,9 +46,7 @@ def _save_round(ctx: Context) -> None:
         if status.finished:
             stamps.append(("finished_at = %s", now))
     fastsql.write(
-        f"UPDATE {fastsql.table(Round)} SET state = %s, phase = %s, void_reason = %s"
-        + "".join(", " + sql for sql, _ in stamps)
-        + " WHERE id = %s",
+        fastsql.round_update([sql for sql, _ in stamps]),
         [
             fastsql.dumps(game.to_dict(state)),
             row.phase,
@@ -135,8 +133,7 @@ def _record_finished(ctx: Context, game: Game[Any, Any], state: Any, row: Round)
     names = sorted({b.player for b in boxes})
     users = dict(
         fastsql.rows(
-            f"SELECT username, id FROM {fastsql.col(User._meta.db_table)} "
-            f"WHERE username IN ({', '.join(['%s'] * len(names)) or 'NULL'})",
+            fastsql.user_ids(len(names)),
             names,
         )
     )
@@ -266,9 +263,7 @@ def _write_events(ctx: Context) -> int:
     table.last_hash = prev
     # Every field a command may change; not the clock owner's heartbeat (another writer).
     fastsql.write(
-        f"UPDATE {fastsql.table(Table)} SET version = %s, last_hash = %s, is_open = %s, "
-        "rules_id = %s, pending_rules_id = %s, shoe = %s, rounds_since_stub_count = %s, "
-        "current_round_id = %s, betting_deadline = %s, turn_deadline = %s WHERE id = %s",
+        fastsql.table_update(),
         [
             table.version,
             table.last_hash,
