@@ -104,6 +104,17 @@ class TableClient:
             if reply.get("ref") == ref:
                 return reply
 
+    async def fetch_snapshot(self, timeout: float = 10) -> dict[str, Any]:
+        """A fresh snapshot. The reply is a ``snapshot`` frame echoing ``ref`` (not an ``ok``:
+        :meth:`command` would wait for one in vain)."""
+        ref = uuid.uuid4().hex[:12]
+        waiting = asyncio.ensure_future(
+            self.wait_for(lambda f: f.get("type") == "snapshot" and f.get("ref") == ref, timeout)
+        )
+        await asyncio.sleep(0)  # the waiter is registered before the reply can arrive
+        await self.ws.send(json.dumps({"cmd": "snapshot", "ref": ref}))
+        return await waiting
+
     def events(self, kind: str | None = None) -> list[dict[str, Any]]:
         return [
             e

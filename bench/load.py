@@ -128,8 +128,8 @@ async def other_game_bot(
                         await act(client, "decide", box, {"play": True})
                 elif kind == "setting_turn" and data.get("box") == box:
                     await asyncio.sleep(rng.uniform(0, think))
-                    reply = await client.command(cmd="snapshot")
-                    moves = ((reply.get("round") or {}).get("moves")) or []
+                    snapshot = await client.fetch_snapshot()
+                    moves = ((snapshot.get("round") or {}).get("moves")) or []
                     setting = next(
                         (m for m in moves if m["move"] == "set_hands" and m["box"] == box), None
                     )

@@ -134,7 +134,14 @@ def _dealt_anything(rnd: EngineRound) -> bool:
 
 
 def deal_version(row: Round, events: list[RoundEvent] | None = None) -> int | None:
-    """The table version of this round's deal, or None if it was never dealt."""
+    """The table version of this round's deal, or None if it was never dealt. A round of
+    another game than Four Card Frenzy is read by its own game (its state is not a Four Card
+    Frenzy round: :func:`deal_faults` looks back at the table's earlier rounds with this)."""
+    if row.game != FOUR_CARD_FRENZY:
+        game = game_named(row.game)
+        if not game.status(game.from_dict(row.state)).dealt:
+            return None
+        return deal_version_of(_events(row) if events is None else events)
     rnd = EngineRound.from_dict(row.state)
     if not _dealt_anything(rnd):
         return None

@@ -108,14 +108,25 @@ class LiveStack:
 
     # --- processes --------------------------------------------------------------------------
 
-    def daphne(self, port: int | None = None) -> str:
+    def daphne(self, port: int | None = None, setup: str = "") -> str:
+        """A Daphne process on ``port`` (a free one by default). ``setup``: Python run in that
+        process once Django is set up and before it serves (a test's seeded shuffle, say:
+        ``services.dealing.RANDOM`` can only be swapped inside the server's own process)."""
         port = port or free_port()
         log = open(Path(self.tmp) / f"daphne-{port}.log", "wb")
+        launch = ["-m", "daphne"]
+        if setup:
+            launch = [
+                "-c",
+                "import django\ndjango.setup()\n"
+                + setup
+                + "\nfrom daphne.cli import CommandLineInterface\n"
+                "CommandLineInterface.entrypoint()\n",
+            ]
         proc = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "daphne",
+                *launch,
                 "-b",
                 "127.0.0.1",
                 "-p",

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 
 from table import audit, services
@@ -19,19 +20,26 @@ from tests.services.test_games_at_table import HILO_SHOE, make_table
 
 pytestmark = [pytest.mark.django_db]
 
+User = get_user_model()
+
 
 @pytest.fixture(params=["crazy_4_poker", "five_card_hi_lo"])
-def played(request: Any, monkeypatch: pytest.MonkeyPatch) -> Round:
-    """One settled round of the game, two players, everyone playing."""
+def table_of(request: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any, Any]:
+    """A table of the game (its dealer, a shoe source), two players seated at boxes 1 and 3."""
     game = game_named(request.param)
     choices: dict[str, Any] = {}
     if game.name == "crazy_4_poker":
         choices = {"progressive": None, "hand_bonus": None}  # no meters to link
     table, dealer = make_table(game.name, game, **choices)
     monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(HILO_SHOE))
-    alice, bob = make_player("alice"), make_player("bob")
-    services.sit(table.pk, alice, 1)
-    services.sit(table.pk, bob, 3)
+    services.sit(table.pk, make_player("alice"), 1)
+    services.sit(table.pk, make_player("bob"), 3)
+    return table, dealer, game
+
+
+def play_round(table: Table, dealer: Any, game: Any) -> Round:
+    """One settled round, both players betting and playing."""
+    alice, bob = (User.objects.get(username=n) for n in ("alice", "bob"))
     services.open_betting(table.pk, dealer)
     services.act(table.pk, alice, "bet", 1, {"ante": 10_00})
     services.act(table.pk, bob, "bet", 3, {"ante": 5_00})
@@ -53,6 +61,21 @@ def played(request: Any, monkeypatch: pytest.MonkeyPatch) -> Round:
     services.reveal(table.pk, dealer)
     services.settle(table.pk, dealer)
     return Round.objects.get(pk=Table.objects.get(pk=table.pk).current_round_id)
+
+
+@pytest.fixture
+def played(table_of: tuple[Table, Any, Any]) -> Round:
+    """One settled round of the game, two players, everyone playing."""
+    return play_round(*table_of)
+
+
+def test_a_later_round_passes(table_of: tuple[Table, Any, Any]) -> None:
+    """The audit of a table's second round looks back for the previous deal (the shoe faults
+    armed since): it reads that round by its own game, not as a Four Card Frenzy round."""
+    play_round(*table_of)
+    second = play_round(*table_of)
+    assert second.number == 2
+    assert audit.verify_round(second.pk).problems == []
 
 
 def test_a_clean_round_passes(played: Round) -> None:

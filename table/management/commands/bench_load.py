@@ -66,9 +66,13 @@ def seed(tables: int, games: list[str] | None = None) -> list[dict[str, Any]]:
     for t in range(1, tables + 1):
         name = games[(t - 1) % len(games)]
         rules = bench_rules(name)
-        table, _ = Table.objects.get_or_create(name=f"Bench {t}", defaults={"rules": rules})
+        # A table keeps its game (its rounds are of that game: services.rules never switches
+        # it), so each game has its own bench tables: a run with other --games than an earlier
+        # one makes new tables instead of dealing Crazy 4 Poker at a Four Card Frenzy table.
+        label = f"Bench {t}" if name == FOUR_CARD_FRENZY else f"Bench {t} ({game(name).title})"
+        table, _ = Table.objects.get_or_create(name=label, defaults={"rules": rules})
         if table.rules_id != rules.pk:
-            table.rules = rules  # a bench table of another game in an earlier run
+            table.rules = rules  # the bench rules of the same game, made again
             table.save(update_fields=["rules"])
         by_game.setdefault(name, []).append(table)
         if not DealerAssignment.objects.filter(table=table, dealer=dealer).exists():
