@@ -134,19 +134,16 @@ def _dealt_anything(rnd: EngineRound) -> bool:
 
 
 def deal_version(row: Round, events: list[RoundEvent] | None = None) -> int | None:
-    """The table version of this round's deal, or None if it was never dealt."""
-    rnd = EngineRound.from_dict(row.state)
-    if not _dealt_anything(rnd):
+    """The table version of this round's deal, or None if it was never dealt. The round is
+    read as its own game's (a round of Crazy 4 Poker or Hi-Lo is no Four Card Frenzy round)."""
+    if row.game == FOUR_CARD_FRENZY:
+        dealt = _dealt_anything(EngineRound.from_dict(row.state))
+    else:
+        game = game_named(row.game)
+        dealt = game.status(game.from_dict(row.state)).dealt
+    if not dealt:
         return None
-    events = _events(row) if events is None else events
-    closed = [e.version for e in events if e.kind == "betting_closed"]
-    candidates = [
-        e.version
-        for e in events
-        if e.kind in ("face_up_card", "cards_dealt", "round_void")
-        and (not closed or e.version > closed[0])
-    ]
-    return min(candidates) if candidates else None
+    return deal_version_of(_events(row) if events is None else events)
 
 
 def deal_faults(row: Round, version: int) -> list[Fault]:

@@ -23,36 +23,44 @@ pytestmark = [pytest.mark.django_db]
 @pytest.fixture(params=["crazy_4_poker", "five_card_hi_lo"])
 def played(request: Any, monkeypatch: pytest.MonkeyPatch) -> Round:
     """One settled round of the game, two players, everyone playing."""
-    game = game_named(request.param)
+    return play_rounds(request.param, monkeypatch, 1)[-1]
+
+
+def play_rounds(name: str, monkeypatch: pytest.MonkeyPatch, count: int) -> list[Round]:
+    """``count`` settled rounds of the game at one table, two players, everyone playing."""
+    game = game_named(name)
     choices: dict[str, Any] = {}
     if game.name == "crazy_4_poker":
         choices = {"progressive": None, "hand_bonus": None}  # no meters to link
     table, dealer = make_table(game.name, game, **choices)
-    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(HILO_SHOE))
+    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(*[HILO_SHOE] * count))
     alice, bob = make_player("alice"), make_player("bob")
     services.sit(table.pk, alice, 1)
     services.sit(table.pk, bob, 3)
-    services.open_betting(table.pk, dealer)
-    services.act(table.pk, alice, "bet", 1, {"ante": 10_00})
-    services.act(table.pk, bob, "bet", 3, {"ante": 5_00})
-    services.no_more_bets(table.pk, dealer)
-    services.deal(table.pk, dealer)
-    while True:
-        table.refresh_from_db()
-        row = Round.objects.get(pk=table.current_round_id)
-        state = game.from_dict(row.state)
-        moves = [
-            (user, m)
-            for user in (alice, bob)
-            for m in game.moves(state, Actor.player(user.username))
-        ]
-        if not moves:
-            break
-        user, move = moves[0]
-        services.act(table.pk, user, move.name, move.box or 0, dict(move.choices[-1].args))
-    services.reveal(table.pk, dealer)
-    services.settle(table.pk, dealer)
-    return Round.objects.get(pk=Table.objects.get(pk=table.pk).current_round_id)
+    rounds = []
+    for _ in range(count):
+        services.open_betting(table.pk, dealer)
+        services.act(table.pk, alice, "bet", 1, {"ante": 10_00})
+        services.act(table.pk, bob, "bet", 3, {"ante": 5_00})
+        services.no_more_bets(table.pk, dealer)
+        services.deal(table.pk, dealer)
+        while True:
+            table.refresh_from_db()
+            row = Round.objects.get(pk=table.current_round_id)
+            state = game.from_dict(row.state)
+            moves = [
+                (user, m)
+                for user in (alice, bob)
+                for m in game.moves(state, Actor.player(user.username))
+            ]
+            if not moves:
+                break
+            user, move = moves[0]
+            services.act(table.pk, user, move.name, move.box or 0, dict(move.choices[-1].args))
+        services.reveal(table.pk, dealer)
+        services.settle(table.pk, dealer)
+        rounds.append(Round.objects.get(pk=Table.objects.get(pk=table.pk).current_round_id))
+    return rounds
 
 
 def test_a_clean_round_passes(played: Round) -> None:
@@ -61,6 +69,19 @@ def test_a_clean_round_passes(played: Round) -> None:
     assert any("commitment" in c for c in report.checks)
     assert any("committed shoe" in c for c in report.checks)
     assert any("ledger" in c for c in report.checks)
+
+
+@pytest.mark.parametrize("name", ["crazy_4_poker", "five_card_hi_lo"])
+def test_every_round_of_a_table_passes(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round after the table's first looks back for the shoe faults armed since the
+    previous deal (§657a.13, §663a.13): that look-back reads the earlier round as its own
+    game's round (it crashed on a Four Card Frenzy parse before)."""
+    first, second = play_rounds(name, monkeypatch, 2)
+    assert second.number == first.number + 1
+    for row in (first, second):
+        report = audit.verify_round(row.pk)
+        assert report.problems == [], report.problems
+        assert any("committed shoe" in c for c in report.checks)
 
 
 def test_a_changed_settlement_line_is_found(played: Round) -> None:
