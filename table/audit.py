@@ -1,10 +1,13 @@
 """Audits of the table's records: the hash-chained event log, and one round from its record.
 
 - :func:`verify_chain` recomputes a table's event chain and names the first broken link.
-- :func:`verify_round` checks a round against its published commitment
-  (``sha256(" ".join(shoe) + "|" + salt)``), re-deals the committed order with the shoe
-  (§684a.10(b)) and compares every stack, re-settles it (§684a.11(e): every hand can be
-  reconstructed) and checks the money the ledger moved for it.
+- :func:`verify_round` checks a round of any game against its published commitment
+  (``sha256(" ".join(shoe) + "|" + salt)``), has the game re-deal the committed order and
+  re-settle the stored layout (``Game.recheck``: §684a.11(e), every hand can be
+  reconstructed), checks the platform's own rows (the events, box records and settlement
+  lines) against the round (``Game.boxes``, ``Game.status``) and the money the ledger moved
+  for it. The audit knows no game's internals: only the interface and the stored record's
+  shoe order and salt (``Game.to_dict`` keeps them as ``order`` and ``salt``).
 
 Both return plain-words problems (an empty list means all is well); the management commands
 ``verify_chain`` and ``verify_round`` print them and exit non-zero.
@@ -19,16 +22,21 @@ from typing import Any
 
 from django.db.models import Sum
 
-from table.games import FOUR_CARD_FRENZY
-from table.games import game as game_named
-from table.games.base import Actor, EngineError, Game
-from table.games.cards import DECK, codes, parse_card
-from table.games.four_card_frenzy.round import Phase
-from table.games.four_card_frenzy.round import Round as EngineRound
-from table.games.four_card_frenzy.settlement import BoxInPlay, Outcome, settle
+from table.games import game_of_state
+from table.games.base import EngineError, Game, RoundStatus
+from table.games.cards import DECK, codes
 from table.games.shoe import DealPlan, Fault, deal
 
-from .models import BoxRecord, Entry, LedgerTransaction, Round, RoundEvent, SettlementLine, Table
+from .models import (
+    BoxRecord,
+    Entry,
+    LedgerTransaction,
+    MeterEvent,
+    Round,
+    RoundEvent,
+    SettlementLine,
+    Table,
+)
 
 # --- the event chain ------------------------------------------------------------------------
 
@@ -104,8 +112,6 @@ def _link(row: RoundEvent, problem: str) -> BrokenLink:
 
 # --- one round --------------------------------------------------------------------------------
 
-#: Void reasons that a deal itself can produce (the shoe's irregularities).
-DEAL_VOIDS = frozenset({"shoe_jam", "face_up_cards", "wrong_card_count"})
 #: Ledger memos of money going back to a player at settlement or void.
 PAYOUT_MEMOS = frozenset({"win", "push", "returned (void)"})
 
@@ -123,29 +129,15 @@ def _events(row: Round) -> list[RoundEvent]:
     return list(RoundEvent.objects.filter(round=row).order_by("version", "seq"))
 
 
-def _dealt_anything(rnd: EngineRound) -> bool:
-    return bool(
-        rnd.dealer_cards
-        or rnd.stub
-        or rnd.discards
-        or rnd.all_six_card is not None
-        or any(b.cards for b in rnd.boxes.values())
-    )
+def _status(row: Round) -> tuple[Game[Any, Any], Any, RoundStatus]:
+    game = game_of_state(row.state)
+    state = game.from_dict(row.state)
+    return game, state, game.status(state)
 
 
-def deal_version(row: Round, events: list[RoundEvent] | None = None) -> int | None:
-    """The table version of this round's deal, or None if it was never dealt. A round of
-    another game than Four Card Frenzy is read by its own game (its state is not a Four Card
-    Frenzy round: :func:`deal_faults` looks back at the table's earlier rounds with this)."""
-    if row.game != FOUR_CARD_FRENZY:
-        game = game_named(row.game)
-        if not game.status(game.from_dict(row.state)).dealt:
-            return None
-        return deal_version_of(_events(row) if events is None else events)
-    rnd = EngineRound.from_dict(row.state)
-    if not _dealt_anything(rnd):
-        return None
-    events = _events(row) if events is None else events
+def deal_version_of(events: list[RoundEvent]) -> int | None:
+    """The table version of a round's deal, from its events: the first card found face up,
+    stacks dealt or void after "no more bets"."""
     closed = [e.version for e in events if e.kind == "betting_closed"]
     candidates = [
         e.version
@@ -154,6 +146,17 @@ def deal_version(row: Round, events: list[RoundEvent] | None = None) -> int | No
         and (not closed or e.version > closed[0])
     ]
     return min(candidates) if candidates else None
+
+
+def deal_version(row: Round, events: list[RoundEvent] | None = None) -> int | None:
+    """The table version of this round's deal, or None if it was never dealt."""
+    try:
+        _game, _state, status = _status(row)
+    except EngineError:
+        return None
+    if not (status.dealt or status.cards_dealt):
+        return None
+    return deal_version_of(_events(row) if events is None else events)
 
 
 def deal_faults(row: Round, version: int) -> list[Fault]:
@@ -172,186 +175,21 @@ def deal_faults(row: Round, version: int) -> list[Fault]:
     return [f for f in faults if f is not Fault.MISCOUNT]
 
 
-def redeal_problems(row: Round, rnd: EngineRound, events: list[RoundEvent]) -> list[str]:
-    """Deal the committed order again (§684a.10(b)): boxes with Ante and Odds from box 1,
-    then the dealer, then the All-Six stack; every card must be where the record says."""
-    version = deal_version(row, events)
-    if version is None:
-        if _dealt_anything(rnd):
-            return ["cards were dealt but the event log shows no deal"]
-        return []
-    in_play = [rnd.boxes[b] for b in sorted(rnd.boxes) if rnd.boxes[b].in_play]
-    all_six = any(b.wagers.get("all_six", 0) for b in in_play)
-    faults = deal_faults(row, version)
-    plan = DealPlan.from_faults(faults, len(in_play) + 1 + int(all_six))
-    dealt = deal(rnd.order, len(in_play), all_six, plan)
+def _stored_shoe(row: Round) -> tuple[list[int], str]:
+    order, salt = row.state.get("order"), row.state.get("salt")
+    if not isinstance(order, list) or not all(type(c) is int for c in order):
+        order = []
+    return order, salt if isinstance(salt, str) else ""
+
+
+def shoe_problems(row: Round, events: list[RoundEvent], checks: list[str]) -> list[str]:
+    """The stored shoe is one deck and hashes with the salt to the commitment, published at
+    opening before betting closed and revealed (shoe and salt) when the round ended."""
+    order, salt = _stored_shoe(row)
     problems = []
-    stacks = list(dealt.box_stacks) + [()] * (len(in_play) - len(dealt.box_stacks))
-    for play, stack in zip(in_play, stacks, strict=True):
-        if list(play.cards) != list(stack):
-            problems.append(
-                f"box {play.box} holds {' '.join(codes(play.cards)) or 'nothing'} but the "
-                f"committed shoe deals it {' '.join(codes(stack)) or 'nothing'}"
-            )
-    for box, play in rnd.boxes.items():
-        if not play.in_play and play.cards:
-            problems.append(f"box {box} has cards without an Ante")
-    expected: list[tuple[str, Any, Any]] = [
-        ("the dealer's stack", list(rnd.dealer_cards), list(dealt.dealer_stack)),
-        ("the All-Six card", rnd.all_six_card, dealt.all_six_card),
-        (
-            "the discards",
-            list(rnd.discards),
-            [*dealt.face_up_discards, *dealt.all_six_discards],
-        ),
-        ("the stub", list(rnd.stub), list(dealt.stub)),
-    ]
-    for what, have, want in expected:
-        if have != want:
-            problems.append(f"{what} is {_show(have)} but the committed shoe gives {_show(want)}")
-    if dealt.irregularity and row.void_reason != dealt.irregularity:
-        problems.append(
-            f"the re-deal ends in {dealt.irregularity} but the round shows "
-            f"{row.void_reason or row.phase}"
-        )
-    face_up = [e.data["card"] for e in events if e.kind == "face_up_card"]
-    if face_up != codes(dealt.face_up_discards):
-        problems.append(f"cards announced face up {face_up} are not the re-dealt ones")
-    for e in events:
-        if e.kind == "hole_cards":
-            play = rnd.boxes.get(e.data["box"])
-            if play is None or e.data["cards"] != codes(play.cards):
-                problems.append(f"box {e.data['box']} was shown other hole cards than it holds")
-    return problems
-
-
-def _show(cards: Any) -> str:
-    if cards is None:
-        return "none"
-    if isinstance(cards, list):
-        return " ".join(codes(cards)) or "nothing"
-    return codes([cards])[0]
-
-
-def resettle_problems(row: Round, rnd: EngineRound) -> list[str]:
-    """Settle the stored layout again with the engine and compare with what was stored."""
-    if rnd.phase is not Phase.SETTLED:
-        return []
-    in_play = [b for b in rnd.boxes.values() if b.in_play]
-    again = settle(
-        rnd.dealer_cards,
-        [BoxInPlay(b.box, b.player, tuple(b.cards), dict(b.wagers)) for b in in_play],
-        rnd.rules.settlement_rules(),
-        rnd.all_six_card,
-        main_game_void=rnd.main_game_void,
-    )
-    problems = []
-    stored = (rnd.results or {}).get("boxes", [])
-    fresh = [
-        (b.box, [(r.wager, r.stake, r.outcome.value, r.net) for r in b.results], b.net)
-        for b in again.boxes
-    ]
-    kept = [
-        (
-            b["box"],
-            [(r["wager"], r["stake"], r["outcome"], r["net"]) for r in b["results"]],
-            b["net"],
-        )
-        for b in stored
-    ]
-    if fresh != kept:
-        problems.append(f"re-settling the round gives {fresh}, the record says {kept}")
-    lines = sorted(
-        (s.box, s.wager, s.stake, s.outcome, s.net)
-        for s in SettlementLine.objects.filter(round=row)
-    )
-    wanted = sorted((box, *r) for box, results, _ in fresh for r in results)
-    if lines != wanted:
-        problems.append(f"the settlement lines {lines} differ from the re-settlement {wanted}")
-    players = {p.player: {"net": p.net, "withheld": p.withheld} for p in again.players}
-    recorded = {
-        name: {"net": v["net"], "withheld": v["withheld"]}
-        for name, v in ((rnd.results or {}).get("players") or {}).items()
-    }
-    if players != recorded:
-        problems.append(f"player totals {recorded} differ from the re-settlement {players}")
-    for record in BoxRecord.objects.filter(round=row):
-        play = rnd.boxes.get(record.box)
-        if play is None or record.cards.split() != codes(play.cards):
-            problems.append(f"box {record.box}'s record shows other cards than the round")
-    return problems
-
-
-def money_problems(row: Round, rnd: EngineRound) -> list[str]:
-    """Each player's money moved for this round equals the settlement (nothing for a void
-    round), and no wager was paid back twice."""
-    if not rnd.finished:
-        return []
-    problems = []
-    moved: dict[str, int] = defaultdict(int)
-    for name, amount in (
-        Entry.objects.filter(transaction__round=row, account__kind="player")
-        .values_list("account__name")
-        .annotate(total=Sum("amount"))
-    ):
-        moved[name.removeprefix("player:")] = amount or 0
-    if rnd.phase is Phase.VOID:
-        expected = {p: 0 for p in moved}
-    else:
-        expected = {
-            name: v["net"] for name, v in ((rnd.results or {}).get("players") or {}).items()
-        }
-        for name in moved:
-            expected.setdefault(name, 0)
-    for name in sorted(set(moved) | set(expected)):
-        if moved.get(name, 0) != expected.get(name, 0):
-            problems.append(
-                f"{name}'s account moved {moved.get(name, 0)} for this round; "
-                f"the {'void' if rnd.phase is Phase.VOID else 'settlement'} says "
-                f"{expected.get(name, 0)}"
-            )
-    paid = defaultdict(int)
-    for box, wager in LedgerTransaction.objects.filter(
-        round=row, memo__in=PAYOUT_MEMOS
-    ).values_list("box", "wager"):
-        paid[(box, wager)] += 1
-    for (box, wager), times in sorted(paid.items(), key=str):
-        if times > 1:
-            problems.append(f"box {box}'s {wager or 'wagers'} was paid back {times} times")
-    if rnd.phase is Phase.SETTLED:
-        for b in (rnd.results or {}).get("boxes", []):
-            for r in b["results"]:
-                want = 0 if r["outcome"] == Outcome.LOSE.value else 1
-                if paid.get((b["box"], r["wager"]), 0) != want:
-                    problems.append(
-                        f"box {b['box']}'s {r['wager']} ({r['outcome']}) was paid "
-                        f"{paid.get((b['box'], r['wager']), 0)} times, not {want}"
-                    )
-    return problems
-
-
-@dataclass
-class RoundReport:
-    round_id: int
-    table: str
-    number: int
-    phase: str
-    commitment: str
-    checks: list[str]
-    problems: list[str]
-
-
-def verify_round(round_id: int) -> RoundReport:
-    row = Round.objects.select_related("table").get(pk=round_id)
-    if row.game != FOUR_CARD_FRENZY:
-        return verify_game_round(row, game_named(row.game))
-    rnd = EngineRound.from_dict(row.state)
-    events = _events(row)
-    checks: list[str] = []
-    problems: list[str] = []
-    if sorted(rnd.order) != list(DECK):
-        problems.append(f"the shoe holds {len(rnd.order)} cards, not the 52 of one deck")
-    recomputed = published_commitment(rnd.order, rnd.salt)
+    if sorted(order) != list(DECK):
+        problems.append(f"the shoe holds {len(order)} cards, not the 52 of one deck")
+    recomputed = published_commitment(order, salt)
     if recomputed != row.commitment:
         problems.append(
             f"sha256(shoe + '|' + salt) is {recomputed}, not the commitment {row.commitment}"
@@ -373,213 +211,82 @@ def verify_round(round_id: int) -> RoundReport:
             )
     for e in events:
         if e.kind in ("round_settled", "round_void"):
-            if e.data.get("shoe") != codes(rnd.order) or e.data.get("salt") != rnd.salt:
+            if e.data.get("shoe") != codes(order) or e.data.get("salt") != salt:
                 problems.append(f"the shoe and salt revealed at {e.kind} are not the stored ones")
             elif e.data.get("commitment") != row.commitment:
                 problems.append(f"the commitment repeated at {e.kind} is not the stored one")
             else:
                 checks.append(f"shoe and salt revealed at {e.kind}")
-    dealt = redeal_problems(row, rnd, events)
-    problems += dealt
-    if not dealt and deal_version(row, events) is not None:
-        checks.append("every dealt card is where the committed shoe order puts it (§684a.10(b))")
-    settled = resettle_problems(row, rnd)
-    problems += settled
-    if not settled and rnd.phase is Phase.SETTLED:
-        checks.append("re-settling the dealt layout gives the recorded results")
-    money = money_problems(row, rnd)
-    problems += money
-    if not money and rnd.finished:
-        checks.append("the ledger moved exactly the settled amounts, each wager paid once")
-    return RoundReport(
-        row.pk, row.table.name, row.number, row.phase, row.commitment, checks, problems
-    )
-
-
-# --- a round of any game, through the Game interface -----------------------------------------
-
-
-def verify_game_round(row: Round, game: Game[Any, Any]) -> RoundReport:
-    """What :func:`verify_round` checks, for a game other than Four Card Frenzy, through its
-    interface only: the stored round loads and saves back unchanged (the game's own state
-    round trip), the commitment (sha256 of the shoe and salt revealed when the round ended,
-    published at opening, before betting closed: §657a.10, §663a.10), the re-deal of the
-    committed order with the game's dealing plan, the records (box records, settlement lines)
-    and the settlement adding up, and the ledger moving exactly each player's net.
-
-    Not re-settled from scratch: a game's settlement is reached through its players'
-    decisions and settings, which the interface does not replay; the game's own contract
-    (``manage.py settle_round``) re-settles a layout."""
-    events = _events(row)
-    checks: list[str] = []
-    problems: list[str] = []
-    report = RoundReport(row.pk, row.table.name, row.number, row.phase, row.commitment, checks, [])
-    try:
-        state = game.from_dict(row.state)
-    except EngineError as exc:
-        report.problems = [f"the stored round does not load: {exc.message}"]
-        return report
-    if game.to_dict(state) != row.state:
-        problems.append("the stored round does not save back as it was stored")
-    else:
-        checks.append(f"the stored round loads and saves back unchanged ({game.title})")
-    status = game.status(state)
-    if status.commitment != row.commitment:
-        problems.append("the round's own commitment is not the one stored with it")
-    problems += _commitment_problems(row, status, events, checks)
-    dealt = _game_redeal_problems(row, game, state, events)
-    problems += dealt
-    if not dealt and status.dealt:
-        checks.append("every dealt card is where the committed shoe order puts it")
-    recorded = _game_record_problems(row, game, state)
-    problems += recorded
-    if not recorded and status.finished:
-        checks.append("the box records and settlement lines are the round's, and add up")
-    money = _game_money_problems(row, status)
-    problems += money
-    if not money and status.finished:
-        checks.append("the ledger moved exactly each player's net (meter payouts included)")
-    report.problems = problems
-    return report
-
-
-def _commitment_problems(
-    row: Round, status: Any, events: list[RoundEvent], checks: list[str]
-) -> list[str]:
-    problems = []
-    opened = next((e for e in events if e.kind == "round_opened"), None)
-    closed = next((e for e in events if e.kind == "betting_closed"), None)
-    if opened is None:
-        problems.append("no round_opened event published the commitment")
-    elif opened.data.get("commitment") != row.commitment:
-        problems.append("the commitment published at round_opened is not the stored one")
-    elif closed is not None and closed.version <= opened.version:
-        problems.append("the commitment was published after betting closed")
-    else:
-        checks.append(f"commitment published at version {opened.version}, before betting closed")
-    ended = [e for e in events if e.kind in ("round_settled", "round_void")]
-    if status.finished and not ended:
-        problems.append("the round is over but no event revealed its shoe and salt")
-    for e in ended:
-        shoe, salt = e.data.get("shoe"), e.data.get("salt")
-        if not isinstance(shoe, list) or not isinstance(salt, str):
-            problems.append(f"{e.kind} revealed no shoe and salt")
-            continue
-        try:
-            order = [parse_card(c) for c in shoe]
-        except EngineError:
-            problems.append(f"the shoe revealed at {e.kind} holds something that is no card")
-            continue
-        if sorted(order) != list(DECK):
-            problems.append(f"the shoe revealed at {e.kind} is not the 52 cards of one deck")
-        recomputed = published_commitment(order, salt)
-        if recomputed != row.commitment:
-            problems.append(
-                f"sha256(shoe + '|' + salt) revealed at {e.kind} is {recomputed}, "
-                f"not the commitment {row.commitment}"
-            )
-        else:
-            checks.append(f"sha256(shoe | salt) revealed at {e.kind} equals the commitment")
     return problems
 
 
-def _game_redeal_problems(
-    row: Round, game: Game[Any, Any], state: Any, events: list[RoundEvent]
+def announced_problems(
+    row: Round, game: Game[Any, Any], state: Any, events: list[RoundEvent], faults: list[Fault]
 ) -> list[str]:
-    """Deal the committed order again with the game's own plan (§657a.10(b), §663a.10(b)):
-    the boxes in play from the dealer's left, the dealer, a shared card's stack."""
-    status = game.status(state)
-    if not status.dealt:
-        return []
-    ended = next((e for e in events if e.kind in ("round_settled", "round_void")), None)
-    if ended is None:
-        return []  # the shoe is still secret: the re-deal waits for the round to end
-    order = [parse_card(c) for c in ended.data["shoe"]]
-    version = deal_version_of(events)
-    faults = deal_faults(row, version) if version is not None else []
+    """What the table announced of the deal is the re-deal's: the cards found face up (the
+    shoe re-dealt with the game's plan) and each box's hole cards."""
+    order, _salt = _stored_shoe(row)
     plan = game.dealing_plan(state)
-    box_stacks = [s for s in plan.stacks if s.to == "box"]
+    boxes = sum(1 for s in plan.stacks if s.to == "box")
     shared = any(s.to == "shared" for s in plan.stacks)
-    dealt = deal(order, len(box_stacks), shared, DealPlan.from_faults(faults, len(plan.stacks)))
     problems = []
-    boxes = {b.box: b for b in game.boxes(state)}
-    got = list(dealt.box_stacks) + [()] * (len(box_stacks) - len(dealt.box_stacks))
-    for stack, cards in zip(box_stacks, got, strict=True):
-        held = list(boxes[stack.box].cards) if stack.box in boxes else []
-        if held != codes(list(cards)):
-            problems.append(
-                f"box {stack.box} holds {' '.join(held) or 'nothing'} but the committed shoe "
-                f"deals it {' '.join(codes(list(cards))) or 'nothing'}"
-            )
-    if status.cards_dealt != len(order) - len(dealt.stub):
-        problems.append(
-            f"{status.cards_dealt} cards left the shoe but the re-deal dispenses "
-            f"{len(order) - len(dealt.stub)}"
-        )
-    if dealt.irregularity and row.void_reason != dealt.irregularity:
-        problems.append(
-            f"the re-deal ends in {dealt.irregularity} but the round shows "
-            f"{row.void_reason or row.phase}"
-        )
-    shown = (game.view(state, Actor.dealer()).get("dealer") or {}).get("cards")
-    if shown and not dealt.irregularity and list(shown) != codes(list(dealt.dealer_stack)):
-        problems.append(
-            f"the dealer's hand is {' '.join(shown)} but the committed shoe deals "
-            f"{' '.join(codes(list(dealt.dealer_stack)))}"
-        )
+    if len(order) == len(DECK):
+        dealt = deal(order, boxes, shared, DealPlan.from_faults(faults, len(plan.stacks)))
+        face_up = [e.data["card"] for e in events if e.kind == "face_up_card"]
+        if face_up != codes(list(dealt.face_up_discards)):
+            problems.append(f"cards announced face up {face_up} are not the re-dealt ones")
+    held = {b.box: list(b.cards) for b in game.boxes(state)}
+    for e in events:
+        if e.kind == "hole_cards" and e.data["cards"] != held.get(e.data["box"]):
+            problems.append(f"box {e.data['box']} was shown other hole cards than it holds")
     return problems
 
 
-def deal_version_of(events: list[RoundEvent]) -> int | None:
-    """The table version of a round's deal, from its events."""
-    closed = [e.version for e in events if e.kind == "betting_closed"]
-    candidates = [
-        e.version
-        for e in events
-        if e.kind in ("face_up_card", "cards_dealt", "round_void")
-        and (not closed or e.version > closed[0])
-    ]
-    return min(candidates) if candidates else None
-
-
-def _game_record_problems(row: Round, game: Game[Any, Any], state: Any) -> list[str]:
-    """The box records and settlement lines are the round's boxes; each settled box's lines
-    add up to its net, and the boxes to each player's net."""
+def record_problems(row: Round, game: Game[Any, Any], state: Any) -> list[str]:
+    """The box records and settlement lines are the round's boxes (``Game.boxes``); each
+    settled box's lines add up to its net, and without a payout limit (whose withholding
+    the game's re-settlement checks) the boxes add up to each player's net."""
     status = game.status(state)
     if not status.finished:
         return []
     problems = []
     boxes = game.boxes(state)
-    records = {r.box: r for r in BoxRecord.objects.filter(round=row)}
-    for b in boxes:
-        record = records.pop(b.box, None)
-        if record is None:
-            problems.append(f"box {b.box} has no record")
-            continue
-        if record.cards.split() != list(b.cards) or record.net != (b.net or 0):
-            problems.append(f"box {b.box}'s record shows other cards or another net")
-    problems += [f"box {box} has a record but no wagers in the round" for box in records]
     lines = sorted(
         (s.box, s.wager, s.stake, s.outcome, s.net)
         for s in SettlementLine.objects.filter(round=row)
     )
     wanted = sorted((b.box, x.wager, x.stake, x.outcome, x.net) for b in boxes for x in b.lines)
     if lines != wanted:
-        problems.append(f"the settlement lines {lines} are not the round's {wanted}")
+        problems.append(f"the settlement lines {lines} differ from the round's {wanted}")
+    records = {r.box: r for r in BoxRecord.objects.filter(round=row)}
+    for b in boxes:
+        record = records.pop(b.box, None)
+        if record is None:
+            problems.append(f"box {b.box} has no record")
+        elif record.cards.split() != list(b.cards):
+            problems.append(f"box {b.box}'s record shows other cards than the round")
+        elif record.net != (b.net or 0):
+            problems.append(f"box {b.box}'s record shows another net than the round")
+    problems += [f"box {box} has a record but no wagers in the round" for box in records]
     totals: dict[str, int] = defaultdict(int)
     for b in boxes:
         if b.lines and sum(x.net for x in b.lines) != b.net:
             problems.append(f"box {b.box}'s lines add up to {sum(x.net for x in b.lines)}")
         totals[b.player] += b.net or 0
-    if status.players is not None and {p: n for p, n in totals.items()} != dict(status.players):
+    limited = game.table_settings(game.round_rules(state)).payout_limit is not None
+    if status.players is not None and not limited and dict(totals) != dict(status.players):
         problems.append(f"the boxes add up to {dict(totals)}, the round says {status.players}")
     return problems
 
 
-def _game_money_problems(row: Round, status: Any) -> list[str]:
-    """Each player's money moved for this round equals their net (nothing for a void)."""
+def money_problems(row: Round, game: Game[Any, Any], state: Any) -> list[str]:
+    """Each player's money moved for this round equals the settlement (nothing for a void
+    round), and no wager was paid back twice."""
+    status = game.status(state)
     if not status.finished:
         return []
+    void = status.phase == "void"
+    problems = []
     moved: dict[str, int] = defaultdict(int)
     for name, amount in (
         Entry.objects.filter(transaction__round=row, account__kind="player")
@@ -587,12 +294,98 @@ def _game_money_problems(row: Round, status: Any) -> list[str]:
         .annotate(total=Sum("amount"))
     ):
         moved[name.removeprefix("player:")] = amount or 0
-    expected = dict(status.players or {})
-    problems = []
+    if void:
+        expected = {p: 0 for p in moved}
+    else:
+        expected = dict(status.players or {})
+        for name in moved:
+            expected.setdefault(name, 0)
     for name in sorted(set(moved) | set(expected)):
         if moved.get(name, 0) != expected.get(name, 0):
             problems.append(
-                f"{name}'s account moved {moved.get(name, 0)} for this round; the round says "
+                f"{name}'s account moved {moved.get(name, 0)} for this round; "
+                f"the {'void' if void else 'settlement'} says "
                 f"{expected.get(name, 0)}"
             )
+    paid = defaultdict(int)
+    for box, wager in LedgerTransaction.objects.filter(
+        round=row, memo__in=PAYOUT_MEMOS
+    ).values_list("box", "wager"):
+        paid[(box, wager)] += 1
+    for (box, wager), times in sorted(paid.items(), key=str):
+        if times > 1:
+            problems.append(f"box {box}'s {wager or 'wagers'} was paid back {times} times")
+    if status.phase == "settled":
+        # A wager a shared meter paid (docs/meters.md, "hit") comes from the meter's account,
+        # the table paying only the rest, if any.
+        hits = set(
+            MeterEvent.objects.filter(round=row, kind=MeterEvent.HIT).values_list("box", "wager")
+        )
+        for b in game.boxes(state):
+            for x in b.lines:
+                # A line without a stake of its own is a bonus paid on top of a wager (the game
+                # names its own memo for that money).
+                if not x.stake or (b.box, x.wager) in hits or (None, x.wager) in hits:
+                    continue
+                want = 0 if x.outcome == "lose" else 1
+                if paid.get((b.box, x.wager), 0) != want:
+                    problems.append(
+                        f"box {b.box}'s {x.wager} ({x.outcome}) was paid "
+                        f"{paid.get((b.box, x.wager), 0)} times, not {want}"
+                    )
     return problems
+
+
+@dataclass
+class RoundReport:
+    round_id: int
+    table: str
+    number: int
+    phase: str
+    commitment: str
+    checks: list[str]
+    problems: list[str]
+
+
+def verify_round(round_id: int) -> RoundReport:
+    """Check one round of any game: its shoe against the commitment, the game's own re-deal
+    and re-settlement (``Game.recheck``), the announcements, records and ledger against it."""
+    row = Round.objects.select_related("table").get(pk=round_id)
+    events = _events(row)
+    checks: list[str] = []
+    problems: list[str] = []
+    report = RoundReport(
+        row.pk, row.table.name, row.number, row.phase, row.commitment, checks, problems
+    )
+    try:
+        game, state, status = _status(row)
+    except EngineError as exc:
+        problems.append(f"the stored round does not load: {exc.message}")
+        return report
+    if game.to_dict(state) != row.state:
+        problems.append("the stored round does not save back as it was stored")
+    problems += shoe_problems(row, events, checks)
+    if status.finished and not any(e.kind in ("round_settled", "round_void") for e in events):
+        problems.append("the round is over but no event revealed its shoe and salt")
+    version = deal_version_of(events) if status.dealt or status.cards_dealt else None
+    if version is None:
+        if status.dealt:
+            problems.append("cards were dealt but the event log shows no deal")
+    else:
+        faults = deal_faults(row, version)
+        redone = game.recheck(state, faults)
+        redone += announced_problems(row, game, state, events, faults)
+        problems += redone
+        if not redone:
+            checks.append("every dealt card is where the committed shoe order puts it")
+            if status.phase == "settled":
+                checks.append("re-settling the dealt layout gives the recorded results")
+    recorded = record_problems(row, game, state)
+    problems += recorded
+    if not recorded and status.finished:
+        checks.append("the box records and settlement lines are the round's, and add up")
+    money = money_problems(row, game, state)
+    problems += money
+    if not money and status.finished:
+        checks.append("the ledger moved exactly the settled amounts, each wager paid once")
+    return report

@@ -26,6 +26,8 @@ from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from table.games import game as game_named
+
 from . import crowd, presence, services
 from . import snapshot as snapshots
 from .broadcast import deliver, table_group, user_group
@@ -84,10 +86,6 @@ def table_queue(table_id: int) -> asyncio.Lock:
     return lock
 
 
-#: The game whose felt draws from the table's events (protocol v1); every other game's felt
-#: draws from the round view each socket is sent after the table's frames (v2, "view").
-FOUR_CARD_FRENZY = "four_card_frenzy"
-
 #: Per event loop: table -> (version, the spectators' view frame being built or built), so
 #: that a table's watchers share one view per version (as they share one snapshot).
 _public_views: weakref.WeakKeyDictionary[
@@ -121,13 +119,21 @@ async def public_view(table_id: int, version: int) -> str:
     return await asyncio.shield(built)
 
 
+def view_frames(name: str) -> bool:
+    """Whether the game's felt draws from the round view each socket is sent after the
+    table's frames (protocol v2, "view", with the meters' frames), or from the table's
+    events alone (v1: ``FeltParts.view_frames`` False, Four Card Frenzy's felt)."""
+    return game_named(name).felt.view_frames
+
+
 def table_links(table_id: int) -> tuple[str, list[int]] | None:
-    """The table's game and the shared meters linked to it (None: no such table). Four Card
-    Frenzy has no meters: its sockets read nothing more than before."""
+    """The table's game and the shared meters linked to it (None: no such table). A felt
+    drawn from the events alone (protocol v1) takes no meter frames: its sockets read
+    nothing more than before."""
     game = Table.objects.filter(pk=table_id).values_list("rules__game", flat=True).first()
     if game is None:
         return None
-    if game == FOUR_CARD_FRENZY:
+    if not view_frames(game):
         return game, []
     meters = ProgressiveMeter.objects.filter(tables__id=table_id).order_by("pk")
     return game, list(meters.values_list("pk", flat=True))
@@ -224,8 +230,8 @@ class TableConsumer(FrameConsumer):
         self.gap_timer: asyncio.TimerHandle | None = None
         self.sending = asyncio.Lock()
         self.presence_renewed = time.monotonic()
-        # Protocol v2 (another game than Four Card Frenzy): a round view after the frames,
-        # and the linked meters' frames.
+        # Protocol v2 (a felt drawn from views, ``FeltParts.view_frames``): a round view
+        # after the frames, and the linked meters' frames.
         self.view_wanted = self.view_sent = 0
         self.view_task: asyncio.Task[None] | None = None
         self.meter_versions: dict[int, int] = {}
@@ -234,6 +240,7 @@ class TableConsumer(FrameConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.game, self.meters = links
+        self.view_frames = view_frames(self.game)
         if not await self.allowed():
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -443,11 +450,11 @@ class TableConsumer(FrameConsumer):
     # --- protocol v2: the round view and the meters ----------------------------------------
 
     def view_due(self) -> None:
-        """A table frame went out: at a table of another game than Four Card Frenzy a view of
-        the round as it stands follows (built in the read pool, never the command threads).
-        Views coalesce: a burst of frames (a deal) is followed by one or two views, the last
-        one as new as the last frame."""
-        if self.game == FOUR_CARD_FRENZY or self.next_version is None:
+        """A table frame went out: at a table whose felt draws from views
+        (``FeltParts.view_frames``) a view of the round as it stands follows (built in the
+        read pool, never the command threads). Views coalesce: a burst of frames (a deal) is
+        followed by one or two views, the last one as new as the last frame."""
+        if not self.view_frames or self.next_version is None:
             return
         self.view_wanted = max(self.view_wanted, self.next_version - 1)
         if self.view_task is None or self.view_task.done():

@@ -349,6 +349,9 @@ class TableSettings:
     betting_seconds: int
     boxes_per_player: int  # at most this many adjacent boxes
     payout_limit: int | None = None  # cents a player may win in a round, None: no limit
+    #: The section of the game's chapter that limits a player to adjacent boxes, cited when
+    #: the seats refuse a box (§684a.7(e), §657a.7(e), §663a.7(f)).
+    adjacent_rule: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,18 +489,25 @@ class BoxState:
     hand: str | None  # the hand in words, once dealt
     net: int | None  # once settled
     lines: tuple[Line, ...] = ()  # once settled: every wager's result (they add up to net)
+    #: The cards that make the hand, where the game names them (Four Card Frenzy: the best
+    #: four of the five, §684a.11(a)); empty otherwise or before the deal.
+    best_cards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class FeltParts:
     """The game-specific parts of the player's felt and the dealer console: the wager spots
     of a box, row by row, the words of each wager, and the browser modules that draw this
-    game (None: none written yet; the platform then draws the view's moves generically)."""
+    game (None: none written yet; the platform then draws the view's moves generically).
+    ``view_frames``: the felt is drawn from ``view`` frames (:meth:`Game.view` after every
+    change); False: the felt's module draws it from the round's events and ``state`` frames
+    (Four Card Frenzy's felt, written before the interface)."""
 
     spots: tuple[tuple[str, ...], ...]
     labels: Mapping[str, str]
     felt_module: str | None
     console_module: str | None
+    view_frames: bool = True
 
 
 # --- the view contract ------------------------------------------------------------------------
@@ -672,7 +682,23 @@ class Game(Protocol[R, S]):
         ...
 
     def to_dict(self, state: S) -> dict[str, Any]:
-        """The whole round, secrets included, JSON-ready (the audit record)."""
+        """The whole round, secrets included, JSON-ready (the audit record). It keeps the
+        shoe order as ``order`` (card numbers) and the salt as ``salt``: the audit and
+        recall check them against the commitment."""
+        ...
+
+    def recheck(self, state: S, faults: Sequence[Fault]) -> list[str]:
+        """The game's own recomputation of a round from its record, every disagreement in
+        words (empty: none), for the audit (every hand can be reconstructed: §684a.11(e)).
+
+        Deal the committed shoe order again with the round's dealing plan and ``faults`` (the
+        shoe drills the deal took, as the platform armed them): each box, the dealer, a
+        shared card, the discards and the stub must hold what the re-deal gives, and a deal
+        that ends in an irregularity must be the round's void. Once settled, settle the
+        stored layout again (with what the round kept of its decisions, draws and meters):
+        the lines, box nets and player totals must be the stored ones. A round not dealt
+        has nothing to re-check. The platform checks its own rows (events, box records,
+        settlement lines, the ledger) against :meth:`boxes` and :meth:`status`."""
         ...
 
     def from_dict(self, data: Mapping[str, Any]) -> S:

@@ -19,6 +19,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
+from table.games.cards import codes
 from table.games.errors import InvalidInput, RuleViolation
 
 if TYPE_CHECKING:
@@ -199,3 +200,41 @@ def percent(x: float, places: int = 4) -> str:
 def one_in(x: float | None) -> str:
     """A "1 in N" frequency: whole above 100, two decimals below, "-" for never."""
     return f"{x:,.0f}" if x is not None and x >= 100 else (f"{x:,.2f}" if x else "-")
+
+
+# --- the audit's re-deal (``Game.recheck``) ----------------------------------------------------
+
+
+def show_cards(cards: Sequence[int] | int | None) -> str:
+    """Cards as the audit's words show them: codes, "nothing" for none dealt, "none" for a
+    card that is not there."""
+    if cards is None:
+        return "none"
+    if isinstance(cards, int):
+        return codes([cards])[0]
+    return " ".join(codes(list(cards))) or "nothing"
+
+
+def restack_problems(
+    in_play: Sequence[tuple[int, Sequence[int]]],
+    box_stacks: Sequence[Sequence[int]],
+    expected: Sequence[tuple[str, Any, Any]],
+) -> list[str]:
+    """Where a round's record and the re-deal of its committed shoe disagree: each box in
+    play (box, cards held) against the stack the shoe deals it (a jammed shoe dispenses
+    fewer stacks), then each named pile (what, held, re-dealt): the dealer's stack, a shared
+    card, the discards, the stub."""
+    problems = []
+    stacks = [list(s) for s in box_stacks] + [[]] * (len(in_play) - len(box_stacks))
+    for (box, cards), stack in zip(in_play, stacks, strict=True):
+        if list(cards) != stack:
+            problems.append(
+                f"box {box} holds {show_cards(cards)} but the committed shoe deals it "
+                f"{show_cards(stack)}"
+            )
+    for what, have, want in expected:
+        if have != want:
+            problems.append(
+                f"{what} is {show_cards(have)} but the committed shoe gives {show_cards(want)}"
+            )
+    return problems

@@ -16,7 +16,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from table.games import FOUR_CARD_FRENZY
 from table.games.base import BoxState, Game, RoundStatus, to_player
 
 from .. import fastsql
@@ -117,17 +116,6 @@ def _decision(box: BoxState) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def _best_cards(game: Game[Any, Any], box: BoxState) -> str:
-    """The best four cards of a Four Card Frenzy hand (§684a.11(a)); the column is that
-    game's own, and the interface's box has its hand only in words."""
-    if game.name != FOUR_CARD_FRENZY or len(box.cards) != 5:
-        return ""
-    from table.games.cards import codes, parse_card
-    from table.games.four_card_frenzy.hands import best_four
-
-    return " ".join(codes(best_four([parse_card(c) for c in box.cards]).cards))
-
-
 def _record_finished(ctx: Context, game: Game[Any, Any], state: Any, row: Round) -> None:
     boxes = game.boxes(state)
     names = sorted({b.player for b in boxes})
@@ -146,7 +134,7 @@ def _record_finished(ctx: Context, game: Game[Any, Any], state: Any, row: Round)
                 play.box,
                 player,
                 " ".join(play.cards),
-                _best_cards(game, play),
+                " ".join(play.best_cards),
                 (play.hand or "")[:60],
                 fastsql.dumps(dict(play.wagers)),
                 _decision(play),

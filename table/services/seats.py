@@ -60,12 +60,13 @@ def sit(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
         mine = sorted(
             Seat.objects.filter(table=ctx.table, player=user).values_list("box", flat=True)
         )
-        allowed = ctx.game.table_settings(ctx.rules).boxes_per_player
+        settings = ctx.game.table_settings(ctx.rules)
+        allowed = settings.boxes_per_player
         boxes = sorted([*mine, number])
         if len(boxes) > allowed:
             raise ServiceError(
                 "too_many_boxes",
-                f"a player may play at most {allowed} adjacent boxes ({_ADJACENT[ctx.game.name]})",
+                f"a player may play at most {allowed} adjacent boxes ({settings.adjacent_rule})",
             )
         if boxes[-1] - boxes[0] != len(boxes) - 1:
             raise ServiceError("not_adjacent", "your boxes must be next to each other")
@@ -75,14 +76,6 @@ def sit(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
         return {"box": number}
 
     return execute(table_id, player_name(user), "sit", body, request={"box": box}, **kw)
-
-
-#: Where each game's chapter limits a player's boxes.
-_ADJACENT = {
-    "four_card_frenzy": "§684a.7(e)",
-    "crazy_4_poker": "§657a.7(e)",
-    "five_card_hi_lo": "§663a.7(f)",
-}
 
 
 def _box_has_stake(ctx: Context, box: int) -> bool:

@@ -623,3 +623,100 @@ def test_four_card_frenzys_signs_are_those_the_table_posts_today() -> None:
         expected = json.loads(json.dumps(_posted_before_the_platform(rules)))
         assert [s.to_dict() for s in g.signs(rules)] == expected
         assert json.loads(json.dumps(posted_paytables(rules))) == expected
+
+
+# --- what the platform asks of a finished round, and of a table -------------------------------
+
+
+def _tampered(g: Game[Any, Any], stored: dict[str, Any], change: Any) -> list[str]:
+    data = json.loads(json.dumps(stored))
+    change(data)
+    return g.recheck(g.from_dict(data), ())
+
+
+def _swap_with_dealer(data: dict[str, Any]) -> None:
+    box = next(b for b in data["boxes"] if b["cards"])
+    box["cards"][0], data["dealer_cards"][0] = data["dealer_cards"][0], box["cards"][0]
+
+
+def _pay_more(data: dict[str, Any]) -> None:
+    box = data["results"]["boxes"][0]
+    box["results"][0]["net"] += 100
+    box["net"] += 100
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_recheck_finds_a_finished_round_as_its_record_says(name: str) -> None:
+    """§684a.11(e): every hand can be reconstructed. The game deals the committed shoe again
+    and settles the stored layout again: a round as played agrees with both, and a stored
+    round altered afterwards (a card swapped with the dealer's, a box paid more) does not."""
+    g = game(name)
+    settled = 0
+    for seed in SEEDS:
+        driver, rng = _driver(name, seed)
+        status = play_round(driver, PLAYERS, rng)
+        stored = driver.stored
+        assert stored is not None
+        assert g.recheck(g.from_dict(stored), ()) == [], seed
+        if status.phase != "settled":
+            continue
+        settled += 1
+        swapped = _tampered(g, stored, _swap_with_dealer)
+        assert any("committed shoe" in p for p in swapped), swapped
+        paid = _tampered(g, stored, _pay_more)
+        assert any("re-settling the round gives" in p for p in paid), paid
+    assert settled >= len(SEEDS) // 2
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_recheck_deals_again_with_the_drills_the_deal_took(name: str) -> None:
+    """A drill changes what the shoe dispenses: the round re-deals as played only with the
+    faults the platform armed for its deal, and a deal the shoe voided must be the void."""
+    g = game(name)
+    for fault in (Fault.JAM, Fault.MISDEAL, Fault.TWO_FACE_UP_CARDS):
+        driver, rng = _driver(name, 17)
+        status = play_round(driver, PLAYERS, rng, faults=(fault,))
+        assert status.phase == "void"
+        state = g.from_dict(driver.stored or {})
+        assert g.recheck(state, (fault,)) == [], fault
+        assert g.recheck(state, ()) != [], fault
+        undone = json.loads(json.dumps(driver.stored))
+        undone.update(phase="settled", void_reason=None)
+        assert any("re-deal ends in" in p for p in g.recheck(g.from_dict(undone), (fault,)))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_round_not_dealt_has_nothing_to_recheck(name: str) -> None:
+    g = game(name)
+    driver, rng = _driver(name, 5)
+    driver.open()
+    place_bets(driver, PLAYERS, rng)
+    assert g.recheck(driver.state(), ()) == []
+
+
+def test_the_best_cards_are_the_four_that_make_a_four_card_frenzy_hand() -> None:
+    """§684a.11(a): the best four of the five (the box record's column); the other games
+    name no cards of their hands."""
+    for name in NAMES:
+        driver, rng = _driver(name, 2)
+        play_round(driver, PLAYERS, rng)
+        for box in game(name).boxes(driver.state()):
+            if name == FOUR_CARD_FRENZY and len(box.cards) == 5:
+                assert len(box.best_cards) == 4 and set(box.best_cards) < set(box.cards)
+            else:
+                assert box.best_cards == ()
+
+
+def test_each_game_cites_its_own_adjacent_boxes_rule_and_says_how_its_felt_is_drawn() -> None:
+    cited = {n: game(n).table_settings(game(n).default_rules()).adjacent_rule for n in NAMES}
+    assert cited == {
+        "four_card_frenzy": "§684a.7(e)",
+        "crazy_4_poker": "§657a.7(e)",
+        "five_card_hi_lo": "§663a.7(f)",
+    }
+    # Four Card Frenzy's felt predates the interface and draws from events and state frames.
+    assert {n: game(n).felt.view_frames for n in NAMES} == {
+        "four_card_frenzy": False,
+        "crazy_4_poker": True,
+        "five_card_hi_lo": True,
+    }

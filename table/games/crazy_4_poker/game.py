@@ -78,6 +78,7 @@ from .paytables import (
     SIX_CARD_BONUS_PAYTABLES,
     SUPER_BONUS,
 )
+from .recheck import recheck
 from .round import (
     OPTIONAL,
     VOID_REASONS,
@@ -313,7 +314,12 @@ class Crazy4Poker:
 
     def table_settings(self, rules: TableRules) -> TableSettings:
         # CRAZY_4_POKER.md: the shoe, the two alternating decks and their changes as RULES.md.
-        return TableSettings(True, rules.betting_seconds, rules.rules.max_boxes_per_player)
+        return TableSettings(
+            True,
+            rules.betting_seconds,
+            rules.rules.max_boxes_per_player,
+            adjacent_rule="§657a.7(e)",
+        )
 
     def meters(self, rules: TableRules) -> tuple[MeterSpec, ...]:
         r = rules.rules
@@ -605,6 +611,9 @@ class Crazy4Poker:
         view["viewer"] = {**view["viewer"], **viewer.to_dict()}
         view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
         return view
+
+    def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
+        return recheck(state, faults)
 
     def to_dict(self, state: Round) -> dict[str, Any]:
         return state.to_dict()

@@ -72,6 +72,7 @@ from .paytables import (
     TieHand,
 )
 from .poker import poker_rank_trusted
+from .recheck import recheck
 from .round import GAME as NAME
 from .round import VOID_REASONS, Phase, Round, offered_settings
 from .rules import OPTIONAL, HiLoRules
@@ -195,7 +196,12 @@ class FiveCardHiLo:
         return tuple(out)
 
     def table_settings(self, rules: HiLoRules) -> TableSettings:
-        return TableSettings(rules.two_decks, rules.betting_seconds, rules.boxes_per_player())
+        return TableSettings(
+            rules.two_decks,
+            rules.betting_seconds,
+            rules.boxes_per_player(),
+            adjacent_rule="§663a.7(f)",
+        )
 
     def meters(self, rules: HiLoRules) -> tuple[MeterSpec, ...]:
         return ()
@@ -469,6 +475,9 @@ class FiveCardHiLo:
         view["viewer"] = {**view["viewer"], **viewer.to_dict()}
         view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
         return view
+
+    def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
+        return recheck(state, faults)
 
     def to_dict(self, state: Round) -> dict[str, Any]:
         return state.to_dict()

@@ -19,6 +19,7 @@ from table.games.events import Step
 from table.games.four_card_frenzy import contract
 from table.games.four_card_frenzy.hands import best_four, describe, max_raise_multiple
 from table.games.four_card_frenzy.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
+from table.games.four_card_frenzy.recheck import recheck
 from table.games.four_card_frenzy.round import DEAL_IRREGULARITIES, VOID_REASONS, Phase, Round
 from table.games.four_card_frenzy.rules import (
     OPTIONAL,
@@ -150,6 +151,8 @@ class FourCardFrenzy:
         labels=LABELS,
         felt_module="table/table.js",
         console_module="table/dealer.js",
+        # The felt predates the interface: it draws from the round's events and state frames.
+        view_frames=False,
     )
 
     settle_one: Callable[[object], dict[str, Any]]
@@ -197,7 +200,11 @@ class FourCardFrenzy:
 
     def table_settings(self, rules: TableRules) -> TableSettings:
         return TableSettings(
-            rules.two_decks, rules.betting_seconds, rules.adjacent_boxes, rules.payout_limit
+            rules.two_decks,
+            rules.betting_seconds,
+            rules.adjacent_boxes,
+            rules.payout_limit,
+            adjacent_rule="§684a.7(e)",
         )
 
     def meters(self, rules: TableRules) -> tuple[MeterSpec, ...]:
@@ -292,6 +299,7 @@ class FourCardFrenzy:
             decision = None
             if play.decision is not None:
                 decision = f"raise {play.decision}x" if play.decision else "fold"
+            best = best_four(play.cards) if len(play.cards) == 5 else None
             out.append(
                 BoxState(
                     box=number,
@@ -302,9 +310,11 @@ class FourCardFrenzy:
                     in_play=play.in_play,
                     folded=play.decision == 0,
                     abandoned=play.abandoned,
-                    hand=describe(best_four(play.cards).value) if len(play.cards) == 5 else None,
+                    hand=describe(best.value) if best else None,
                     net=settled[number]["net"] if number in settled else None,
                     lines=lines_of(settled[number]["results"], "row") if number in settled else (),
+                    # §684a.11(a): the best four of the five make the hand.
+                    best_cards=tuple(codes(best.cards)) if best else (),
                 )
             )
         return tuple(out)
@@ -425,6 +435,9 @@ class FourCardFrenzy:
         view["viewer"] = viewer.to_dict()
         view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
         return view
+
+    def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
+        return recheck(state, faults)
 
     def to_dict(self, state: Round) -> dict[str, Any]:
         return state.to_dict()
