@@ -47,7 +47,8 @@ async def seated(sock: Sock, box: int) -> None:
 
 
 def c4p_table(dealer: Any) -> Table:
-    """A Crazy 4 Poker table under the game's default rules, with one linked meter."""
+    """A Crazy 4 Poker table under the game's default rules, with the meters they need linked
+    (its Five-Card Progressive's and the hand bonus's)."""
     g = game(CRAZY_4_POKER)
     rules = RulesSubmission.objects.create(
         name="Crazy 4 Poker test rules",
@@ -57,6 +58,7 @@ def c4p_table(dealer: Any) -> Table:
     table = Table.objects.create(name="Crazy 1", rules=rules)
     DealerAssignment.objects.create(table=table, dealer=dealer)
     meters.create_meter("Crazy 1 five-card", "five_card", "A", 100, [table])
+    meters.create_meter("Crazy 1 hand bonus", "hand_bonus", "", 100, [table])
     return table
 
 
@@ -183,7 +185,9 @@ async def test_meter_frames_of_the_linked_meters(
     table_setup: dict[str, Any], view_recorder: list[str | None]
 ) -> None:
     table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
-    meter = await database_sync_to_async(lambda: table.progressive_meters.get())()
+    meter = await database_sync_to_async(
+        lambda: table.progressive_meters.get(kind="five_card")
+    )()
     alice = await open_socket(table.pk, table_setup["alice"])
     watcher = await open_socket(table.pk, None)
     for sock in (alice, watcher):
