@@ -108,7 +108,9 @@ class LiveStack:
 
     # --- processes --------------------------------------------------------------------------
 
-    def daphne(self, port: int | None = None) -> str:
+    def daphne(self, port: int | None = None, **extra_env: str) -> str:
+        """Start a Daphne on the stack's database; ``extra_env`` adds to its environment only
+        (say a test hook such as ``FRENZY_TEST_SHUFFLE_SEED``)."""
         port = port or free_port()
         log = open(Path(self.tmp) / f"daphne-{port}.log", "wb")
         proc = subprocess.Popen(
@@ -122,7 +124,7 @@ class LiveStack:
                 str(port),
                 "frenzy_site.asgi:application",
             ],
-            env=self.env,
+            env={**self.env, **extra_env},
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -12,7 +12,9 @@ and never be read).
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import os
+import random
 import time
 from typing import Any
 
@@ -41,8 +43,35 @@ from .command import _as_dealer, dealer_name, execute
 from .context import Context, Result, ServiceError, _audit, _deadline_ms
 from .takeover import _check_driver
 
+class _SeededShuffle:
+    """A replayable source for the live-stack tests' rigged shoes (see :func:`_shuffle_source`):
+    never the production source."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def randbelow(self, n: int, /) -> int:
+        return self._rng.randrange(n)
+
+
+def _shuffle_source() -> RandomSource:
+    """The process's shuffle source. Test hook: with ``FRENZY_TEST_SHUFFLE_SEED`` set, every
+    shuffle of this process comes from a seeded generator, so a test that starts its own Daphne
+    with it knows the deal in advance (tests/browser/test_hilo_live.py); in-process tests patch
+    :data:`RANDOM` instead. Never set where players play: §684a.5(a) wants an unpredictable
+    shuffle, so the process says loudly that its shoe is rigged."""
+    seed = os.environ.get("FRENZY_TEST_SHUFFLE_SEED")
+    if not seed:
+        return SecretsSource()
+    logging.getLogger(__name__).warning(
+        "FRENZY_TEST_SHUFFLE_SEED is set: every shuffle of this process is predictable "
+        "(a test stack only)"
+    )
+    return _SeededShuffle(int(seed))
+
+
 #: The randomness behind every shuffle; tests swap in a seeded source.
-RANDOM: RandomSource = SecretsSource()
+RANDOM: RandomSource = _shuffle_source()
 
 
 #: What a dealer may name in a ``void`` command; the engine still wants the evidence.
