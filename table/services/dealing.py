@@ -43,6 +43,7 @@ from .command import _as_dealer, dealer_name, execute
 from .context import Context, Result, ServiceError, _audit, _deadline_ms
 from .takeover import _check_driver
 
+
 class _SeededShuffle:
     """A replayable source for the live-stack tests' rigged shoes (see :func:`_shuffle_source`):
     never the production source."""
