@@ -572,8 +572,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       h(
         "tbody",
         {},
-        row("high", "High hand", b.setting.high, dealer.high, false),
-        row("low", "Low hand", b.setting.low, dealer.low, true),
+        row("high", "High", b.setting.high, dealer.high, false),
+        row("low", "Low", b.setting.low, dealer.low, true),
       ),
     );
   }

@@ -174,7 +174,9 @@ export function dealerWords(round) {
 /** A player's own hand while the round is played. */
 export function ownHandWords(box) {
   if (box.hand) return box.hand;
-  if (box.poker_hand) return `Five cards: ${humanize(box.poker_hand)}`;
+  // Five Card Hi-Lo: the poker hand counts for the Poker Bonus only (§663a.12(d)); the main
+  // game is the totals, which the settings show.
+  if (box.poker_hand && box.wagers?.poker_bonus) return `Poker Bonus hand: ${handWords(box.poker_hand)}`;
   return "";
 }
 

@@ -22,22 +22,20 @@ Screenshots of every step (phone 390x844 and desktop 1440x900) go to /tmp/shots/
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, Client, Site, login
+from .conftest import PHONE, Site, login
+from .helpers import shot
 
 pytestmark = [pytest.mark.browser]
 
 SEED = "252"
 DESKTOP = {"width": 1440, "height": 900}
-SHOTS = Path(os.environ.get("BROWSE_SHOTS", "/tmp/shots/browse"))
 
 MAKE_TABLE = """
 import dataclasses
@@ -57,15 +55,6 @@ link_meters(table, rules)
 DealerAssignment.objects.create(table=table, dealer=get_user_model().objects.get(username="dealer"))
 print(table.pk)
 """
-
-
-def shot(client: Client, name: str, focus: str | None = None) -> None:
-    """The whole page; on a phone (too long to read whole) the screen with ``focus`` on it."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    phone = client.page.viewport_size["width"] < 500
-    if phone and focus:
-        client.page.locator(focus).first.scroll_into_view_if_needed()
-    client.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=not phone)
 
 
 @pytest.fixture(params=[("desktop", DESKTOP), ("phone", PHONE)], ids=["desktop", "phone"])
