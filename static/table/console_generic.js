@@ -102,6 +102,8 @@ export function install({ $, command, autodealerDeals }) {
       if (b && r.to_act === n && r.phase === "decisions") decision = "to act";
       if (b && r.phase === "setting" && (r.setting_pending || []).includes(n)) decision = "setting";
       if (b && r.phase === "void") decision = "void";
+      // Five Card Hi-Lo, once settlement turns the hands over: the totals and who set them.
+      if (b && b.setting) decision += ` · high ${b.setting.high_total} / low ${b.setting.low_total}${b.set_by === "timeout" ? " (set by the house: time ran out)" : ""}`;
       const result = b && b.results
         ? h("span", {}, h("strong", { text: dollars(b.net, { signed: true }) }), " ", h("span", { class: "hint", text: boxLines(b, r, labels).map((x) => `${x.name} ${x.outcomeWords}`).join(", ") }))
         : "";

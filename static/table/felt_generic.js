@@ -16,6 +16,7 @@ import {
   dealerWords,
   decisionWords,
   describeGameEvent,
+  foldWords,
   humanize,
   ownHandWords,
   phaseWords,
@@ -384,7 +385,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         h("button", { type: "button", class: "btn", disabled: busy, onclick: () => act(move.move, move.box, { [a.arg]: Math.round(Number(input.value) * 100) }) }, `${a.label} this amount`),
       );
     });
-    return h("div", { class: "decision-buttons" }, buttons, free);
+    const warning = move.choices.some(isFold) ? foldWords(S.table.game, b, labels()) : "";
+    return h("div", {}, h("div", { class: "decision-buttons" }, buttons, free), warning ? h("p", { class: "hint g-fold-cost", text: warning }) : null);
   }
 
   function isFold(choice) {

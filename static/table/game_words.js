@@ -59,8 +59,9 @@ function compare(mine, theirs, lowWins) {
 function hiLoWhy(line, box, round) {
   const dealer = round.dealer;
   const set = box.setting;
+  // §663a.11(b)(1): a fold loses the Ante and the Tie Wager; the Poker Bonus stays in action.
+  if (box.decision === "fold" && line.wager !== "poker_bonus") return "you folded";
   if (["ante", "play"].includes(line.wager)) {
-    if (box.decision === "fold" || line.outcome === "lose" && !box.wagers.play) return "you folded";
     if (!set || !dealer) return "";
     const high = compare(set.high_total, dealer.high_total, false);
     const low = compare(set.low_total, dealer.low_total, true);
@@ -88,32 +89,41 @@ function hiLoWhy(line, box, round) {
   return line.hand ? humanize(line.hand) : "";
 }
 
+/** Who won a hand against the dealer's, in words. */
+function versusWords(line, yours, theirs) {
+  if (line.outcome === "win") return `your ${yours} beats the dealer's ${theirs}`;
+  if (line.outcome === "lose") return `the dealer's ${theirs} beats your ${yours}`;
+  return `your ${yours} ties the dealer's ${theirs}`;
+}
+
 /** Crazy 4 Poker (§657a.11, §657a.12): the best four-card hand against the dealer's. */
 function crazyWhy(line, box, round, view) {
   const dealer = round.dealer;
   const yours = box.hand ? box.hand.toLowerCase() : "";
   const theirs = dealer?.hand ? dealer.hand.toLowerCase() : "";
+  // §657a.11(b): a fold loses every wager but the Six Card Bonus (and its Envy Bonuses).
+  if (box.folded && !["six_card_bonus", "envy_bonus"].includes(line.wager)) return "you folded";
   switch (line.wager) {
     case "ante":
-      if (box.folded) return "you folded";
       if (dealer && dealer.qualifies === false && line.outcome === "push") {
         return `the dealer's ${theirs} does not qualify (king high or better): the Ante is returned`;
       }
-      return yours && theirs ? `your ${yours} against the dealer's ${theirs}` : "";
+      return yours && theirs ? versusWords(line, yours, theirs) : "";
     case "play":
       if (dealer && dealer.qualifies === false && line.outcome === "win") {
         return `the dealer's ${theirs} does not qualify: the Play wins whatever the hands`;
       }
-      return yours && theirs ? `your ${yours} against the dealer's ${theirs}` : "";
+      return yours && theirs ? versusWords(line, yours, theirs) : "";
     case "super_bonus":
-      if (box.folded) return "you folded";
       if (!yours) return "";
       // §657a.12(b): paid from a straight up, win or lose; below it, it follows the Ante.
       if (line.outcome === "push") return `your ${yours}: below a straight the Super Bonus is returned`;
       if (line.outcome === "lose") return `your ${yours} lost to the dealer's ${theirs}: below a straight the Super Bonus loses with it`;
       return `your ${yours} (paid from a straight up, win or lose)`;
     case "queens_up":
-      return yours ? `your ${yours}` : "";
+      if (!yours) return "";
+      // §657a.12(c): the Queens Up pays on the player's own hand, from a pair of queens up.
+      return line.outcome === "lose" ? `your ${yours}: Queens Up pays from a pair of queens up` : `your ${yours}`;
     case "progressive":
     case "hand_bonus_player":
       return box.five_card_category ? `your five cards: ${handWords(box.five_card_category)}` : "";
@@ -268,4 +278,18 @@ export function describeGameEvent(game, kind, d, labels = {}) {
     default:
       return undefined;
   }
+}
+
+/** The wagers a fold keeps in action, per game (§657a.11(b)(3), §663a.11(b)(2)). */
+const FOLD_KEEPS = { crazy_4_poker: ["six_card_bonus"], five_card_hi_lo: ["poker_bonus"] };
+
+/** What a fold costs, said before the player folds: "Folding loses your Ante $10.00, ...". */
+export function foldWords(game, box, labels) {
+  const keeps = FOLD_KEEPS[game] || [];
+  const placed = Object.entries(box?.wagers || {}).filter(([w, c]) => c > 0 && w !== "play");
+  const name = ([w, c]) => `${wagerName(w, labels)} ${dollars(c)}`;
+  const lost = placed.filter(([w]) => !keeps.includes(w)).map(name);
+  const kept = placed.filter(([w]) => keeps.includes(w)).map(name);
+  if (!lost.length) return "";
+  return `Folding loses your ${lost.join(", ")}${kept.length ? `; your ${kept.join(", ")} stays in play` : ""}.`;
 }

@@ -126,6 +126,11 @@ def test_two_players_one_folds_one_plays(
     button.click()
     turn = dave.page.locator("#my-turn")
     expect(turn).to_be_visible()
+    # The digest's interpretation 3: warn before a fold, which loses every wager but the
+    # Six Card Bonus (§657a.11(b)).
+    expect(turn.locator(".g-fold-cost")).to_have_text(
+        "Folding loses your Ante $10.00, Super Bonus $10.00, Queens Up $5.00."
+    )
     shot(dave, f"c4p-{label}-2-dave-decides", "#my-turn")
     turn.get_by_role("button", name="Fold").click()
     frank_turn = frank.page.locator("#my-turn")
@@ -146,8 +151,8 @@ def test_two_players_one_folds_one_plays(
         shot(player, f"c4p-{label}-4-{player.name}-result", "#my-result")
         shot(player, f"c4p-{label}-5-{player.name}-felt", "#dealer-cards")
     dave_result = dave.page.locator("#my-result")
-    # §657a.11(b): a fold forfeits the Ante and the Super Bonus; Queens Up is the hand's own.
-    for wager in ("ante", "super_bonus"):
+    # §657a.11(b)(1): a fold forfeits the Ante, the Super Bonus and the Queens Up.
+    for wager in ("ante", "super_bonus", "queens_up"):
         line = dave_result.locator(f"li[data-wager='{wager}']")
         expect(line).to_have_class(re.compile(r"\boutcome-lose\b"))
         expect(line.locator(".res-why")).to_contain_text("you folded")

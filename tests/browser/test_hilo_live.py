@@ -122,6 +122,10 @@ def test_two_players_play_hi_lo_and_one_sets_an_ace_low(
     turn = erin.page.locator("#my-turn")
     expect(turn).to_be_visible()
     expect(turn.locator(".g-preview-list li")).to_have_count(2)
+    # §663a.11(b): a fold loses the Ante (and a Tie Wager), the Poker Bonus stays in action.
+    expect(turn.locator(".g-fold-cost")).to_have_text(
+        "Folding loses your Ante $10.00; your Poker Bonus $5.00 stays in play."
+    )
     shot(erin, f"hilo-{label}-2-erin-decides", "#my-turn")
     turn.get_by_role("button", name=re.compile(r"^Play \$10\.00")).click()
     frank_turn = frank.page.locator("#my-turn")
