@@ -108,10 +108,11 @@ class LiveStack:
 
     # --- processes --------------------------------------------------------------------------
 
-    def daphne(self, port: int | None = None, setup: str = "") -> str:
+    def daphne(self, port: int | None = None, setup: str = "", **extra_env: str) -> str:
         """A Daphne process on ``port`` (a free one by default). ``setup``: Python run in that
         process once Django is set up and before it serves (a test's seeded shuffle, say:
-        ``services.dealing.RANDOM`` can only be swapped inside the server's own process)."""
+        ``services.dealing.RANDOM`` can only be swapped inside the server's own process);
+        ``extra_env`` adds to its environment only."""
         port = port or free_port()
         log = open(Path(self.tmp) / f"daphne-{port}.log", "wb")
         launch = ["-m", "daphne"]
@@ -133,7 +134,7 @@ class LiveStack:
                 str(port),
                 "frenzy_site.asgi:application",
             ],
-            env=self.env,
+            env={**self.env, **extra_env},
             cwd=ROOT,
             stdout=log,
             stderr=subprocess.STDOUT,

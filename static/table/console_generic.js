@@ -6,7 +6,7 @@
 import { cardRow } from "./cards.js";
 import { dollars } from "./state.js";
 import { fill, h, secondsLeft, setText } from "./ui.js";
-import { boxLines, dealerWords, decisionWords, phaseWords, wagerName } from "./game_words.js";
+import { boxLines, dealerWords, decisionWords, describeGameEvent, phaseWords, wagerName } from "./game_words.js";
 
 /** The console's command for each dealer move of a game (Game.moves, table/games/base.py). */
 export const COMMANDS = {
@@ -102,6 +102,8 @@ export function install({ $, command, autodealerDeals }) {
       if (b && r.to_act === n && r.phase === "decisions") decision = "to act";
       if (b && r.phase === "setting" && (r.setting_pending || []).includes(n)) decision = "setting";
       if (b && r.phase === "void") decision = "void";
+      // Five Card Hi-Lo, once settlement turns the hands over: the totals and who set them.
+      if (b && b.setting) decision += ` · high ${b.setting.high_total} / low ${b.setting.low_total}${b.set_by === "timeout" ? " (set by the house: time ran out)" : ""}`;
       const result = b && b.results
         ? h("span", {}, h("strong", { text: dollars(b.net, { signed: true }) }), " ", h("span", { class: "hint", text: boxLines(b, r, labels).map((x) => `${x.name} ${x.outcomeWords}`).join(", ") }))
         : "";
@@ -136,7 +138,9 @@ export function install({ $, command, autodealerDeals }) {
     const six = r?.six_card_bonus;
     const extra = $("#all-six-card");
     if (extra) {
-      extra.previousElementSibling && setText(extra.previousElementSibling, six ? "Six Card Bonus card" : "Shared card");
+      // A game without a shared card (Five Card Hi-Lo) has no spot for one.
+      extra.parentElement.hidden = !six;
+      extra.previousElementSibling && setText(extra.previousElementSibling, "Six Card Bonus card");
       fill(extra, six && six.card ? cardRow({ codes: [six.card], size: "sm" }) : six && six.dealt ? cardRow({ count: 1, back: r.deck_back, size: "sm" }) : h("span", { class: "hint", text: "none dealt" }));
     }
   }
@@ -159,5 +163,10 @@ export function install({ $, command, autodealerDeals }) {
     );
   }
 
-  return { render, tick };
+  /** An event in the round log's words (undefined: the shared words of words.js). */
+  function describe(kind, data) {
+    return S ? describeGameEvent(S.table.game, kind, data, S.table.felt?.labels || {}) : undefined;
+  }
+
+  return { render, tick, describe };
 }

@@ -401,7 +401,8 @@ function renderShoe() {
 }
 
 function log(kind, data) {
-  const text = describeEvent(kind, data);
+  const own = gameConsole?.describe ? gameConsole.describe(kind, data) : undefined;
+  const text = own === undefined ? describeEvent(kind, data) : own;
   if (!text) return;
   const list = $("#log");
   list.prepend(h("li", { dataset: { kind } }, h("time", { text: new Date().toLocaleTimeString() }), " ", text));

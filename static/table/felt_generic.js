@@ -15,6 +15,8 @@ import {
   boxLines,
   dealerWords,
   decisionWords,
+  describeGameEvent,
+  foldWords,
   humanize,
   ownHandWords,
   phaseWords,
@@ -383,7 +385,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         h("button", { type: "button", class: "btn", disabled: busy, onclick: () => act(move.move, move.box, { [a.arg]: Math.round(Number(input.value) * 100) }) }, `${a.label} this amount`),
       );
     });
-    return h("div", { class: "decision-buttons" }, buttons, free);
+    const warning = move.choices.some(isFold) ? foldWords(S.table.game, b, labels()) : "";
+    return h("div", {}, h("div", { class: "decision-buttons" }, buttons, free), warning ? h("p", { class: "hint g-fold-cost", text: warning }) : null);
   }
 
   function isFold(choice) {
@@ -510,8 +513,11 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         h(
           "div",
           { class: "my-result-box", dataset: { box: String(b.box) } },
-          h("p", { class: "my-hand-title", text: `Your result — box ${b.box}${b.hand ? `: ${b.hand}` : b.poker_hand ? `: ${humanize(b.poker_hand)}` : ""}` }),
-          b.setting ? h("div", { class: "g-my-setting" }, settingRow(b.setting)) : null,
+          h("p", { class: "my-hand-title", text: `Your result — box ${b.box}${b.hand ? `: ${b.hand}` : ""}` }),
+          b.setting && r.dealer?.high ? versus(b, r.dealer) : b.setting ? h("div", { class: "g-my-setting" }, settingRow(b.setting)) : null,
+          b.setting && b.set_by && b.set_by !== "player"
+            ? h("p", { class: "hint g-set-by", text: b.set_by === "timeout" ? "Your time to set ran out: the house set your hands, aces high." : "You left: the house set your hands, aces high." })
+            : null,
           h(
             "ul",
             { class: "result-lines" },
@@ -541,6 +547,37 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     } else {
       banner.hidden = true;
     }
+  }
+
+  /** Five Card Hi-Lo: the box's two hands beside the dealer's, each pair compared by its total
+   * (§663a.11(g): the high hand must be higher, the low hand lower; a tie is the dealer's). */
+  function versus(b, dealer) {
+    const row = (part, name, mine, theirs, lowWins) => {
+      const a = b.setting[`${part}_total`];
+      const d = dealer[`${part}_total`];
+      const better = lowWins ? a < d : a > d;
+      const verdict = a === d ? "tie — counts for the dealer" : better ? `yours is ${lowWins ? "lower" : "higher"}` : `the dealer's is ${lowWins ? "lower" : "higher"}`;
+      return h(
+        "tr",
+        { dataset: { hand: part, beats: String(better) }, class: better ? "beats" : "beaten" },
+        h("th", { scope: "row", text: name }),
+        h("td", {}, cardRow({ codes: mine, size: "xs" }), h("strong", { class: "g-vs-total", text: String(a) })),
+        h("td", {}, cardRow({ codes: theirs, size: "xs" }), h("strong", { class: "g-vs-total", text: String(d) })),
+        h("td", { class: "g-vs-verdict" }, h("span", { "aria-hidden": "true", text: better ? "✓ " : "✗ " }), verdict),
+      );
+    };
+    return h(
+      "table",
+      { class: "g-versus" },
+      h("caption", { class: "hint", text: "To win, your high hand must be higher and your low hand lower than the dealer's." }),
+      h("thead", {}, h("tr", {}, h("td"), h("th", { scope: "col", text: "You" }), h("th", { scope: "col", text: "Dealer" }), h("td"))),
+      h(
+        "tbody",
+        {},
+        row("high", "High", b.setting.high, dealer.high, false),
+        row("low", "Low", b.setting.low, dealer.low, true),
+      ),
+    );
   }
 
   function renderMeters() {
@@ -591,13 +628,16 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   }
 
   function log(kind, data) {
-    let text = "";
-    try {
-      text = describeEvent(kind, data);
-    } catch {
-      text = ""; // an event of this game's own shape: its name says enough
+    let text = describeGameEvent(S.table.game, kind, data, labels());
+    if (text === null) return;
+    if (text === undefined) {
+      try {
+        text = describeEvent(kind, data);
+      } catch {
+        text = ""; // an event of this game's own shape: its name says enough
+      }
     }
-    if (!text) text = `${humanize(kind)}.`;
+    if (!text) return;
     const list = $("#log");
     list.prepend(h("li", { dataset: { kind } }, h("time", { text: logTime(new Date()) }), " ", text));
     while (list.children.length > LOG_LIMIT) list.lastChild.remove();

@@ -51,15 +51,17 @@ export function lineAmount(line) {
 
 function compare(mine, theirs, lowWins) {
   if (mine === theirs) return "tie";
-  return (lowWins ? mine < theirs : mine > theirs) ? "yours wins" : "the dealer's wins";
+  const better = lowWins ? "lower" : "higher";
+  return (lowWins ? mine < theirs : mine > theirs) ? `yours is ${better}` : `the dealer's is ${better}`;
 }
 
 /** Five Card Hi-Lo (§663a.11(f), §663a.12): both hands are compared by their totals. */
 function hiLoWhy(line, box, round) {
   const dealer = round.dealer;
   const set = box.setting;
+  // §663a.11(b)(1): a fold loses the Ante and the Tie Wager; the Poker Bonus stays in action.
+  if (box.decision === "fold" && line.wager !== "poker_bonus") return "you folded";
   if (["ante", "play"].includes(line.wager)) {
-    if (box.decision === "fold" || line.outcome === "lose" && !box.wagers.play) return "you folded";
     if (!set || !dealer) return "";
     const high = compare(set.high_total, dealer.high_total, false);
     const low = compare(set.low_total, dealer.low_total, true);
@@ -69,7 +71,9 @@ function hiLoWhy(line, box, round) {
         ? "both your hands beat the dealer's"
         : line.outcome === "push"
           ? "only one of your hands beat the dealer's: Ante and Play returned"
-          : "neither hand beat the dealer's (a tie counts for the dealer)";
+          : set.high_total === dealer.high_total || set.low_total === dealer.low_total
+          ? "neither hand beat the dealer's (a tie counts for the dealer)"
+          : "neither hand beat the dealer's";
     return `high ${set.high_total} vs ${dealer.high_total} (${high}), low ${set.low_total} vs ${dealer.low_total} (${low}): ${rule}`;
   }
   if (line.wager === "tie") {
@@ -78,9 +82,18 @@ function hiLoWhy(line, box, round) {
   }
   if (["poker_bonus", "ante_bonus"].includes(line.wager)) {
     const hand = line.hand || box.poker_hand;
-    return hand ? `your five cards: ${handWords(hand)}` : "";
+    if (!hand) return "";
+    // A Poker Bonus lost on a hand the sign does not pay: say so, the sign is below.
+    return `your five cards: ${handWords(hand)}${line.outcome === "lose" ? " (not a paying hand)" : ""}`;
   }
   return line.hand ? humanize(line.hand) : "";
+}
+
+/** Who won a hand against the dealer's, in words. */
+function versusWords(line, yours, theirs) {
+  if (line.outcome === "win") return `your ${yours} beats the dealer's ${theirs}`;
+  if (line.outcome === "lose") return `the dealer's ${theirs} beats your ${yours}`;
+  return `your ${yours} ties the dealer's ${theirs}`;
 }
 
 /** Crazy 4 Poker (§657a.11, §657a.12): the best four-card hand against the dealer's. */
@@ -88,27 +101,29 @@ function crazyWhy(line, box, round, view) {
   const dealer = round.dealer;
   const yours = box.hand ? box.hand.toLowerCase() : "";
   const theirs = dealer?.hand ? dealer.hand.toLowerCase() : "";
+  // §657a.11(b): a fold loses every wager but the Six Card Bonus (and its Envy Bonuses).
+  if (box.folded && !["six_card_bonus", "envy_bonus"].includes(line.wager)) return "you folded";
   switch (line.wager) {
     case "ante":
-      if (box.folded) return "you folded";
       if (dealer && dealer.qualifies === false && line.outcome === "push") {
         return `the dealer's ${theirs} does not qualify (king high or better): the Ante is returned`;
       }
-      return yours && theirs ? `your ${yours} against the dealer's ${theirs}` : "";
+      return yours && theirs ? versusWords(line, yours, theirs) : "";
     case "play":
       if (dealer && dealer.qualifies === false && line.outcome === "win") {
         return `the dealer's ${theirs} does not qualify: the Play wins whatever the hands`;
       }
-      return yours && theirs ? `your ${yours} against the dealer's ${theirs}` : "";
+      return yours && theirs ? versusWords(line, yours, theirs) : "";
     case "super_bonus":
-      if (box.folded) return "you folded";
       if (!yours) return "";
       // §657a.12(b): paid from a straight up, win or lose; below it, it follows the Ante.
       if (line.outcome === "push") return `your ${yours}: below a straight the Super Bonus is returned`;
       if (line.outcome === "lose") return `your ${yours} lost to the dealer's ${theirs}: below a straight the Super Bonus loses with it`;
       return `your ${yours} (paid from a straight up, win or lose)`;
     case "queens_up":
-      return yours ? `your ${yours}` : "";
+      if (!yours) return "";
+      // §657a.12(c): the Queens Up pays on the player's own hand, from a pair of queens up.
+      return line.outcome === "lose" ? `your ${yours}: Queens Up pays from a pair of queens up` : `your ${yours}`;
     case "progressive":
     case "hand_bonus_player":
       return box.five_card_category ? `your five cards: ${handWords(box.five_card_category)}` : "";
@@ -169,7 +184,9 @@ export function dealerWords(round) {
 /** A player's own hand while the round is played. */
 export function ownHandWords(box) {
   if (box.hand) return box.hand;
-  if (box.poker_hand) return `Five cards: ${humanize(box.poker_hand)}`;
+  // Five Card Hi-Lo: the poker hand counts for the Poker Bonus only (§663a.12(d)); the main
+  // game is the totals, which the settings show.
+  if (box.poker_hand && box.wagers?.poker_bonus) return `Poker Bonus hand: ${handWords(box.poker_hand)}`;
   return "";
 }
 
@@ -180,4 +197,99 @@ export function decisionWords(box) {
   if (d === "play") return "Played";
   if (typeof d === "number" && d > 0) return `Played ${dollars(d)}`;
   return "";
+}
+
+function who(d) {
+  return d.player ? `Box ${d.box} (${d.player})` : `Box ${d.box}`;
+}
+
+const WHY_WORDS = { timeout: " (time ran out)", abandoned: " (the player left)" };
+
+/** A wager's result in the log: "Ante won $10.00", "Tie Wager lost $5.00", "Ante push". */
+function lineWords(line, labels) {
+  const name = wagerName(line.wager, labels);
+  if (line.outcome === "void") return `${name} returned`;
+  if (line.net > 0) return `${name} won ${dollars(line.net)}`;
+  if (line.net < 0) return `${name} lost ${dollars(-line.net)}`;
+  return `${name} ${line.outcome === "lose" ? "lost" : "push"}`;
+}
+
+function settingWords(s) {
+  return `high ${cardsText(s.high)} = ${s.high_total}, low ${cardsText(s.low)} = ${s.low_total}`;
+}
+
+/**
+ * One event of a game after Four Card Frenzy as a sentence for the round log; null for an
+ * event not worth a line; undefined when the shared words (words.js describeEvent) say it.
+ * The games share most events' names with Four Card Frenzy but not their data (a decision
+ * is a Play, not a raise; the dealer's hand is a setting or a poker hand).
+ */
+export function describeGameEvent(game, kind, d, labels = {}) {
+  const hiLo = game === "five_card_hi_lo";
+  switch (kind) {
+    case "balance":
+    case "stub":
+      return null;
+    case "wagers_placed": {
+      const list = Object.entries(d.wagers || {}).filter(([, c]) => c > 0).map(([w, c]) => `${wagerName(w, labels)} ${dollars(c)}`);
+      return `${who(d)} bets ${list.join(", ") || "nothing"}.`;
+    }
+    case "cards_dealt":
+      return `Cards dealt to box ${d.boxes.join(", box ")} and the dealer${d.six_card_bonus ? ", plus the Six Card Bonus card" : ""}.`;
+    case "hole_cards":
+      if (hiLo) {
+        const choice = (d.settings || []).length > 1 ? " You may count one ace low." : "";
+        return `Your cards on box ${d.box}: ${cardsText(d.cards)} (five cards: ${handWords(d.poker_hand)}).${choice}`;
+      }
+      return `Your cards on box ${d.box}: ${cardsText(d.cards)}${d.hand ? ` — ${d.hand}` : ""}.`;
+    case "decision": {
+      const why = WHY_WORDS[d.why] || "";
+      const folded = d.folded || d.decision === "fold" || d.play === 0;
+      if (folded) return `${who(d)} folds${why}.`;
+      return `${who(d)} plays ${dollars(d.play)}${why}.`;
+    }
+    case "setting_started":
+      return `Every box that plays now sets its high and low hands: box ${(d.boxes || []).join(", box ")}.`;
+    case "setting_turn":
+      return `${who(d)} to set the hands.`;
+    case "hands_set":
+      if (d.why === "timeout") return `${who(d)}: time ran out, the house set the hands aces high.`;
+      if (d.why === "abandoned") return `${who(d)}: the player left, the house set the hands aces high.`;
+      return `${who(d)} has set the hands.`;
+    case "setting":
+      return `Your box ${d.box} is set: ${settingWords(d)}.`;
+    case "settings_complete":
+      return "Every box is set.";
+    case "dealer_revealed":
+      if (hiLo && d.high) return `The dealer shows ${cardsText(d.cards)} and sets them the house way: ${settingWords(d)}.`;
+      if (d.hand) {
+        const q = d.qualifies === true ? " — qualifies" : d.qualifies === false ? " — does not qualify" : "";
+        const six = d.six_card_bonus_card ? ` Six Card Bonus card ${cardsText([d.six_card_bonus_card])}.` : "";
+        return `The dealer shows ${cardsText(d.cards)}: ${d.hand}${q}.${six}`;
+      }
+      return `The dealer shows ${cardsText(d.cards || [])}.`;
+    case "box_settled": {
+      const lines = (d.results || []).map((l) => lineWords(l, labels));
+      for (const [name, amount] of Object.entries(d.bonuses || {})) lines.push(`${wagerName(name, labels)} won ${dollars(amount)}`);
+      for (const envy of d.envy || []) lines.push(`Envy Bonus won ${dollars(envy.amount)}`);
+      const hand = hiLo ? (d.setting ? settingWords(d.setting) : d.folded ? "folded" : "") : d.hand || (d.folded ? "folded" : "");
+      return `${who(d)}${hand ? ` — ${hand}` : ""}: ${lines.join(", ")}; net ${dollars(d.net, { signed: true })}.`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The wagers a fold keeps in action, per game (§657a.11(b)(3), §663a.11(b)(2)). */
+const FOLD_KEEPS = { crazy_4_poker: ["six_card_bonus"], five_card_hi_lo: ["poker_bonus"] };
+
+/** What a fold costs, said before the player folds: "Folding loses your Ante $10.00, ...". */
+export function foldWords(game, box, labels) {
+  const keeps = FOLD_KEEPS[game] || [];
+  const placed = Object.entries(box?.wagers || {}).filter(([w, c]) => c > 0 && w !== "play");
+  const name = ([w, c]) => `${wagerName(w, labels)} ${dollars(c)}`;
+  const lost = placed.filter(([w]) => !keeps.includes(w)).map(name);
+  const kept = placed.filter(([w]) => keeps.includes(w)).map(name);
+  if (!lost.length) return "";
+  return `Folding loses your ${lost.join(", ")}${kept.length ? `; your ${kept.join(", ")} stays in play` : ""}.`;
 }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
@@ -159,3 +161,16 @@ def assert_no_foreign_cards_seen(
             assert card_name(code) not in lowered, (client.name, card_name(code))
             assert card_text(code) not in html, (client.name, card_text(code))
     return cards
+
+
+#: Where the round-by-round screenshots of the live games go, for people to look at.
+SHOTS = Path(os.environ.get("BROWSE_SHOTS", "/tmp/shots/browse"))
+
+
+def shot(client: Client, name: str, focus: str | None = None) -> None:
+    """The whole page; on a phone (too long to read whole) the screen with ``focus`` on it."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone = client.page.viewport_size["width"] < 500
+    if phone and focus:
+        client.page.locator(focus).first.scroll_into_view_if_needed()
+    client.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=not phone)

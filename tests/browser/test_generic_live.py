@@ -12,7 +12,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Site, login
+from .conftest import PHONE, Site, login
+from .helpers import shot
+
+DESKTOP = {"width": 1440, "height": 900}
 
 pytestmark = [pytest.mark.browser]
 
@@ -69,3 +72,124 @@ def test_crazy_4_poker_round_on_the_live_stack(browser: Any, site: Site) -> None
     expect(app).to_have_attribute("data-phase", "settled")
     expect(alice.page.locator("#my-result li[data-wager='ante'] .res-why")).not_to_be_empty()
     expect(alice.page.locator("#round-result")).to_be_visible()
+
+
+MAKE_TWO = """
+from table import ledger
+from table.demo import game_rules_submission, link_meters
+from table.models import DealerAssignment, Table
+from django.contrib.auth import get_user_model
+rules = game_rules_submission("crazy_4_poker", "Crazy 4 Poker two players")
+table = Table.objects.create(name="Crazy two %s", rules=rules)
+ledger.table_bankroll(table)
+link_meters(table, rules)
+DealerAssignment.objects.create(table=table, dealer=get_user_model().objects.get(username="dealer"))
+print(table.pk)
+"""
+
+
+@pytest.mark.parametrize("label, viewport", [("desktop", DESKTOP), ("phone", PHONE)])
+def test_two_players_one_folds_one_plays(
+    browser: Any, site: Site, label: str, viewport: dict[str, int]
+) -> None:
+    """dave (box 1, the first to decide) folds and frank (box 4) plays 1x: each felt says what
+    each of its wagers did and why; the console shows both boxes settled."""
+    out = site.stack.manage("shell", "-c", MAKE_TWO % label)
+    table_id = int(out.strip().splitlines()[-1])
+    phone = label == "phone"
+    dave = login(browser, site, "dave", viewport=viewport, phone=phone)
+    frank = login(browser, site, "frank", viewport=viewport, phone=phone)
+    dealer = login(browser, site, "dealer", viewport=viewport, phone=phone)
+    dealer.page.goto(site.url(f"/tables/{table_id}/dealer/"))
+    expect(dealer.page.locator("#console")).to_have_attribute("data-game", "crazy_4_poker")
+    button = dealer.page.locator("#next-action")
+    seats = ((dave, 1), (frank, 4))
+    for player, box in seats:
+        player.page.goto(site.url(f"/tables/{table_id}/"))
+        expect(player.page.locator("#app")).to_have_attribute("data-game", "crazy_4_poker")
+        player.page.click(f"#box-{box} .sit")
+        expect(player.page.locator(f"#box-{box}")).to_have_class(re.compile(r"\bmine\b"))
+    expect(button).to_have_text("Open betting")
+    button.click()
+    for player, box in seats:
+        expect(player.page.locator("#app")).to_have_attribute("data-phase", "betting")
+        form = player.page.locator(f"#bet-form fieldset[data-box='{box}']")
+        form.locator(f"#bet-{box}-ante").fill("10")
+        form.locator(f"#bet-{box}-queens_up").fill("5")
+        form.get_by_role("button", name=f"Place wagers on box {box}").click()
+        chip = player.page.locator(f"#box-{box} .g-chip").filter(has_text="Ante")
+        expect(chip).to_contain_text("$10")
+    shot(frank, f"c4p-{label}-1-frank-bets", "#bet-form")
+    expect(button).to_have_text("No more bets")
+    button.click()
+    expect(button).to_have_text("Deal")
+    button.click()
+    turn = dave.page.locator("#my-turn")
+    expect(turn).to_be_visible()
+    # The digest's interpretation 3: warn before a fold, which loses every wager but the
+    # Six Card Bonus (§657a.11(b)).
+    expect(turn.locator(".g-fold-cost")).to_have_text(
+        "Folding loses your Ante $10.00, Super Bonus $10.00, Queens Up $5.00."
+    )
+    shot(dave, f"c4p-{label}-2-dave-decides", "#my-turn")
+    turn.get_by_role("button", name="Fold").click()
+    frank_turn = frank.page.locator("#my-turn")
+    expect(frank_turn).to_be_visible()
+    shot(frank, f"c4p-{label}-2-frank-decides", "#my-turn")
+    frank_turn.get_by_role("button", name=re.compile(r"^Play 1x")).click()
+    expect(button).to_have_text(re.compile("^Reveal"))
+    button.click()
+    expect(button).to_have_text("Settle")
+    button.click()
+    expect(dealer.page.locator("#console")).to_have_attribute("data-phase", "settled")
+    rows = dealer.page.locator("#box-rows")
+    expect(rows.locator("tr[data-box='1']")).to_contain_text("Folded")
+    shot(dealer, f"c4p-{label}-3-console-settled", "#box-rows")
+    for player, _box in seats:
+        expect(player.page.locator("#app")).to_have_attribute("data-phase", "settled")
+        expect(player.page.locator("#round-result")).to_be_visible()
+        shot(player, f"c4p-{label}-4-{player.name}-result", "#my-result")
+        shot(player, f"c4p-{label}-5-{player.name}-felt", "#dealer-cards")
+    dave_result = dave.page.locator("#my-result")
+    # §657a.11(b)(1): a fold forfeits the Ante, the Super Bonus and the Queens Up.
+    for wager in ("ante", "super_bonus", "queens_up"):
+        line = dave_result.locator(f"li[data-wager='{wager}']")
+        expect(line).to_have_class(re.compile(r"\boutcome-lose\b"))
+        expect(line.locator(".res-why")).to_contain_text("you folded")
+    expect(dave.page.locator("#round-result")).to_contain_text("You lost")
+    frank_result = frank.page.locator("#my-result")
+    for wager in ("ante", "play", "super_bonus", "queens_up"):
+        expect(frank_result.locator(f"li[data-wager='{wager}'] .res-why")).not_to_be_empty()
+    expect(frank_result.locator("li[data-wager='ante'] .res-why")).to_contain_text("the dealer's")
+    for client in (dave, frank, dealer):
+        assert not client.errors, f"{client.name}: {client.errors}"
+
+
+@pytest.mark.parametrize("label, viewport", [("desktop", DESKTOP), ("phone", PHONE)])
+def test_the_lobby_lists_every_game_and_each_page_names_its_own(
+    browser: Any, site: Site, label: str, viewport: dict[str, int]
+) -> None:
+    """The lobby, under the platform's name, has a section per game with its demo table; a
+    table's page names its game in the header (not Four Card Frenzy's name everywhere)."""
+    alice = login(browser, site, "alice", viewport=viewport, phone=label == "phone")
+    page = alice.page
+    expect(page.locator(".topbar .brand")).to_have_text("Casino table games")
+    sections = page.locator(".lobby-game")
+    expect(sections).to_have_count(3)
+    for game, title in (
+        ("four_card_frenzy", "Four Card Frenzy"),
+        ("crazy_4_poker", "Crazy 4 Poker"),
+        ("five_card_hi_lo", "Five Card Hi-Lo"),
+    ):
+        section = page.locator(f".lobby-game[data-game='{game}']")
+        expect(section.locator("h2")).to_contain_text(title)
+        expect(section.locator(".table-card").first).to_be_visible()
+    shot(alice, f"lobby-{label}", ".lobby-game")
+    for game, title in (("crazy_4_poker", "Crazy 4 Poker"), ("five_card_hi_lo", "Five Card Hi-Lo")):
+        table_id = page.locator(f".lobby-game[data-game='{game}'] .table-card").first
+        page.goto(site.url(f"/tables/{table_id.get_attribute('data-table-id')}/"))
+        expect(page.locator(".topbar .brand")).to_have_text(title)
+        expect(page).to_have_title(re.compile(f"· {title}$"))
+        page.go_back()
+    page.goto(site.url(f"/tables/{site.table_id}/"))
+    expect(page.locator(".topbar .brand")).to_have_text("Four Card Frenzy")

@@ -38,7 +38,7 @@ def test_lobby_lists_tables_with_limits_free_boxes_and_optional_wagers(
     seated(dave, 2)
     dave.page.goto(site.url("/"))
     card = dave.page.locator(f'.table-card[data-table-id="{site.table_id}"]')
-    expect(card.locator("h2")).to_have_text("Frenzy 1")
+    expect(card.locator("h3")).to_have_text("Frenzy 1")
     expect(card.locator(".limits")).to_have_text("$5.00 – $500.00")
     expect(card.locator(".optional")).to_have_text("Prime, Four Card Bonus, All-Six Bonus")
     free = site.free_boxes()
@@ -53,7 +53,9 @@ def test_lobby_lists_tables_with_limits_free_boxes_and_optional_wagers(
     expect(dave.page).to_have_url(site.url(f"/tables/{site.table_id}/"))
 
     dealer = login(browser, site, "dealer")
-    dealer.page.get_by_role("link", name="Dealer console").click()
+    # The demo has a table of every game, each with its console: the Four Card Frenzy one.
+    frenzy = dealer.page.locator(f'.table-card[data-table-id="{site.table_id}"]')
+    frenzy.get_by_role("link", name="Dealer console").click()
     expect(dealer.page).to_have_url(site.url(f"/tables/{site.table_id}/dealer/"))
 
     phone = login(browser, site, "erin", PHONE, phone=True)

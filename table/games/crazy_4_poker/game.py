@@ -106,8 +106,8 @@ LABELS: Final = {
     PLAY: "Play",
     QUEENS_UP: "Queens Up",
     PROGRESSIVE: "Progressive",
-    HAND_BONUS_PLAYER: "Hand Bonus, your hand",
-    HAND_BONUS_DEALER: "Hand Bonus, the dealer's hand",
+    HAND_BONUS_PLAYER: "Hand Bonus (your hand)",
+    HAND_BONUS_DEALER: "Hand Bonus (the dealer's hand)",
     SIX_CARD_BONUS: "Six Card Bonus",
 }
 _HOUSE_VOIDS: Final = frozenset({"server_restart"})

@@ -396,7 +396,7 @@ class FiveCardHiLo:
                 choices = (
                     Choice("Fold", {"play": False}),
                     Choice(
-                        f"Play ({play.wagers[ANTE] / 100:,.2f}, equal to the Ante)", {"play": True}
+                        f"Play ${play.wagers[ANTE] / 100:,.2f} (equal to the Ante)", {"play": True}
                     ),
                 )
                 moves.append(Move(DECIDE, "Play or fold", play.box, choices))

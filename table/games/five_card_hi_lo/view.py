@@ -45,6 +45,9 @@ def _box_view(
         "decision": play.decision,
         "abandoned": play.abandoned,
         "set": play.is_set,
+        # Who set the hands: "player", or the house on a time-out or a player who left
+        # ("timeout", "abandoned": aces high, house rule), so the felt can say so.
+        "set_by": play.set_by,
         # §663a.11(c): folded without a Poker Bonus, the cards go to the rack unseen.
         "discarded": play.folded and not play.wagers.get(POKER_BONUS, 0),
         "cards": None,

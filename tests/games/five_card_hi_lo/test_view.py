@@ -147,6 +147,17 @@ def test_a_set_hand_is_face_down_to_everyone_but_its_owner() -> None:
     for viewer, dealer in VIEWERS[1:]:
         box = next(b for b in rnd.view(viewer, dealer=dealer)["boxes"] if b["box"] == 2)
         assert box["set"] is True and box["setting"] is None and box["cards"] is None
+        assert box["set_by"] == "player"
+
+
+def test_a_setting_the_house_made_on_a_time_out_says_so() -> None:
+    rnd, _ = example_at("setting")
+    rnd.choose_setting(2, "ann", True)
+    rnd.time_out(None)  # box 1 is still to set: the house sets it aces high
+    for viewer, dealer in VIEWERS:
+        boxes = {b["box"]: b for b in rnd.view(viewer, dealer=dealer)["boxes"]}
+        assert boxes[1]["set_by"] == "timeout" and boxes[2]["set_by"] == "player"
+        assert boxes[4]["set_by"] is None  # bob folded: never set
 
 
 def test_settlement_turns_the_hands_over() -> None:
