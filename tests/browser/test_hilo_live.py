@@ -87,7 +87,7 @@ def rigged(site: Site, screen: tuple[str, dict[str, int]]) -> Iterator[tuple[Sit
     table_id = int(
         site.stack.manage("shell", "-c", MAKE_TABLE % screen[0]).strip().splitlines()[-1]
     )
-    address = site.stack.daphne(setup=SEEDED_SHUFFLE % SEED)
+    address = site.stack.daphne(setup=SEEDED_SHUFFLE % int(SEED))
     proc = site.stack.processes[-1]
     try:
         yield Site(site.stack, address), table_id
