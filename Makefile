@@ -25,7 +25,8 @@ run: install
 # The whole suite: first embedded (SQLite, in-memory channel layer), then the tests that
 # need the real stack again on PostgreSQL and Redis. With CI set, a missing PostgreSQL or
 # Redis fails the run; without it, that second pass is skipped with a notice.
-# Two workers (pytest-xdist, one per core): the browser tests in a pass of their own, since a
+# Two workers (pytest-xdist, one per core; each its own test database and, on Redis, its own
+# channel prefix): the browser tests in a pass of their own, since a
 # Playwright session leaves an event loop running in its worker, where Django's ORM and
 # asyncio.run() then refuse to run.
 test: install
@@ -35,7 +36,7 @@ test: install
 
 test-realstack: install
 	@if $(PY) -c "import socket; [socket.create_connection(a, 2).close() for a in (('127.0.0.1', 5432), ('127.0.0.1', 6379))]" 2>/dev/null; then \
-		DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS) $(PY) -m pytest -m realstack; \
+		DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS) $(PY) -m pytest -n 2 --dist loadfile -m realstack; \
 	elif [ -n "$$CI" ]; then \
 		echo "CI is set but PostgreSQL (5432) or Redis (6379) is not reachable"; exit 1; \
 	else \

@@ -112,6 +112,11 @@ DATABASES = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+#: The channel layer's key prefix in Redis. Two test workers (pytest-xdist) on one Redis each
+#: get their own, as each gets its own test database: their tables have the same ids.
+CHANNELS_PREFIX = os.environ.get("CHANNELS_PREFIX", "frenzy") + (
+    f"-{os.environ['PYTEST_XDIST_WORKER']}" if os.environ.get("PYTEST_XDIST_WORKER") else ""
+)
 if REDIS_URL:
     from redis.asyncio.retry import Retry
     from redis.backoff import ExponentialBackoff
@@ -136,7 +141,7 @@ if REDIS_URL:
                         "retry_on_error": [RedisConnectionError, RedisTimeoutError],
                     }
                 ],
-                "prefix": os.environ.get("CHANNELS_PREFIX", "frenzy"),
+                "prefix": CHANNELS_PREFIX,
             },
         }
     }

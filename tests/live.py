@@ -43,7 +43,13 @@ class LiveStack:
         base_db = os.environ.get("DATABASE_URL", "")
         self.postgres = base_db.startswith("postgres") if use_postgres is None else use_postgres
         self.redis = bool(os.environ.get("REDIS_URL")) if use_redis is None else use_redis
-        self.env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        # Not the test worker's name either: the stack's processes use the stack's own channel
+        # prefix as it is (frenzy_site/settings.py adds a worker's name to the prefix).
+        self.env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("DATABASE_URL", "REDIS_URL", "PYTEST_XDIST_WORKER")
+        }
         self.env.update(
             PYTHONUNBUFFERED="1",
             DJANGO_SETTINGS_MODULE="frenzy_site.settings",
