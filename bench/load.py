@@ -15,6 +15,7 @@ import gc
 import random
 import statistics
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +52,19 @@ class TableRun:
         return [self.dealer, *(c for c, _ in self.players)]
 
 
+async def events_of(client: TableClient) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+    """Every table event a bot's socket receives, in order, as (kind, data), for ever."""
+    seen = 0
+    while True:
+        await client.wait_for(lambda f: True, timeout=3600, since=seen)
+        frames = client.frames[seen:]
+        seen += len(frames)
+        for frame in frames:
+            if frame.get("type") == "events":
+                for event in frame["events"]:
+                    yield event["kind"], event["data"]
+
+
 async def player_bot(
     client: TableClient,
     box: int,
@@ -62,35 +76,26 @@ async def player_bot(
     if game != FOUR_CARD_FRENZY:
         await other_game_bot(client, box, rng, think, game)
         return
-    seen = 0
     hand_max = 1
-    while True:
-        await client.wait_for(lambda f: True, timeout=3600, since=seen)
-        frames = client.frames[seen:]
-        seen += len(frames)
-        for frame in frames:
-            if frame.get("type") != "events":
-                continue
-            for event in frame["events"]:
-                kind, data = event["kind"], event["data"]
-                if kind == "round_opened":
-                    await asyncio.sleep(rng.uniform(0, think))
-                    wagers = {"ante": 1000}
-                    if rng.random() < 0.5:
-                        wagers["four_card_bonus"] = 500
-                    if rng.random() < 0.3:
-                        wagers["all_six"] = 100
-                    reply = await client.command(cmd="bet", box=box, wagers=wagers)
-                    if reply["type"] != "ok":
-                        client.errors.append(reply)
-                elif kind == "hole_cards" and data["box"] == box:
-                    hand_max = data["max_raise"]
-                elif kind == "turn" and data["box"] == box:
-                    await asyncio.sleep(rng.uniform(0, think))
-                    multiple = hand_max if rng.random() < 0.8 else 0
-                    reply = await client.command(cmd="decide", box=box, **{"raise": multiple})
-                    if reply["type"] != "ok":
-                        client.errors.append(reply)
+    async for kind, data in events_of(client):
+        if kind == "round_opened":
+            await asyncio.sleep(rng.uniform(0, think))
+            wagers = {"ante": 1000}
+            if rng.random() < 0.5:
+                wagers["four_card_bonus"] = 500
+            if rng.random() < 0.3:
+                wagers["all_six"] = 100
+            reply = await client.command(cmd="bet", box=box, wagers=wagers)
+            if reply["type"] != "ok":
+                client.errors.append(reply)
+        elif kind == "hole_cards" and data["box"] == box:
+            hand_max = data["max_raise"]
+        elif kind == "turn" and data["box"] == box:
+            await asyncio.sleep(rng.uniform(0, think))
+            multiple = hand_max if rng.random() < 0.8 else 0
+            reply = await client.command(cmd="decide", box=box, **{"raise": multiple})
+            if reply["type"] != "ok":
+                client.errors.append(reply)
 
 
 async def act(client: TableClient, move: str, box: int, args: dict[str, Any]) -> None:
@@ -106,37 +111,26 @@ async def other_game_bot(
     with it), Play 1x or fold on its turn (Hi-Lo: always Play, so that every round reaches
     the setting), and on its setting turn the first setting its move offers (from a
     snapshot: the bot does not evaluate hands)."""
-    seen = 0
-    while True:
-        await client.wait_for(lambda f: True, timeout=3600, since=seen)
-        frames = client.frames[seen:]
-        seen += len(frames)
-        for frame in frames:
-            if frame.get("type") != "events":
+    async for kind, data in events_of(client):
+        if kind == "round_opened":
+            await asyncio.sleep(rng.uniform(0, think))
+            await act(client, "bet", box, {"ante": 1000})
+        elif kind == "turn" and data.get("box") == box:
+            await asyncio.sleep(rng.uniform(0, think))
+            if game == "crazy_4_poker":
+                play = 1000 if rng.random() < 0.8 else 0
+                await act(client, "decide", box, {"play": play})
+            else:
+                await act(client, "decide", box, {"play": True})
+        elif kind == "setting_turn" and data.get("box") == box:
+            await asyncio.sleep(rng.uniform(0, think))
+            snapshot = await client.fetch_snapshot()
+            moves = ((snapshot.get("round") or {}).get("moves")) or []
+            setting = next((m for m in moves if m["move"] == "set_hands" and m["box"] == box), None)
+            if setting is None:
+                client.errors.append({"setting": "no set_hands move offered", "box": box})
                 continue
-            for event in frame["events"]:
-                kind, data = event["kind"], event["data"]
-                if kind == "round_opened":
-                    await asyncio.sleep(rng.uniform(0, think))
-                    await act(client, "bet", box, {"ante": 1000})
-                elif kind == "turn" and data.get("box") == box:
-                    await asyncio.sleep(rng.uniform(0, think))
-                    if game == "crazy_4_poker":
-                        play = 1000 if rng.random() < 0.8 else 0
-                        await act(client, "decide", box, {"play": play})
-                    else:
-                        await act(client, "decide", box, {"play": True})
-                elif kind == "setting_turn" and data.get("box") == box:
-                    await asyncio.sleep(rng.uniform(0, think))
-                    snapshot = await client.fetch_snapshot()
-                    moves = ((snapshot.get("round") or {}).get("moves")) or []
-                    setting = next(
-                        (m for m in moves if m["move"] == "set_hands" and m["box"] == box), None
-                    )
-                    if setting is None:
-                        client.errors.append({"setting": "no set_hands move offered", "box": box})
-                        continue
-                    await act(client, "set_hands", box, setting["choices"][0]["args"])
+            await act(client, "set_hands", box, setting["choices"][0]["args"])
 
 
 #: The event after which the dealer may reveal, per game (Hi-Lo sets the hands after the

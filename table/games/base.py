@@ -89,6 +89,7 @@ __all__ = [
     "Transfer",
     "WagerSpec",
     "bettable_boxes",
+    "betting_moves",
     "check_view",
     "command_box",
     "dollars",
@@ -735,6 +736,24 @@ def bettable_boxes(
         if len(boxes) <= most and boxes[-1] - boxes[0] == len(boxes) - 1:
             out.append(box)
     return out
+
+
+def betting_moves(
+    owners: Mapping[int, str],
+    player: str,
+    mine: Sequence[int],
+    most: int,
+    amounts: tuple[Amount, ...],
+) -> list[Move]:
+    """A player's moves while betting is open, in every game alike: wagers on each box
+    :func:`bettable_boxes` allows (``amounts`` from :func:`bet_amounts`), and taking back the
+    wagers of each of their boxes."""
+    moves = [
+        Move(BET, f"Wagers on box {box}", box, amounts=amounts)
+        for box in bettable_boxes(owners, player, mine, most)
+    ]
+    moves += [Move(WITHDRAW, f"Take back the wagers on box {box}", box) for box in mine]
+    return moves
 
 
 class WagerLimits(Protocol):

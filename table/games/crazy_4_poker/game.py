@@ -57,7 +57,7 @@ from ..base import (
     Timer,
     WagerSpec,
     bet_amounts,
-    bettable_boxes,
+    betting_moves,
     command_box,
     dollars,
     field_changes,
@@ -522,15 +522,16 @@ class Crazy4Poker:
         moves: list[Move] = []
         if state.phase is Phase.BETTING:
             owners = {b: p.player for b, p in state.boxes.items()}
-            mine = state.boxes_of(player)
             amounts = bet_amounts(
                 state.rules, ANTE, "Ante and Super Bonus (each)", OPTIONAL, LABELS
             )
-            most = state.rules.rules.max_boxes_per_player
-            for box in bettable_boxes(owners, player, mine, most):
-                moves.append(Move(BET, f"Wagers on box {box}", box, amounts=amounts))
-            for box in mine:
-                moves.append(Move(WITHDRAW, f"Take back the wagers on box {box}", box))
+            moves += betting_moves(
+                owners,
+                player,
+                state.boxes_of(player),
+                state.rules.rules.max_boxes_per_player,
+                amounts,
+            )
         elif state.phase is Phase.DECISIONS and state.to_act is not None:
             play = state.boxes[state.to_act]
             if play.player == player and len(play.cards) == 5:

@@ -71,7 +71,7 @@ from ..base import (
     Timer,
     WagerSpec,
     bet_amounts,
-    bettable_boxes,
+    betting_moves,
     command_box,
     lines_of,
     require_dealer,
@@ -348,12 +348,10 @@ class FourCardFrenzy:
         moves: list[Move] = []
         if state.phase is Phase.BETTING:
             owners = {b: p.player for b, p in state.boxes.items()}
-            mine = state.boxes_of(player)
             amounts = bet_amounts(state.rules, ANTE, "Ante and Odds (each)", OPTIONAL, LABELS)
-            for box in bettable_boxes(owners, player, mine, state.rules.adjacent_boxes):
-                moves.append(Move(BET, f"Wagers on box {box}", box, amounts=amounts))
-            for box in mine:
-                moves.append(Move(WITHDRAW, f"Take back the wagers on box {box}", box))
+            moves += betting_moves(
+                owners, player, state.boxes_of(player), state.rules.adjacent_boxes, amounts
+            )
         elif state.phase is Phase.DECISIONS and state.to_act is not None:
             play = state.boxes[state.to_act]
             if play.player == player and len(play.cards) == 5:
