@@ -4,6 +4,12 @@ Public events go to the table's group; a player's private events (their hole car
 to that player's own group, never to a group anyone else listens on. Every command sends one
 public frame, even when it holds no public event, so each client sees every version in order
 and knows it missed something when a version is skipped (then it asks for a snapshot).
+
+At a table whose felt draws from round views (protocol v2, ``FeltParts.view_frames``) the
+command also hands over the round as each kind of viewer sees it, built once from the state
+it holds: the spectators' view rides beside the public frame, each seated player's own view
+beside a frame to that player's group (one with no events when the player had none). A
+socket sends the view after its version's frames; no socket reads the database for it.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import json
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -35,6 +41,9 @@ class Publication:
     round_id: int | None
     events: list[Event]
     user_ids: dict[str, int]  # player name -> user id, for each private audience
+    #: The round views' frame texts: "" the spectators', a player's name that player's own
+    #: (empty at a table whose felt draws from events alone).
+    views: dict[str, str] = field(default_factory=dict)
 
 
 def table_group(table_id: int) -> str:
@@ -67,19 +76,27 @@ async def publish_async(
     round_id: int | None,
     events: Sequence[Event],
     user_ids: dict[str, int],
+    views: dict[str, str] | None = None,
 ) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    views = views or {}
     public, private = frames(table_id, version, round_id, events)
     # Private frames first: a client applies a box's hole cards, then the public frame of
     # the same version (docs/protocol.md).
     sends = [
-        (user_group(table_id, user_ids[player]), frame_message(frame))
+        (user_group(table_id, user_ids[player]), frame_message(frame, views.get(player)))
         for player, frame in private.items()
         if player in user_ids
     ]
-    sends.append((table_group(table_id), frame_message(public)))
+    # A seated player with no private event this version still gets their own view.
+    sends += [
+        (user_group(table_id, user_ids[player]), view_message(version, text))
+        for player, text in views.items()
+        if player and player not in private and player in user_ids
+    ]
+    sends.append((table_group(table_id), frame_message(public, views.get(""))))
     await group_send_many(layer, sends)
 
 
@@ -114,6 +131,7 @@ async def deliver(publication: Publication) -> None:
             publication.round_id,
             publication.events,
             publication.user_ids,
+            publication.views,
         )
     except Exception:  # a lost frame is recovered by the client's version check
         log.exception(
@@ -121,16 +139,33 @@ async def deliver(publication: Publication) -> None:
         )
 
 
-def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
+def view_text(version: int, round_view: dict[str, Any] | None) -> str:
+    """A ``view`` frame (protocol v2): the round in play as one viewer sees it."""
+    return json.dumps(
+        {"type": "view", "version": version, "round": round_view}, separators=(",", ":")
+    )
+
+
+def frame_message(frame: dict[str, Any], view: str | None = None) -> dict[str, Any]:
     """A frame serialised once for the whole group: each socket sends the text as it is.
     The version (and whether the frame is private) ride beside it, so that a socket can
-    put frames that crossed on the way back in order without parsing them."""
-    return {
+    put frames that crossed on the way back in order without parsing them; so does the
+    round view's frame text for this audience, if the table's felt draws from views."""
+    message = {
         "type": "table.frame",
         "text": json.dumps(frame, separators=(",", ":")),
         "version": frame["version"],
         "private": bool(frame.get("private")),
     }
+    if view is not None:
+        message["view"] = view
+    return message
+
+
+def view_message(version: int, view: str) -> dict[str, Any]:
+    """A player's own round view for a version that held no private event for them: a
+    private message with no frame text (the socket sends only the view)."""
+    return {"type": "table.frame", "text": None, "version": version, "private": True, "view": view}
 
 
 def publish(publication: Publication) -> None:

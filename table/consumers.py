@@ -30,7 +30,7 @@ from table.games import game as game_named
 
 from . import crowd, presence, services
 from . import snapshot as snapshots
-from .broadcast import deliver, table_group, user_group
+from .broadcast import deliver, table_group, user_group, view_text
 from .duties import can_deal
 from .layer_watch import layer_epoch
 from .meters import meter_group
@@ -91,12 +91,6 @@ def table_queue(table_id: int) -> asyncio.Lock:
 _public_views: weakref.WeakKeyDictionary[
     asyncio.AbstractEventLoop, dict[int, tuple[int, asyncio.Future[str]]]
 ] = weakref.WeakKeyDictionary()
-
-
-def view_text(version: int, round_view: dict[str, Any] | None) -> str:
-    return json.dumps(
-        {"type": "view", "version": version, "round": round_view}, separators=(",", ":")
-    )
 
 
 def _build_public_view(table_id: int, version: int) -> str:
@@ -226,7 +220,8 @@ class TableConsumer(FrameConsumer):
         self.idle_task: asyncio.Task[None] | None = None
         # Version order (see table_frame): nothing goes out before the first snapshot.
         self.next_version: int | None = None
-        self.held: dict[int, list[tuple[bool, str]]] = {}
+        #: version -> its frames as they came: (private, frame text or None, view text or None)
+        self.held: dict[int, list[tuple[bool, str | None, str | None]]] = {}
         self.gap_timer: asyncio.TimerHandle | None = None
         self.sending = asyncio.Lock()
         self.presence_renewed = time.monotonic()
@@ -405,7 +400,7 @@ class TableConsumer(FrameConsumer):
             if self.next_version is not None and version < self.next_version:
                 return  # already in the snapshot this socket was sent
             self.held.setdefault(version, []).append(
-                (bool(message.get("private")), message["text"])
+                (bool(message.get("private")), message["text"], message.get("view"))
             )
             await self.release()
 
@@ -413,14 +408,15 @@ class TableConsumer(FrameConsumer):
         """Send every held version that is next in line and complete (its public frame came)."""
         if self.next_version is None:
             return
+        view: tuple[int, str] | None = None
         while True:
             frames = self.held.get(self.next_version)
-            if frames is None or all(private for private, _ in frames):
+            if frames is None or all(private for private, _, _ in frames):
                 break
             del self.held[self.next_version]
-            await self.send_version(frames)
+            view = await self.send_version(self.next_version, frames) or view
             self.next_version += 1
-            self.view_due()
+        await self.send_view(view)
         if self.held and self.gap_timer is None:
             self.gap_timer = asyncio.get_running_loop().call_later(
                 GAP_SECONDS, lambda: asyncio.ensure_future(self.give_up_gap())
@@ -429,10 +425,31 @@ class TableConsumer(FrameConsumer):
             self.gap_timer.cancel()
             self.gap_timer = None
 
-    async def send_version(self, frames: list[tuple[bool, str]]) -> None:
-        """One version's frames: the private one (if any) first, then the public one."""
-        for _, text in sorted(frames, key=lambda f: not f[0]):
-            await self.send(text_data=text)
+    async def send_version(
+        self, version: int, frames: list[tuple[bool, str | None, str | None]]
+    ) -> tuple[int, str] | None:
+        """One version's frames: the private one (if any) first, then the public one. At a
+        table whose felt draws from views: the view that came with them for this socket
+        (a seated player's own, or the spectators'), to send once the burst is out; else
+        one is built in the read pool (:meth:`view_due`)."""
+        for _, text, _ in sorted(frames, key=lambda f: not f[0]):
+            if text is not None:
+                await self.send(text_data=text)
+        if not self.view_frames:
+            return None
+        mine = [view for private, _, view in frames if view is not None and private]
+        if not self.authenticated:
+            mine = [view for private, _, view in frames if view is not None and not private]
+        if mine:
+            return version, mine[-1]
+        self.view_due(version)
+        return None
+
+    async def send_view(self, view: tuple[int, str] | None) -> None:
+        """The newest view that came with a burst of frames, unless a newer one went."""
+        if view is not None and view[0] > self.view_sent:
+            self.view_sent = view[0]
+            await self.send(text_data=view[1])
 
     async def give_up_gap(self) -> None:
         """A version never came (a process died between commit and publish, or the layer
@@ -442,21 +459,20 @@ class TableConsumer(FrameConsumer):
             self.gap_timer = None
             if self.next_version is None or not self.held:
                 return
+            view: tuple[int, str] | None = None
             for version in sorted(self.held):
-                await self.send_version(self.held.pop(version))
+                view = await self.send_version(version, self.held.pop(version)) or view
                 self.next_version = max(self.next_version, version + 1)
-            self.view_due()
+            await self.send_view(view)
 
     # --- protocol v2: the round view and the meters ----------------------------------------
 
-    def view_due(self) -> None:
-        """A table frame went out: at a table whose felt draws from views
-        (``FeltParts.view_frames``) a view of the round as it stands follows (built in the
-        read pool, never the command threads). Views coalesce: a burst of frames (a deal) is
-        followed by one or two views, the last one as new as the last frame."""
-        if not self.view_frames or self.next_version is None:
-            return
-        self.view_wanted = max(self.view_wanted, self.next_version - 1)
+    def view_due(self, version: int) -> None:
+        """A version went out with no view for this socket (a dealer's console, a logged-in
+        watcher, or a command that sent none): one is built in the read pool, never the
+        command threads. Views coalesce: a burst of frames is followed by one or two views,
+        the last one as new as the last frame."""
+        self.view_wanted = max(self.view_wanted, version)
         if self.view_task is None or self.view_task.done():
             self.view_task = asyncio.ensure_future(self.send_views())
 
@@ -476,7 +492,9 @@ class TableConsumer(FrameConsumer):
                     "could not build the round view of table %s", self.table_id, exc_info=True
                 )
                 return
-            self.view_sent = max(self.view_sent, version)
+            if version <= self.view_sent:
+                continue  # a newer view came with the frames meanwhile
+            self.view_sent = version
             await self.send(text_data=text)
 
     async def meter_frame(self, message: dict[str, Any]) -> None:

@@ -26,6 +26,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from table.games.base import Actor
 from table.games.errors import EngineError
 from table.games.events import PUBLIC
 
@@ -214,12 +215,17 @@ def execute(
                     returning=False,
                 )
             fastsql.flush(commit=outermost)
+            views = _round_views(ctx, version)
+            user_ids = _private_audience(ctx)
+            if views:
+                user_ids.update({name: uid for uid, name in ctx.seats.values()})
             publication = Publication(
                 table_id,
                 version,
                 ctx.round_row.pk if ctx.round_row else None,
                 list(ctx.events),
-                _private_audience(ctx),
+                user_ids,
+                views,
             )
             if publish:
                 transaction.on_commit(lambda: broadcast.publish(publication))
@@ -229,6 +235,27 @@ def execute(
         raise ServiceError(exc.code, exc.message) from exc
     except ledger.InsufficientFunds as exc:
         raise ServiceError(exc.code, exc.message) from exc
+
+
+def _round_views(ctx: Context, version: int) -> dict[str, str]:
+    """At a table whose felt draws from round views: the spectators' view ("") and each
+    seated player's own, built once here from the state the command holds (after its
+    commit on PostgreSQL), so that no socket reads the round from the database after a
+    change. A dealer's console, or a logged-in watcher, still builds its own in the read
+    pool: one socket per table, not one per seat."""
+    game = ctx.game
+    if not game.felt.view_frames:
+        return {}
+    state = ctx.load_round()
+    if state is None:
+        return {"": broadcast.view_text(version, None)} | {
+            name: broadcast.view_text(version, None) for _, name in ctx.seats.values()
+        }
+    views = {"": broadcast.view_text(version, game.view(state, Actor.spectator()))}
+    for _, name in ctx.seats.values():
+        if name not in views:
+            views[name] = broadcast.view_text(version, game.view(state, Actor.player(name)))
+    return views
 
 
 def _private_audience(ctx: Context) -> dict[str, int]:

@@ -28,7 +28,6 @@ from .conftest import Sock, open_socket
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
 
-
 def version_of(table: Table) -> int:
     return Table.objects.get(pk=table.pk).version
 
@@ -168,6 +167,55 @@ async def test_view_follows_each_table_frame_at_another_game(
         await sock.close()
 
 
+async def test_views_come_with_a_commands_frames(
+    table_setup: dict[str, Any], view_recorder: list[str | None]
+) -> None:
+    """A command at another game's table hands each seated player their own view and the
+    spectators theirs with its frames: no socket reads the round from the database (the
+    recorder sees only the dealer console's, built in the read pool). A player's cards are
+    in their own view and in nobody else's."""
+    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
+    alice = await open_socket(table.pk, table_setup["alice"])
+    dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
+    watcher = await open_socket(table.pk, None)
+    for sock in (alice, dealer, watcher):
+        assert (await sock.recv())["type"] == "snapshot"
+    await seated(alice, 1)
+    # The command that seated her read the seats before she sat: that one view of hers
+    # was built for her socket. From now on hers come with the frames.
+    await settled_down(alice)
+    view_recorder.clear()
+    opened = await dealer.command(cmd="open_betting")
+    assert opened["type"] == "ok"
+    mine = await alice.until(lambda f: f["type"] == "view" and f["version"] >= opened["version"])
+    assert mine["round"]["viewer"]["name"] == "alice"
+    bet = next(m for m in mine["round"]["moves"] if m["move"] == "bet" and m["box"] == 1)
+    ante = next(a for a in bet["amounts"] if a["required"])
+    reply = await alice.command(cmd="act", move="bet", box=1, args={ante["arg"]: ante["low"]})
+    assert reply["type"] == "ok", reply
+    for step in ("no_more_bets", "deal"):
+        assert (await dealer.command(cmd=step))["type"] == "ok", step
+    dealt = reply["version"] + 2
+
+    def dealt_view(f: dict[str, Any]) -> bool:
+        return f["type"] == "view" and f["version"] >= dealt
+
+    own = (await alice.until(dealt_view))["round"]["boxes"][0]
+    seen = (await watcher.until(dealt_view))["round"]["boxes"][0]
+    assert own["mine"] and len(own["cards"]) == 5
+    assert seen["cards"] is None and not seen["mine"]
+    # The console's view is built for it (here by the recorder, which draws no boxes).
+    assert "boxes" not in (await dealer.until(dealt_view))["round"]
+    # Each socket's views are in version order, one per burst at most, none older than
+    # the frames before it.
+    for sock in (alice, watcher):
+        versions = [f["version"] for f in sock.frames if f["type"] == "view"]
+        assert versions == sorted(set(versions)), versions
+    assert set(view_recorder) <= {"dealer"}, view_recorder
+    for sock in (alice, dealer, watcher):
+        await sock.close()
+
+
 async def test_no_view_at_four_card_frenzy(
     table_setup: dict[str, Any], view_recorder: list[str | None]
 ) -> None:
@@ -185,9 +233,7 @@ async def test_meter_frames_of_the_linked_meters(
     table_setup: dict[str, Any], view_recorder: list[str | None]
 ) -> None:
     table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
-    meter = await database_sync_to_async(
-        lambda: table.progressive_meters.get(kind="five_card")
-    )()
+    meter = await database_sync_to_async(lambda: table.progressive_meters.get(kind="five_card"))()
     alice = await open_socket(table.pk, table_setup["alice"])
     watcher = await open_socket(table.pk, None)
     for sock in (alice, watcher):
