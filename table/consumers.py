@@ -417,11 +417,16 @@ class TableConsumer(FrameConsumer):
             view = await self.send_version(self.next_version, frames) or view
             self.next_version += 1
         await self.send_view(view)
-        if self.held and self.gap_timer is None:
+        # A gap: a later version came before the next one. The next version's private frames
+        # alone are no gap: its public frame left in the same pipeline right behind them (a
+        # seated player's view comes that way with every version), and on a loaded event
+        # loop it may be processed more than GAP_SECONDS later.
+        gap = any(version > self.next_version for version in self.held)
+        if gap and self.gap_timer is None:
             self.gap_timer = asyncio.get_running_loop().call_later(
                 GAP_SECONDS, lambda: asyncio.ensure_future(self.give_up_gap())
             )
-        elif not self.held and self.gap_timer is not None:
+        elif not gap and self.gap_timer is not None:
             self.gap_timer.cancel()
             self.gap_timer = None
 
