@@ -52,8 +52,9 @@ class TableRun:
         return [self.dealer, *(c for c, _ in self.players)]
 
 
-async def events_of(client: TableClient) -> AsyncIterator[tuple[str, dict[str, Any]]]:
-    """Every table event a bot's socket receives, in order, as (kind, data), for ever."""
+async def events_of(client: TableClient) -> AsyncIterator[tuple[str, dict[str, Any], int]]:
+    """Every table event a bot's socket receives, in order, as (kind, data, version), for
+    ever."""
     seen = 0
     while True:
         await client.wait_for(lambda f: True, timeout=3600, since=seen)
@@ -62,7 +63,7 @@ async def events_of(client: TableClient) -> AsyncIterator[tuple[str, dict[str, A
         for frame in frames:
             if frame.get("type") == "events":
                 for event in frame["events"]:
-                    yield event["kind"], event["data"]
+                    yield event["kind"], event["data"], frame["version"]
 
 
 async def player_bot(
@@ -77,7 +78,7 @@ async def player_bot(
         await other_game_bot(client, box, rng, think, game)
         return
     hand_max = 1
-    async for kind, data in events_of(client):
+    async for kind, data, _ in events_of(client):
         if kind == "round_opened":
             await asyncio.sleep(rng.uniform(0, think))
             wagers = {"ante": 1000}
@@ -109,9 +110,10 @@ async def other_game_bot(
 ) -> None:
     """A Crazy 4 Poker or Five Card Hi-Lo player: an Ante (Crazy 4 Poker's Super Bonus goes
     with it), Play 1x or fold on its turn (Hi-Lo: always Play, so that every round reaches
-    the setting), and on its setting turn the first setting its move offers (from a
-    snapshot: the bot does not evaluate hands)."""
-    async for kind, data in events_of(client):
+    the setting), and on its setting turn the first setting its move offers (from the round
+    view that follows the turn's frame, as a browser's felt reads it: the bot does not
+    evaluate hands)."""
+    async for kind, data, version in events_of(client):
         if kind == "round_opened":
             await asyncio.sleep(rng.uniform(0, think))
             await act(client, "bet", box, {"ante": 1000})
@@ -124,8 +126,10 @@ async def other_game_bot(
                 await act(client, "decide", box, {"play": True})
         elif kind == "setting_turn" and data.get("box") == box:
             await asyncio.sleep(rng.uniform(0, think))
-            snapshot = await client.fetch_snapshot()
-            moves = ((snapshot.get("round") or {}).get("moves")) or []
+            view = await client.wait_for(
+                lambda f: f.get("type") == "view" and f["version"] >= version, timeout=30
+            )
+            moves = ((view.get("round") or {}).get("moves")) or []
             setting = next((m for m in moves if m["move"] == "set_hands" and m["box"] == box), None)
             if setting is None:
                 client.errors.append({"setting": "no set_hands move offered", "box": box})

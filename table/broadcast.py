@@ -41,8 +41,9 @@ class Publication:
     round_id: int | None
     events: list[Event]
     user_ids: dict[str, int]  # player name -> user id, for each private audience
-    #: The round views' frame texts: "" the spectators', a player's name that player's own
-    #: (empty at a table whose felt draws from events alone).
+    #: The round views' frame texts: "" the spectators', a player's name that player's own,
+    #: ``dealer_key(id)`` an assigned dealer's console's (empty at a table whose felt draws
+    #: from events alone).
     views: dict[str, str] = field(default_factory=dict)
 
 
@@ -90,11 +91,15 @@ async def publish_async(
         for player, frame in private.items()
         if player in user_ids
     ]
-    # A seated player with no private event this version still gets their own view.
+    # A seated player with no private event this version still gets their own view; so
+    # does an assigned dealer's console.
     sends += [
-        (user_group(table_id, user_ids[player]), view_message(version, text))
-        for player, text in views.items()
-        if player and player not in private and player in user_ids
+        (
+            user_group(table_id, user_ids[viewer]),
+            view_message(version, text, console=viewer.startswith(DEALER_PREFIX)),
+        )
+        for viewer, text in views.items()
+        if viewer and viewer not in private and viewer in user_ids
     ]
     sends.append((table_group(table_id), frame_message(public, views.get(""))))
     await group_send_many(layer, sends)
@@ -162,10 +167,21 @@ def frame_message(frame: dict[str, Any], view: str | None = None) -> dict[str, A
     return message
 
 
-def view_message(version: int, view: str) -> dict[str, Any]:
-    """A player's own round view for a version that held no private event for them: a
-    private message with no frame text (the socket sends only the view)."""
-    return {"type": "table.frame", "text": None, "version": version, "private": True, "view": view}
+def view_message(version: int, view: str, console: bool = False) -> dict[str, Any]:
+    """A player's own round view for a version that held no private event for them, or a
+    dealer console's (``console``): a private message with no frame text (the socket sends
+    only the view)."""
+    message = {"type": "table.frame", "text": None, "version": version, "private": True}
+    return message | {"view": view, "console": console}
+
+
+#: The key of an assigned dealer's round view in ``Publication.views`` (a username holds no
+#: colon, so it never meets a player's name).
+DEALER_PREFIX = "dealer:"
+
+
+def dealer_key(user_id: int) -> str:
+    return f"{DEALER_PREFIX}{user_id}"
 
 
 def publish(publication: Publication) -> None:

@@ -58,6 +58,10 @@ IDLE_SECONDS = 120.0
 #: this long, then sends what it holds and the client, seeing the gap, asks for a snapshot.
 GAP_SECONDS = 0.5
 
+#: A frame held for its turn: (private, frame text or None, view text or None, whether the
+#: view is a dealer console's).
+Held = tuple[bool, str | None, str | None, bool]
+
 
 #: Threads that run services for this process's sockets (each holds a database connection).
 #: Few: the work is mostly Python holding the GIL, and many threads only share it out slowly
@@ -220,8 +224,9 @@ class TableConsumer(FrameConsumer):
         self.idle_task: asyncio.Task[None] | None = None
         # Version order (see table_frame): nothing goes out before the first snapshot.
         self.next_version: int | None = None
-        #: version -> its frames as they came: (private, frame text or None, view text or None)
-        self.held: dict[int, list[tuple[bool, str | None, str | None]]] = {}
+        #: version -> its frames as they came: (private, frame text or None, view text or None,
+        #: whether the view is a dealer console's)
+        self.held: dict[int, list[Held]] = {}
         self.gap_timer: asyncio.TimerHandle | None = None
         self.sending = asyncio.Lock()
         self.presence_renewed = time.monotonic()
@@ -400,7 +405,12 @@ class TableConsumer(FrameConsumer):
             if self.next_version is not None and version < self.next_version:
                 return  # already in the snapshot this socket was sent
             self.held.setdefault(version, []).append(
-                (bool(message.get("private")), message["text"], message.get("view"))
+                (
+                    bool(message.get("private")),
+                    message["text"],
+                    message.get("view"),
+                    bool(message.get("console")),
+                )
             )
             await self.release()
 
@@ -411,7 +421,7 @@ class TableConsumer(FrameConsumer):
         view: tuple[int, str] | None = None
         while True:
             frames = self.held.get(self.next_version)
-            if frames is None or all(private for private, _, _ in frames):
+            if frames is None or all(held[0] for held in frames):
                 break
             del self.held[self.next_version]
             view = await self.send_version(self.next_version, frames) or view
@@ -430,21 +440,22 @@ class TableConsumer(FrameConsumer):
             self.gap_timer.cancel()
             self.gap_timer = None
 
-    async def send_version(
-        self, version: int, frames: list[tuple[bool, str | None, str | None]]
-    ) -> tuple[int, str] | None:
+    async def send_version(self, version: int, frames: list[Held]) -> tuple[int, str] | None:
         """One version's frames: the private one (if any) first, then the public one. At a
         table whose felt draws from views: the view that came with them for this socket
-        (a seated player's own, or the spectators'), to send once the burst is out; else
-        one is built in the read pool (:meth:`view_due`)."""
-        for _, text, _ in sorted(frames, key=lambda f: not f[0]):
+        (a seated player's own, the console's, or the spectators'), to send once the burst
+        is out; else one is built in the read pool (:meth:`view_due`: a dealer on the
+        players' page, a logged-in watcher)."""
+        for _, text, _, _ in sorted(frames, key=lambda f: not f[0]):
             if text is not None:
                 await self.send(text_data=text)
         if not self.view_frames:
             return None
-        mine = [view for private, _, view in frames if view is not None and private]
-        if not self.authenticated:
-            mine = [view for private, _, view in frames if view is not None and not private]
+        console = self.role == "dealer"
+        if self.authenticated:
+            mine = [v for private, _, v, c in frames if private and v and c == console]
+        else:
+            mine = [v for private, _, v, _ in frames if not private and v]
         if mine:
             return version, mine[-1]
         self.view_due(version)

@@ -167,10 +167,10 @@ def locked_read(vendor: str, table_columns: tuple[str, ...], rules_columns: tupl
     if vendor == "postgresql":
         lock = f"SELECT id FROM {table(Table)} WHERE id = %s FOR UPDATE;\n"
         seat_list = "json_agg(json_build_array(s.box, s.player_id, u.username))"
-        dealer_list = "json_agg(d.dealer_id)"
+        dealer_list = "json_agg(json_build_array(d.dealer_id, du.username))"
     else:
         seat_list = "json_group_array(json_array(s.box, s.player_id, u.username))"
-        dealer_list = "json_group_array(d.dealer_id)"
+        dealer_list = "json_group_array(json_array(d.dealer_id, du.username))"
     rules_cols = ", ".join(f"r.{col(c)}" for c in rules_columns)
     table_cols = ", ".join(f"t.{col(c)}" for c in table_columns)
     users = col(get_user_model()._meta.db_table)
@@ -186,9 +186,9 @@ def locked_read(vendor: str, table_columns: tuple[str, ...], rules_columns: tupl
         f"(SELECT {seat_list} FROM {table(Seat)} s JOIN {users} u ON u.id = s.player_id "
         "WHERE s.table_id = t.id), "
         # The dealers assigned to the table: a dealer command checks its dealer without a
-        # round trip of its own (table/duties.py).
+        # round trip of its own (table/duties.py); their names for the console's round view.
         f"(SELECT {dealer_list} FROM {table(DealerAssignment)} d "
-        "WHERE d.table_id = t.id) "
+        f"JOIN {users} du ON du.id = d.dealer_id WHERE d.table_id = t.id) "
         f"FROM {table(Table)} t "
         f"JOIN {table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s"
     )

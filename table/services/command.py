@@ -79,7 +79,7 @@ class _Locked:
     request: str | None  # the fingerprint of the command that key was first used for
     stored_round: tuple[str, Any] | None  # the current round's (phase, state)
     seats: dict[int, tuple[int, str]]  # box -> (user id, username)
-    dealers: frozenset[int]  # the ids of the dealers assigned to the table
+    dealers: dict[int, str]  # the dealers assigned to the table: user id -> username
 
 
 def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Locked:
@@ -127,7 +127,10 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
         for box, player, name in (fastsql.loads(seat_rows) if seat_rows else [])
     }
     stored_round = (phase, state) if phase is not None else None
-    dealers = frozenset(int(d) for d in (fastsql.loads(dealer_rows) if dealer_rows else []))
+    dealers = {
+        int(dealer): str(name)
+        for dealer, name in (fastsql.loads(dealer_rows) if dealer_rows else [])
+    }
     return _Locked(table, answer, request, stored_round, seats, dealers)
 
 
@@ -191,7 +194,8 @@ def execute(
                 )
             ctx = Context(table, actor, timezone.now())
             ctx.stored_round, ctx.seats = locked.stored_round, locked.seats
-            ctx.dealers = locked.dealers
+            ctx.dealers = frozenset(locked.dealers)
+            ctx.dealer_names = locked.dealers
             response = body(ctx) or {}
             _save_round(ctx)
             _note_balances(ctx)
@@ -219,6 +223,7 @@ def execute(
             user_ids = _private_audience(ctx)
             if views:
                 user_ids.update({name: uid for uid, name in ctx.seats.values()})
+                user_ids.update({broadcast.dealer_key(uid): uid for uid in ctx.dealer_names})
             publication = Publication(
                 table_id,
                 version,
@@ -255,6 +260,12 @@ def _round_views(ctx: Context, version: int) -> dict[str, str]:
     for _, name in ctx.seats.values():
         if name not in views:
             views[name] = broadcast.view_text(version, game.view(state, Actor.player(name)))
+    seated = {uid for uid, _ in ctx.seats.values()}
+    for uid, name in ctx.dealer_names.items():
+        if uid not in seated:  # seated here, a dealer sees the table as a player
+            views[broadcast.dealer_key(uid)] = broadcast.view_text(
+                version, game.view(state, Actor.dealer(name))
+            )
     return views
 
 

@@ -83,6 +83,8 @@ class Context:
     seats: dict[int, tuple[int, str]] = field(default_factory=dict)
     #: The ids of the dealers assigned to the table, as read with the table row.
     dealers: frozenset[int] = frozenset()
+    #: Their usernames (user id -> username), for the console's round view.
+    dealer_names: dict[int, str] = field(default_factory=dict)
     #: The dealer or staff user running a dealer command (None: the house's clock).
     dealer: AbstractBaseUser | None = None
 

@@ -170,10 +170,10 @@ async def test_view_follows_each_table_frame_at_another_game(
 async def test_views_come_with_a_commands_frames(
     table_setup: dict[str, Any], view_recorder: list[str | None]
 ) -> None:
-    """A command at another game's table hands each seated player their own view and the
-    spectators theirs with its frames: no socket reads the round from the database (the
-    recorder sees only the dealer console's, built in the read pool). A player's cards are
-    in their own view and in nobody else's."""
+    """A command at another game's table hands each seated player their own view, the
+    dealer's console its own and the spectators theirs with its frames: no socket reads the
+    round from the database (the recorder sees none built). A player's cards are in their
+    own view and in nobody else's."""
     table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
     alice = await open_socket(table.pk, table_setup["alice"])
     dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
@@ -202,16 +202,19 @@ async def test_views_come_with_a_commands_frames(
 
     own = (await alice.until(dealt_view))["round"]["boxes"][0]
     seen = (await watcher.until(dealt_view))["round"]["boxes"][0]
+    console = await dealer.until(dealt_view)
     assert own["mine"] and len(own["cards"]) == 5
     assert seen["cards"] is None and not seen["mine"]
-    # The console's view is built for it (here by the recorder, which draws no boxes).
-    assert "boxes" not in (await dealer.until(dealt_view))["round"]
+    # The console sees the dealer's moves, not the player's cards (§657a.11(a)).
+    assert console["round"]["boxes"][0]["cards"] is None
+    viewer = console["round"]["viewer"]
+    assert (viewer["role"], viewer["name"]) == ("dealer", "dealer")
     # Each socket's views are in version order, one per burst at most, none older than
     # the frames before it.
     for sock in (alice, watcher):
         versions = [f["version"] for f in sock.frames if f["type"] == "view"]
         assert versions == sorted(set(versions)), versions
-    assert set(view_recorder) <= {"dealer"}, view_recorder
+    assert view_recorder == [], view_recorder
     for sock in (alice, dealer, watcher):
         await sock.close()
 
