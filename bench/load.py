@@ -127,7 +127,7 @@ async def other_game_bot(
         elif kind == "setting_turn" and data.get("box") == box:
             await asyncio.sleep(rng.uniform(0, think))
             view = await client.wait_for(
-                lambda f: f.get("type") == "view" and f["version"] >= version, timeout=30
+                lambda f, v=version: f.get("type") == "view" and f["version"] >= v, timeout=30
             )
             moves = ((view.get("round") or {}).get("moves")) or []
             setting = next((m for m in moves if m["move"] == "set_hands" and m["box"] == box), None)
