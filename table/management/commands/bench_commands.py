@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from bench.commands import FOUR_CARD_FRENZY, Costs, timed
 from table import duties, ledger, services
 from table.demo import dealer_permission
-from table.models import RulesSubmission, Seat, Table
+from table.models import ProgressiveMeter, RulesSubmission, Seat, Table
 
 ANTE = 10_00
 
@@ -73,8 +73,12 @@ def seat_table(name: str) -> tuple[Table, Any, dict[int, Any]]:
 
         for spec in game(name).meters(rules.game_rules()):
             kind, paytable, wager = spec.pool.split(":")
-            meter = meters.create_meter(f"Command bench {spec.pool}", kind, paytable, int(wager))
-            meter.tables.add(table)
+            found = ProgressiveMeter.objects.filter(name=f"Command bench {spec.pool}").first()
+            if found is None:
+                found = meters.create_meter(
+                    f"Command bench {spec.pool}", kind, paytable, int(wager)
+                )
+            found.tables.add(table)
     return table, dealer, players
 
 
