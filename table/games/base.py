@@ -215,7 +215,15 @@ class Amount:
     required: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Spelled out, not dataclasses.asdict (a deep copy): every round view of a betting
+        # round holds one per wager per box, built for each viewer after each command.
+        return {
+            "arg": self.arg,
+            "label": self.label,
+            "low": self.low,
+            "high": self.high,
+            "required": self.required,
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -428,6 +428,9 @@ class Round:
     to_act: int | None = None
     void_reason: str | None = None
     results: dict[str, Any] | None = None  # the settlement, JSON-ready
+    #: The commitment, computed once: a SHA-256 over the shoe, asked for by every status and
+    #: every viewer's round view (the order and salt never change once the round is open).
+    _commitment: str = field(default="", repr=False, compare=False)
 
     # --- construction ------------------------------------------------------------------
 
@@ -473,7 +476,9 @@ class Round:
 
     @property
     def commitment(self) -> str:
-        return commitment(self.order, self.salt)
+        if not self._commitment:
+            self._commitment = commitment(self.order, self.salt)
+        return self._commitment
 
     # --- checks ------------------------------------------------------------------------
 
