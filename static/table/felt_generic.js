@@ -20,6 +20,9 @@ import {
   humanize,
   ownHandWords,
   phaseWords,
+  plainWords,
+  settingTitle,
+  settingTotals,
   wagerName,
 } from "./game_words.js";
 
@@ -40,6 +43,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   let viewVersion = snapshot.version;
   let formKey = "";
   let announcedTurn = null;
+  let revealScrolled = null; // the round and phase the dealer's hand was last brought into view for
   const meters = new Map(); // meter id -> newest frame
   for (const m of snapshot.table.meters || []) meters.set(m.meter, m);
 
@@ -74,6 +78,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       if (S.round?.phase !== frame.round?.phase && $("#notice").dataset.kind === "error") messages.clear();
       S.round = frame.round;
       render();
+      bringRevealIntoView();
     },
     onMeter(frame) {
       keepMeter(frame);
@@ -84,7 +89,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       show($("#superseded"), status.state === "superseded");
     },
     onNotice(code, message) {
-      if (code !== "second_connection") messages.error(errorText({ code, message }));
+      if (code !== "second_connection") messages.error(plainWords(errorText({ code, message })));
     },
   };
 
@@ -104,7 +109,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       if ($("#notice").dataset.kind === "error") messages.clear();
       return reply;
     } catch (err) {
-      messages.error(errorText(err));
+      messages.error(plainWords(errorText(err)));
       return null;
     } finally {
       busy = false;
@@ -162,7 +167,9 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     const balance = $("#balance");
     if (S.me) setText(balance, dollars(S.me.balance));
     const irregular = $("#irregularity");
-    const why = r?.void_explanation || r?.irregularity;
+    // The engines' explanations cite the regulation (for the console and the record); the
+    // player reads what happened.
+    const why = plainWords(r?.void_explanation || r?.irregularity);
     show(irregular, Boolean(why));
     if (why) setText(irregular, r.phase === "void" ? `Round void: ${why}. Every stake was returned.` : why);
     show($("#spectator"), !me);
@@ -353,9 +360,14 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     const title = h("p", { class: "decision-title" }, h("strong", { text: `Your turn — box ${move.box}: ${move.label}` }), " ", h("span", { id: "turn-clock", class: "countdown", role: "timer" }));
     const hand = b && b.cards ? h("p", { class: "decision-hand", text: ownHandWords(b) }) : null;
     if (move.move === "set_hands") {
-      fill(panel, title, hand, h("p", { class: "hint g-set-help", text: move.choices.length > 1
-        ? "Pick how your five cards split: three in the high hand, two in the low hand. Cards count their pips, 10 to king count 10, an ace 11 high or 1 low (§663a.6(a)). Ante and Play win when your high total is higher AND your low total is lower than the dealer's."
-        : "Your five cards split one way only: three in the high hand, two in the low hand (cards count their pips, 10 to king count 10, an ace 11). Ante and Play win when your high total is higher AND your low total is lower than the dealer's." }), settingChoices(move, b));
+      // Point values (§663a.6(a)), the one choice (§663a.11(d)) and how Ante and Play are
+      // settled (§663a.11(g)), in words: no citation for the player.
+      const values = "Cards count their number; 10, J, Q and K count 10; an ace counts 11";
+      const settle = "Ante and Play win when your high total is higher AND your low total is lower than the dealer's; if only one of them is, they are returned. A tie counts for the dealer.";
+      const help = move.choices.length > 1
+        ? `Choose how your five cards split: three in the high hand, two in the low hand. ${values}. An ace may count as 1 in your low hand (only one ace). ${settle}`
+        : `Your five cards split one way only: the three highest in the high hand, the two lowest in the low hand. ${values} in the high hand, 1 in the low hand. ${settle}`;
+      fill(panel, title, hand, h("p", { class: "hint g-set-help", text: help }), settingChoices(move, b));
     } else {
       fill(panel, title, hand, decideButtons(move, b), b && b.settings ? settingsPreview(b) : null);
     }
@@ -393,13 +405,26 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     return /^fold/i.test(choice.label);
   }
 
-  /** Five Card Hi-Lo: the settings the hand allows, shown before the decision (§663a.11(d)). */
+  /** Five Card Hi-Lo: the settings the hand allows, shown before the decision (§663a.11(d)),
+   * each named by what it does with the aces and with both totals. */
   function settingsPreview(b) {
+    const n = b.settings.length;
     return h(
       "div",
       { class: "g-preview" },
-      h("p", { class: "hint", text: b.settings.length > 1 ? "If you play, you will set your hand one of these ways:" : "If you play, your hand sets this way:" }),
-      h("ul", { class: "g-preview-list" }, b.settings.map((s) => h("li", {}, settingRow(s)))),
+      h("p", { class: "hint", text: n > 1 ? "If you play, you then choose one of these ways to set your hands:" : "If you play, your hands are set this way:" }),
+      h(
+        "ul",
+        { class: "g-preview-list" },
+        b.settings.map((s) =>
+          h(
+            "li",
+            { class: "g-preview-option", dataset: { aceLow: String(Boolean(s.ace_low)) } },
+            h("p", { class: "g-option-title" }, h("strong", { text: settingTitle(s, n) || "Your setting" }), h("span", { text: ` — ${settingTotals(s)}` })),
+            settingRow(s),
+          ),
+        ),
+      ),
     );
   }
 
@@ -417,7 +442,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         return h(
           "div",
           { class: "g-setting-choice", dataset: { index: String(i) } },
-          h("p", { class: "g-choice-title", text: s && s.ace_low ? "Ace counts low" : offered.length > 1 ? "Aces high" : "Your setting" }),
+          h("p", { class: "g-choice-title", text: (s && settingTitle(s, offered.length)) || "Your setting" }),
           h("div", { class: "g-choice-hand" }, h("span", { class: "g-part-name", text: "High hand" }), cardRow({ codes: c.args.high, size: "md" }), h("span", { class: "g-total", text: high === null ? "" : `= ${high}` })),
           h("div", { class: "g-choice-hand" }, h("span", { class: "g-part-name", text: "Low hand" }), cardRow({ codes: c.args.low, size: "md" }), h("span", { class: "g-total", text: low === null ? "" : `= ${low}` })),
           h("button", { type: "button", class: "btn primary", disabled: busy, "aria-label": `Set ${c.label}`, onclick: () => act(move.move, move.box, c.args) }, "Set these hands"),
@@ -549,6 +574,32 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     }
   }
 
+  /**
+   * At the reveal and at settlement the dealer's hand comes into view below the pinned bar
+   * (the player is usually down at the decision panel, and the bar grows when the result
+   * appears), as on Four Card Frenzy's felt (table.js bringRevealIntoView).
+   */
+  function bringRevealIntoView() {
+    const r = round();
+    if (!r || !["revealed", "settled", "void"].includes(r.phase) || !me) return;
+    const key = `${r.round}:${r.phase}`;
+    if (revealScrolled === key || !r.boxes.some((b) => b.player === me)) return;
+    revealScrolled = key;
+    // At settlement the page may still be gliding from the reveal: jump.
+    const instant = r.phase !== "revealed";
+    requestAnimationFrame(() => scrollToDealer(instant));
+  }
+
+  function scrollToDealer(instant) {
+    const notice = $("#irregularity");
+    const top = (notice && !notice.hidden ? notice : app.querySelector(".dealer-area")).getBoundingClientRect().top;
+    const pinned = $("#pinned").getBoundingClientRect().bottom;
+    if (top < pinned || top > window.innerHeight * 0.5) {
+      const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      window.scrollBy({ top: top - pinned - 8, behavior: reduce || instant ? "instant" : "smooth" });
+    }
+  }
+
   /** Five Card Hi-Lo: the box's two hands beside the dealer's, each pair compared by its total
    * (§663a.11(g): the high hand must be higher, the low hand lower; a tie is the dealer's). */
   function versus(b, dealer) {
@@ -602,11 +653,18 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         h(
           "table",
           { class: "paytable" },
-          h("caption", {}, sign.wager, " ", h("span", { class: "pt-name", text: sign.name })),
+          h("caption", {}, sign.wager, " ", h("span", { class: "pt-name", text: signName(sign.name) })),
           h("tbody", {}, sign.rows.map(([hand, pays]) => h("tr", {}, h("th", { scope: "row", text: hand }), h("td", { text: pays })))),
         ),
       ),
     );
+  }
+
+  /** A sign's name for the player: a paytable's letter says which one ("paytable A"); a
+   * regulation citation says nothing to a player and is left out. */
+  function signName(name) {
+    const plain = plainWords(name);
+    return /^[A-Z]$/.test(plain) ? `paytable ${plain}` : plain;
   }
 
   function tick() {
@@ -637,6 +695,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         text = ""; // an event of this game's own shape: its name says enough
       }
     }
+    text = plainWords(text);
     if (!text) return;
     const list = $("#log");
     list.prepend(h("li", { dataset: { kind } }, h("time", { text: logTime(new Date()) }), " ", text));

@@ -6,6 +6,25 @@
 import { cardsText } from "./cards.js";
 import { dollars } from "./state.js";
 
+/** A regulation citation: "§663a.6(a)", "§684a.13(a), (c), (f)". */
+const CITATION = /§\s*\d+[a-z]*(?:\.\d+[a-z]*)*(?:\([0-9a-z]+\))*(?:,\s*(?:and\s+)?\([0-9a-z]+\)(?:\([0-9a-z]+\))*)*/gi;
+
+/**
+ * Text for a player without its regulation citations: the engines' and the server's words
+ * cite the section they implement (for the record, the console and the audit), but a player
+ * reads what happened, not where the rule is written. "(§663a.13(a))" goes with its
+ * brackets; a citation alone leaves nothing.
+ */
+export function plainWords(text) {
+  if (!text) return text ?? "";
+  return String(text)
+    .replace(new RegExp(`\\s*\\(\\s*(?:${CITATION.source})(?:[,;]\\s*(?:${CITATION.source}))*\\s*\\)`, "gi"), "")
+    .replace(CITATION, "")
+    .replace(/\s+([.,;:])/g, "$1")
+    .replace(/\s{2,}/g, " ")
+    .trim();
+}
+
 export const PHASES = {
   betting: "Betting open",
   closed: "No more bets",
@@ -50,7 +69,8 @@ export function lineAmount(line) {
 }
 
 function compare(mine, theirs, lowWins) {
-  if (mine === theirs) return "tie";
+  // §663a.11(g): a tie on either hand counts for the dealer.
+  if (mine === theirs) return "a tie, which counts for the dealer";
   const better = lowWins ? "lower" : "higher";
   return (lowWins ? mine < theirs : mine > theirs) ? `yours is ${better}` : `the dealer's is ${better}`;
 }
@@ -71,16 +91,20 @@ function hiLoWhy(line, box, round) {
         ? "both your hands beat the dealer's"
         : line.outcome === "push"
           ? "only one of your hands beat the dealer's: Ante and Play returned"
-          : set.high_total === dealer.high_total || set.low_total === dealer.low_total
-          ? "neither hand beat the dealer's (a tie counts for the dealer)"
           : "neither hand beat the dealer's";
     return `high ${set.high_total} vs ${dealer.high_total} (${high}), low ${set.low_total} vs ${dealer.low_total} (${low}): ${rule}`;
   }
   if (line.wager === "tie") {
-    if (line.hand) return humanize(line.hand).replace(/^(\w+) tie$/, "the $1 hands tie");
+    // §663a.12(c): like with like, high against high and low against low.
+    if (line.hand) return TIE_WORDS[line.hand] ?? humanize(line.hand);
     return "neither hand tied the dealer's";
   }
-  if (["poker_bonus", "ante_bonus"].includes(line.wager)) {
+  if (line.wager === "ante_bonus") {
+    // §663a.11(h): three aces or more, paid on a box that plays whatever its Ante did.
+    const hand = line.hand || "";
+    return `your five cards hold ${ANTE_BONUS_WORDS[hand] ?? humanize(hand)}: paid on a box that plays, win or lose`;
+  }
+  if (line.wager === "poker_bonus") {
     const hand = line.hand || box.poker_hand;
     if (!hand) return "";
     // A Poker Bonus lost on a hand the sign does not pay: say so, the sign is below.
@@ -89,11 +113,28 @@ function hiLoWhy(line, box, round) {
   return line.hand ? humanize(line.hand) : "";
 }
 
-/** Who won a hand against the dealer's, in words. */
-function versusWords(line, yours, theirs) {
+const TIE_WORDS = {
+  both_tie: "both your hands tie the dealer's",
+  high_tie: "your high hand ties the dealer's",
+  low_tie: "your low hand ties the dealer's",
+};
+const ANTE_BONUS_WORDS = { four_aces_and_2: "four aces and a 2", four_aces: "four aces", three_aces: "three aces" };
+
+/** Who won a hand against the dealer's, in words. Two hands of the same name ("king high"
+ * against "king high") are told apart by their four cards: the higher cards decided. */
+function versusWords(line, yours, theirs, box, dealer) {
+  if (yours === theirs && box?.best_four && dealer?.best_four) {
+    yours = `${yours} (${cardsText(box.best_four)})`;
+    theirs = `${theirs} (${cardsText(dealer.best_four)})`;
+  }
   if (line.outcome === "win") return `your ${yours} beats the dealer's ${theirs}`;
   if (line.outcome === "lose") return `the dealer's ${theirs} beats your ${yours}`;
   return `your ${yours} ties the dealer's ${theirs}`;
+}
+
+/** A wager paid on a hand from a sign, lost: the hand is not on it (the sign is below). */
+function unpaid(line) {
+  return line.outcome === "lose" ? " (not a paying hand)" : "";
 }
 
 /** Crazy 4 Poker (§657a.11, §657a.12): the best four-card hand against the dealer's. */
@@ -108,12 +149,12 @@ function crazyWhy(line, box, round, view) {
       if (dealer && dealer.qualifies === false && line.outcome === "push") {
         return `the dealer's ${theirs} does not qualify (king high or better): the Ante is returned`;
       }
-      return yours && theirs ? versusWords(line, yours, theirs) : "";
+      return yours && theirs ? versusWords(line, yours, theirs, box, dealer) : "";
     case "play":
       if (dealer && dealer.qualifies === false && line.outcome === "win") {
         return `the dealer's ${theirs} does not qualify: the Play wins whatever the hands`;
       }
-      return yours && theirs ? versusWords(line, yours, theirs) : "";
+      return yours && theirs ? versusWords(line, yours, theirs, box, dealer) : "";
     case "super_bonus":
       if (!yours) return "";
       // §657a.12(b): paid from a straight up, win or lose; below it, it follows the Ante.
@@ -126,9 +167,9 @@ function crazyWhy(line, box, round, view) {
       return line.outcome === "lose" ? `your ${yours}: Queens Up pays from a pair of queens up` : `your ${yours}`;
     case "progressive":
     case "hand_bonus_player":
-      return box.five_card_category ? `your five cards: ${handWords(box.five_card_category)}` : "";
+      return box.five_card_category ? `your five cards: ${handWords(box.five_card_category)}${unpaid(line)}` : "";
     case "hand_bonus_dealer":
-      return dealer?.five_card_category ? `the dealer's five cards: ${handWords(dealer.five_card_category)}` : "";
+      return dealer?.five_card_category ? `the dealer's five cards: ${handWords(dealer.five_card_category)}${unpaid(line)}` : "";
     case "six_card_bonus": {
       const card = view.six_card_bonus?.card;
       const hand = box.six_card_category ? handWords(box.six_card_category) : "no paying hand";
@@ -177,8 +218,30 @@ export function dealerWords(round) {
   if (round.game === "five_card_hi_lo" && d.high) {
     return `High ${cardsText(d.high)} = ${d.high_total} · low ${cardsText(d.low)} = ${d.low_total}`;
   }
-  if (d.hand) return d.qualifies === undefined ? d.hand : `${d.hand} — ${d.qualifies ? "qualifies" : "does not qualify"}`;
+  // §657a.11(c)(3): the dealer qualifies with king high or better; say so, not just the word.
+  if (d.hand) return d.qualifies === undefined ? d.hand : `${d.hand} — ${d.qualifies ? "qualifies (king high or better)" : "does not qualify (needs king high or better)"}`;
   return "";
+}
+
+/**
+ * Five Card Hi-Lo: what a setting does with the aces, in words, for a player who does not know
+ * the rules: an ace counts 11 in the high hand and 1 in the low hand (§663a.6(a)), and at
+ * most one ace may go low (§663a.11(d)). ``count``: how many settings the hand offers.
+ */
+export function settingTitle(setting, count = 1) {
+  const aces = [...setting.high, ...setting.low].filter((c) => c[0] === "A").length;
+  if (setting.ace_low) {
+    if (aces === 1) return "Ace low: it counts 1 in your low hand";
+    return `One ace low (it counts 1), the other ${aces === 2 ? "ace high (11)" : "aces high (11 each)"}`;
+  }
+  if (aces === 1) return "Ace high: it counts 11 in your high hand";
+  if (aces > 1) return "Aces high: each counts 11 in your high hand";
+  return count > 1 ? "" : "Your cards set one way only";
+}
+
+/** A setting's two totals: "high hand 28, low hand 6". */
+export function settingTotals(setting) {
+  return `high hand ${setting.high_total}, low hand ${setting.low_total}`;
 }
 
 /** A player's own hand while the round is played. */

@@ -47,6 +47,58 @@ def player(browser: Any, site: Site, screen: tuple[str, dict[str, int]]) -> Clie
     return login(browser, site, "alice", viewport=viewport, phone=name == "phone")
 
 
+def down_at_the_controls(page: Any) -> None:
+    """The player is down at the bottom of the page (at the decision panel, the setting, the
+    signs) when the dealer reveals, as players are."""
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function("() => window.scrollY > 0")
+
+
+#: The pinned bar's box and the dealer's cards', on the screen.
+BAR_AND_DEALER = """() => {
+  const bar = document.querySelector('#pinned').getBoundingClientRect();
+  const cards = document.querySelector('#dealer-cards').getBoundingClientRect();
+  return {bar: [bar.top, bar.bottom], cards: [cards.top, cards.bottom], height: innerHeight};
+}"""
+
+
+def expect_dealer_clear_of_the_bar(page: Any) -> None:
+    """At settlement the dealer's cards are on the screen, whole, below the pinned bar (which
+    has grown by the result), not under it nor scrolled away above it."""
+    try:
+        page.wait_for_function(
+            """() => {
+              const bar = document.querySelector('#pinned').getBoundingClientRect();
+              const cards = document.querySelector('#dealer-cards').getBoundingClientRect();
+              return cards.height > 0 && bar.bottom <= cards.top && cards.bottom <= innerHeight;
+            }""",
+            timeout=3_000,
+        )
+    except Exception as exc:
+        where = page.evaluate(BAR_AND_DEALER)
+        raise AssertionError(f"the bar and the dealer's cards: {where}") from exc
+
+
+def expect_opaque_bar(page: Any) -> None:
+    """Boxes scrolled under the pinned bar do not show through it: its background is opaque
+    (a colour with no alpha below 1, and no opacity on the bar itself)."""
+    style = page.evaluate(
+        "() => { const s = getComputedStyle(document.querySelector('#pinned'));"
+        " return [s.backgroundColor, s.opacity]; }"
+    )
+    colour, opacity = style
+    alpha = re.fullmatch(r"rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)", colour)
+    assert alpha is not None, colour
+    assert float(alpha.group(4) or 1) == 1 and float(opacity) == 1, style
+
+
+def expect_no_citation(page: Any) -> None:
+    """A player reads what happens in words, never a regulation's section number."""
+    text = page.locator("#app").inner_text()
+    cited = re.findall(r".{0,40}§.{0,20}", text)
+    assert not cited, cited
+
+
 def test_crazy_4_poker_bet_decide_meters_and_result(
     browser: Any, site: Site, screen: tuple[str, dict[str, int]]
 ) -> None:
@@ -106,9 +158,16 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     expect(turn).to_be_hidden()
     assert fake.driver.state().boxes[2].wagers["play"] == 3000
     fake.others_act()
+    down_at_the_controls(page)
     fake.dealer("reveal")
     fake.dealer("settle")
     expect(page.locator("#app")).to_have_attribute("data-phase", "settled")
+    expect(page.locator("#round-result")).to_be_visible()
+    expect_dealer_clear_of_the_bar(page)
+    expect_opaque_bar(page)
+    expect_no_citation(page)
+    # Whether the dealer qualifies, and what qualifying takes (§657a.11(c)(3)).
+    expect(page.locator("#dealer-hand")).to_contain_text("king high or better")
     result = page.locator("#my-result")
     expect(result).to_be_visible()
     settled = fake.round_view()["boxes"]
@@ -146,8 +205,21 @@ def test_five_card_hi_lo_setting_step(
     fake.dealer("deal")
     turn = page.locator("#my-turn")
     expect(turn.get_by_role("button", name="Fold")).to_be_visible()
-    # Before deciding, the settings the hand allows are shown with their totals.
-    expect(turn.locator(".g-preview .g-setting-row").first).to_be_visible()
+    # Before deciding, the settings the hand allows are shown, each saying in words what it
+    # does with the ace and both totals (§663a.11(d)).
+    offered = fake.round_view()["boxes"][0]["settings"]
+    assert [s["ace_low"] for s in offered] == [False, True]
+    options = turn.locator(".g-preview-list li")
+    expect(options).to_have_count(2)
+    for option, s in zip((options.nth(0), options.nth(1)), offered, strict=True):
+        expect(option.locator(".g-option-title")).to_contain_text(
+            "Ace low: it counts 1" if s["ace_low"] else "Ace high: it counts 11"
+        )
+        expect(option.locator(".g-option-title")).to_contain_text(
+            f"high hand {s['high_total']}, low hand {s['low_total']}"
+        )
+    expect_no_citation(page)
+    shot(alice, f"hilo-decision-{screen[0]}")
     turn.get_by_role("button", name=re.compile(r"^Play")).click()
     fake.others_act()
     expect(page.locator("#app")).to_have_attribute("data-phase", "setting")
@@ -158,7 +230,17 @@ def test_five_card_hi_lo_setting_step(
     choices = turn.locator(".g-setting-choice")
     assert len(move.choices) == 2  # aces high, or the ace low (§663a.11(d))
     expect(choices).to_have_count(2)
-    expect(choices.nth(1)).to_contain_text("Ace counts low")
+    expect(choices.nth(0).locator(".g-choice-title")).to_have_text(
+        "Ace high: it counts 11 in your high hand"
+    )
+    expect(choices.nth(1).locator(".g-choice-title")).to_have_text(
+        "Ace low: it counts 1 in your low hand"
+    )
+    # The help says how cards count in plain words, without the regulation's section.
+    expect(turn.locator(".g-set-help")).to_contain_text(
+        "An ace may count as 1 in your low hand (only one ace)"
+    )
+    expect_no_citation(page)
     for i, choice in enumerate(move.choices):
         s = settings[(tuple(choice.args["high"]), tuple(choice.args["low"]))]
         card = choices.nth(i)
@@ -174,10 +256,16 @@ def test_five_card_hi_lo_setting_step(
     assert setting is not None
     assert [c for c in fake.round_view()["boxes"][0]["setting"]["high"]] == list(picked["high"])
     fake.others_act()
+    down_at_the_controls(page)
     fake.dealer("reveal")
     fake.dealer("settle")
     result = page.locator("#my-result")
     expect(result).to_be_visible()
+    expect(page.locator("#round-result")).to_be_visible()
+    expect_dealer_clear_of_the_bar(page)
+    expect_opaque_bar(page)
+    expect_no_citation(page)
+    shot(alice, f"hilo-revealed-{screen[0]}")
     # Why the Ante and Play went as they did: both totals against the dealer's.
     dealer = fake.round_view()["dealer"]
     expect(result.locator("li[data-wager='ante'] .res-why")).to_contain_text(
@@ -239,3 +327,67 @@ def test_console_draws_the_dealers_moves(browser: Any, site: Site, game_name: st
         "settle",
     ]
     assert not [e for e in dealer.errors if "WebSocket" not in e], dealer.errors
+
+
+#: The words of a settled Five Card Hi-Lo box whose hands both tie the dealer's (27 / 7), with
+#: four aces and a 2 for the Ante Bonus (a view made up here: no shoe deals it on demand).
+HI_LO_WORDS = """async () => {
+  const w = await import('/static/table/game_words.js');
+  const dealer = {high: ['JD', 'JH', '7S'], low: ['5H', '2S'], high_total: 27, low_total: 7};
+  const round = {game: 'five_card_hi_lo', phase: 'settled', dealer};
+  const box = {
+    box: 1, decision: 'play', wagers: {ante: 500, play: 500, tie: 100},
+    setting: {high: ['KC', '9D', '8H'], low: ['4C', '3D'], high_total: 27, low_total: 7},
+    results: [
+      {wager: 'ante', outcome: 'lose', net: -500},
+      {wager: 'play', outcome: 'lose', net: -500},
+      {wager: 'ante_bonus', outcome: 'win', net: 50000, hand: 'four_aces_and_2'},
+      {wager: 'tie', outcome: 'win', net: 2000, hand: 'both_tie'},
+    ],
+  };
+  const why = Object.fromEntries(w.boxLines(box, round, {}).map((l) => [l.wager, l.why]));
+  // Crazy 4 Poker: king high against king high, told apart by the cards.
+  const crazy = {game: 'crazy_4_poker', phase: 'settled',
+    dealer: {hand: 'King high', best_four: ['KS', '9D', '8H', '5D'], qualifies: true}};
+  const crazyBox = {box: 4, hand: 'King high', best_four: ['KH', 'TH', '9H', '6C'],
+    results: [{wager: 'ante', outcome: 'win', net: 1000}]};
+  const crazyWhy = w.boxLines(crazyBox, crazy, {})[0].why;
+  const twoAces = {high: ['AS', 'KD', 'QH'], low: ['5C', 'AD'], high_total: 31, low_total: 6,
+    ace_low: true};
+  return {
+    why,
+    crazyWhy,
+    twoAces: w.settingTitle(twoAces, 2),
+    plain: [
+      w.plainWords('more than one card was found face up while dealing (§663a.13(a))'),
+      w.plainWords('§663a.12(a)'),
+      w.plainWords('box 1: an ante is required (§663a.7(d)); try again'),
+    ],
+  };
+}"""
+
+
+def test_results_say_why_in_words(browser: Any, site: Site) -> None:
+    """What each wager did and why, for a player who does not know the rules: in Hi-Lo a tie
+    on a hand counts for the dealer (§663a.11(g)), which hands tied for the Tie Wager
+    (§663a.12(c)), what the Ante Bonus paid on (§663a.11(h)); in Crazy 4 Poker, what told two
+    hands of one name apart; and the engines' citations left out."""
+    client = login(browser, site, None)
+    client.page.goto(site.url("/"))
+    words = client.page.evaluate(HI_LO_WORDS)
+    assert words["why"]["tie"] == "both your hands tie the dealer's"
+    assert words["why"]["ante"] == (
+        "high 27 vs 27 (a tie, which counts for the dealer), low 7 vs 7 (a tie, which counts "
+        "for the dealer): neither hand beat the dealer's"
+    )
+    assert words["why"]["ante_bonus"].startswith("your five cards hold four aces and a 2")
+    # Crazy 4 Poker: two hands of one name, and what told them apart (§657a.6(b)).
+    assert words["crazyWhy"] == (
+        "your king high (K♥ 10♥ 9♥ 6♣) beats the dealer's king high (K♠ 9♦ 8♥ 5♦)"
+    )
+    assert words["twoAces"] == "One ace low (it counts 1), the other ace high (11)"
+    assert words["plain"] == [
+        "more than one card was found face up while dealing",
+        "",
+        "box 1: an ante is required; try again",
+    ]

@@ -32,6 +32,7 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE, Site, login
 from .helpers import shot
+from .test_generic_felt import expect_dealer_clear_of_the_bar, expect_no_citation, expect_opaque_bar
 
 pytestmark = [pytest.mark.browser]
 
@@ -139,7 +140,13 @@ def test_two_players_play_hi_lo_and_one_sets_an_ace_low(
     # she decides, erin sees the two ways her hand may be set.
     turn = erin.page.locator("#my-turn")
     expect(turn).to_be_visible()
-    expect(turn.locator(".g-preview-list li")).to_have_count(2)
+    options = turn.locator(".g-preview-list li")
+    expect(options).to_have_count(2)
+    # Each way said in words, with both totals, before she Plays.
+    expect(options.nth(0)).to_contain_text("Ace high: it counts 11 in your high hand")
+    expect(options.nth(0)).to_contain_text("high hand 31, low hand 13")
+    expect(options.nth(1)).to_contain_text("Ace low: it counts 1 in your low hand")
+    expect(options.nth(1)).to_contain_text("high hand 28, low hand 6")
     # §663a.11(b): a fold loses the Ante (and a Tie Wager), the Poker Bonus stays in action.
     expect(turn.locator(".g-fold-cost")).to_have_text(
         "Folding loses your Ante $10.00; your Poker Bonus $5.00 stays in play."
@@ -155,7 +162,13 @@ def test_two_players_play_hi_lo_and_one_sets_an_ace_low(
     choices = turn.locator(".g-setting-choice")
     expect(choices).to_have_count(2)
     expect(choices.nth(0).locator(".g-total")).to_have_text(["= 31", "= 13"])
-    expect(choices.nth(1).locator(".g-choice-title")).to_have_text("Ace counts low")
+    expect(choices.nth(0).locator(".g-choice-title")).to_have_text(
+        "Ace high: it counts 11 in your high hand"
+    )
+    expect(choices.nth(1).locator(".g-choice-title")).to_have_text(
+        "Ace low: it counts 1 in your low hand"
+    )
+    expect_no_citation(erin.page)
     expect(choices.nth(1).locator(".g-total")).to_have_text(["= 28", "= 6"])
     shot(erin, f"hilo-{label}-3-erin-sets", "#my-turn")
     shot(frank, f"hilo-{label}-3-frank-sets", "#my-turn")
@@ -182,6 +195,11 @@ def test_two_players_play_hi_lo_and_one_sets_an_ace_low(
         expect(page.locator("#dealer-hand")).to_contain_text("= 7")
         compare = page.locator(f"#my-result .my-result-box[data-box='{box}'] .g-versus")
         expect(compare).to_be_visible()
+        # The dealer's hand in view below the bar, which hides nothing under it.
+        expect(page.locator("#round-result")).to_be_visible()
+        expect_dealer_clear_of_the_bar(page)
+        expect_opaque_bar(page)
+        expect_no_citation(page)
         shot(player, f"hilo-{label}-6-{player.name}-result", "#my-result")
         shot(player, f"hilo-{label}-7-{player.name}-felt", "#dealer-cards")
 
