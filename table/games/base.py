@@ -78,6 +78,7 @@ __all__ = [
     "Move",
     "Problem",
     "RandomSource",
+    "Recalled",
     "Role",
     "RoundStatus",
     "RuleViolation",
@@ -95,6 +96,7 @@ __all__ = [
     "dollars",
     "field_changes",
     "lines_of",
+    "recalled_from_view",
     "require_dealer",
     "require_player",
     "to_player",
@@ -511,6 +513,61 @@ class FeltParts:
     view_frames: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class Recalled:
+    """What game recall shows of a finished round besides its boxes and settlement lines
+    (every hand can be reconstructed: §684a.11(e), §657a.11(e), §663a.11(e)), each part as
+    the table showed it to everyone and in full, for the dealer's and staff's record.
+
+    Cards are codes (``"AS"``); ``dealer`` and ``dealer_full`` are JSON-ready, with at least
+    the dealer's ``cards``, as :meth:`Game.view` shows the dealer once revealed."""
+
+    #: The dealer's hand as the table showed it; None: never turned face up.
+    dealer: Mapping[str, Any] | None
+    #: The dealer's hand whenever it was dealt (the full record); None: not dealt.
+    dealer_full: Mapping[str, Any] | None
+    #: A shared card as the table showed it (Four Card Frenzy's All-Six card, §684a.10(b));
+    #: None: none, or not shown.
+    shared_card: str | None = None
+    #: The shared card whenever it was dealt (the full record).
+    shared_card_full: str | None = None
+    #: The main game was void and the optional wagers settled (§684a.13(d)).
+    main_game_void: bool = False
+    #: The boxes whose cards the table showed everyone (a box folded face down is not one).
+    shown_boxes: frozenset[int] = frozenset()
+    #: Each player's totals for the round as the game settled it (at least ``net``; Four Card
+    #: Frenzy adds the payout limit's ``payout_limit_applied`` and ``withheld``, §684a.12(g));
+    #: None until settled.
+    players: Mapping[str, Mapping[str, Any]] | None = None
+    #: The cards the deal discarded unseen (a shared card's stack, a card found face up) and
+    #: the stub left in the shoe.
+    discards: tuple[str, ...] = ()
+    stub: tuple[str, ...] = ()
+
+
+def recalled_from_view(
+    view: Mapping[str, Any],
+    dealer_cards: Sequence[str],
+    players: Mapping[str, int] | None,
+    discards: Sequence[str],
+    stub: Sequence[str],
+) -> Recalled:
+    """What recall shows of a round with no shared card on the table and no main game void,
+    from its spectator's ``view`` (:meth:`Game.view`): the dealer and the boxes as the table
+    showed them; in full, the dealer's ``dealer_cards`` once dealt. ``players``: each
+    player's net once settled (:attr:`RoundStatus.players`)."""
+    shown = view.get("dealer")
+    full = shown if shown is not None or not dealer_cards else {"cards": list(dealer_cards)}
+    return Recalled(
+        dealer=shown,
+        dealer_full=full,
+        shown_boxes=frozenset(b["box"] for b in view["boxes"] if b.get("cards") is not None),
+        players=None if players is None else {p: {"net": n} for p, n in players.items()},
+        discards=tuple(discards),
+        stub=tuple(stub),
+    )
+
+
 # --- the view contract ------------------------------------------------------------------------
 
 #: Keys every view has (``Game.view``). ``boxes`` items have :data:`BOX_VIEW_KEYS`; ``cards``
@@ -686,6 +743,17 @@ class Game(Protocol[R, S]):
         """The whole round, secrets included, JSON-ready (the audit record). It keeps the
         shoe order as ``order`` (card numbers) and the salt as ``salt``: the audit and
         recall check them against the commitment."""
+        ...
+
+    def recalled(self, state: S) -> Recalled:
+        """What game recall shows of the round besides :meth:`boxes`: the dealer's hand and a
+        shared card, as the table showed them and in full, a main game void, which boxes the
+        table showed face up, each player's totals, the discards and the stub."""
+        ...
+
+    def void_words(self, reason: str) -> str:
+        """A void reason (:attr:`RoundStatus.void_reason`) in the game's words, citing its
+        chapter; "" for a reason the game does not know."""
         ...
 
     def recheck(self, state: S, faults: Sequence[Fault]) -> list[str]:

@@ -49,6 +49,7 @@ from ..base import (
     MeterSpec,
     Move,
     Problem,
+    Recalled,
     Role,
     RoundStatus,
     RulesField,
@@ -62,6 +63,7 @@ from ..base import (
     dollars,
     field_changes,
     lines_of,
+    recalled_from_view,
     require_dealer,
     require_player,
     stacks_of_five,
@@ -612,6 +614,19 @@ class Crazy4Poker:
         view["viewer"] = {**view["viewer"], **viewer.to_dict()}
         view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
         return view
+
+    def recalled(self, state: Round) -> Recalled:
+        return recalled_from_view(
+            self.view(state, Actor.spectator()),
+            codes(state.dealer_cards),
+            self.status(state).players,
+            codes(state.discards),
+            codes(state.stub),
+        )
+
+    def void_words(self, reason: str) -> str:
+        known = VOID_REASONS.get(reason)
+        return known.explanation if known is not None else ""
 
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         return recheck(state, faults)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
-from table.games.cards import codes
+from table.games.cards import card_code, codes
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import Step
 from table.games.four_card_frenzy import contract
@@ -63,6 +63,7 @@ from ..base import (
     MeterSpec,
     Move,
     Problem,
+    Recalled,
     Role,
     RoundStatus,
     RulesField,
@@ -433,6 +434,30 @@ class FourCardFrenzy:
         view["viewer"] = viewer.to_dict()
         view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
         return view
+
+    def recalled(self, state: Round) -> Recalled:
+        """The dealer's hand with its best four and the All-Six card once the table turned them
+        face up (or the main game was void, §684a.13(d)); a box's cards once settlement
+        showed them (not a hand folded with no optional wager, §684a.11(b)(2))."""
+        dealt = bool(state.dealer_cards)
+        shown = state.dealer_visible()
+        dealer = state.dealer_public() if dealt else None
+        all_six = card_code(state.all_six_card) if state.all_six_card is not None else None
+        results = state.results or {}
+        return Recalled(
+            dealer=dealer if shown else None,
+            dealer_full=dealer,
+            shared_card=all_six if shown else None,
+            shared_card_full=all_six,
+            main_game_void=state.main_game_void,
+            shown_boxes=frozenset(b["box"] for b in results.get("boxes", []) if b["cards"]),
+            players=results.get("players"),
+            discards=tuple(codes(state.discards)),
+            stub=tuple(codes(state.stub)),
+        )
+
+    def void_words(self, reason: str) -> str:
+        return VOID_REASONS.get(reason, "")
 
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         return recheck(state, faults)
