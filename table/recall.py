@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from table.games import FOUR_CARD_FRENZY, GAME_TITLES, game, game_of_state
-from table.games.base import BoxState, Game
+from table.games.base import FINISHED_PHASES, BoxState, Game
 from table.games.cards import card_label, codes, parse_card
 from table.games.errors import InvalidInput
 from table.games.events import PUBLIC, to_player
@@ -33,8 +33,6 @@ from .snapshot import is_dealer
 
 #: Game recall shows a player this many of their last rounds.
 RECALL_ROUNDS = 10
-#: The phases a round ends in, every game alike (docs/games.md: settled, or void).
-FINISHED_PHASES = ("settled", "void")
 
 
 def _void_words(g: Game[Any, Any], reason: str) -> str:
@@ -344,7 +342,7 @@ def decorate(
     record["rules_obj"] = rules
     for key in ("opened_at", "dealt_at", "revealed_at", "finished_at"):
         record[key + "_dt"] = _when(record.get(key))
-    record["finished"] = record["phase"] in (FINISHED_PHASES)
+    record["finished"] = record["phase"] in FINISHED_PHASES
     if "void_explanation" not in record:
         record["void_explanation"] = _void_words(g, record.get("void_reason") or "")
     record["full"] = full

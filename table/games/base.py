@@ -41,20 +41,24 @@ from table.games.shoe import Fault, RandomSource
 __all__ = [
     "ABANDON",
     "BET",
+    "BETTING_PHASE",
     "BOX_VIEW_KEYS",
     "CLOSE_BETTING",
     "DEAL",
     "DEALER",
     "DEALER_STEPS",
     "DECIDE",
+    "FINISHED_PHASES",
     "NO_INPUTS",
     "PUBLIC",
     "REVEAL",
     "SETTLE",
+    "SETTLED_PHASE",
     "SET_HANDS",
     "TIME_OUT",
     "VIEW_KEYS",
     "VOID",
+    "VOID_PHASE",
     "WITHDRAW",
     "Actor",
     "Amount",
@@ -183,6 +187,15 @@ VOID: Final = "void"  # args: {"reason": key, "evidence": {...}}: every stake re
 ABANDON: Final = "abandon"  # args: {"player": name}: the player left the table
 #: The steps that move a round on; the dealer's moves offer the one due now.
 DEALER_STEPS: Final = (CLOSE_BETTING, DEAL, REVEAL, SETTLE)
+
+
+#: The phases every game's round shares (:attr:`Game.phases` has them, the platform's rows
+#: keep a round's phase as text): it opens in betting and ends settled or void; any phase
+#: between (a game's own, such as Five Card Hi-Lo's setting) is a round still in play.
+BETTING_PHASE: Final = "betting"
+SETTLED_PHASE: Final = "settled"
+VOID_PHASE: Final = "void"
+FINISHED_PHASES: Final = (SETTLED_PHASE, VOID_PHASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -620,8 +633,9 @@ class Game(Protocol[R, S]):
     #: The game's name for people, and the regulation it implements.
     title: str
     regulation: str
-    #: The round's phases in order, ``"void"`` last (a round may end there from any phase
-    #: before it is settled); :attr:`RoundStatus.phase` is one of them.
+    #: The round's phases in order: :data:`BETTING_PHASE` first, :data:`SETTLED_PHASE`, and
+    #: :data:`VOID_PHASE` last (a round may end there from any phase before it is settled);
+    #: :attr:`RoundStatus.phase` is one of them.
     phases: tuple[str, ...]
     #: The shoe drills that mean something for this game's deal (the console arms them;
     #: ``Fault.MISCOUNT`` is the shuffler's, before a round opens).
