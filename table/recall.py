@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from table.games import FOUR_CARD_FRENZY, GAME_TITLES, game, game_of_state
-from table.games.base import FINISHED_PHASES, BoxState, Game
+from table.games.base import FINISHED_PHASES, BoxState, Game, Recalled
 from table.games.cards import card_label, codes, parse_card
 from table.games.errors import InvalidInput
 from table.games.events import PUBLIC, to_player
@@ -49,18 +49,12 @@ def round_record(row: Round, viewer: str | None = None, full: bool = True) -> di
     return _frenzy_record(row, g, viewer, full)
 
 
-def _shoe(stored: dict[str, Any]) -> tuple[Any, Any]:
-    """The shoe order and salt a round keeps (:meth:`Game.to_dict`), for the commitment."""
-    return stored.get("order"), stored.get("salt")
-
-
 def _frenzy_record(row: Round, g: Game[Any, Any], viewer: str | None, full: bool) -> dict[str, Any]:
     """Four Card Frenzy's record in the shape game recall gave it before the interface (its
     felt's recall panel reads it: the decision as the Raise multiple, the best four): the
-    boxes from the round's box records, with the dealer's hand, the All-Six card and a main
-    game void from :meth:`Game.recalled` (§684a.11(e))."""
+    boxes from the round's box records, the round's phase, void reason and rules from its
+    row (§684a.11(e))."""
     state = g.from_dict(row.state)
-    finished = g.status(state).finished
     seen = g.recalled(state)
     boxes = []
     for record in row.box_records.all():
@@ -90,26 +84,67 @@ def _frenzy_record(row: Round, g: Game[Any, Any], viewer: str | None, full: bool
                 ],
             }
         )
-    order, salt = _shoe(row.state)
-    verified = None
-    if finished:
-        verified = commitment(order, salt) == row.commitment
+    head = {"phase": row.phase, "void_reason": row.void_reason}
+    return _with_boxes(
+        row, g, seen, full, g.status(state).finished, head, row.rules, row.deck_back, boxes
+    )
+
+
+def game_record(
+    row: Round, g: Game[Any, Any], viewer: str | None = None, full: bool = True
+) -> dict[str, Any]:
+    """A round of any game from the interface alone: its status, every box with its
+    settlement lines (``Game.boxes``), and what :meth:`Game.recalled` says the table showed."""
+    state = g.from_dict(row.state)
+    status = g.status(state)
+    seen = g.recalled(state)
+    boxes = []
+    for box in g.boxes(state):
+        mine = viewer is not None and box.player == viewer
+        visible = full or mine or box.box in seen.shown_boxes
+        boxes.append(_box_line(box, mine, visible))
+    head = {
+        "phase": status.phase,
+        "void_reason": status.void_reason or "",
+        "void_explanation": status.irregularity or "",
+    }
+    rules = row.rules or g.rules_to_dict(g.round_rules(state))
+    return _with_boxes(row, g, seen, full, status.finished, head, rules, status.deck_back, boxes)
+
+
+def _with_boxes(
+    row: Round,
+    g: Game[Any, Any],
+    seen: Recalled,
+    full: bool,
+    finished: bool,
+    head: dict[str, Any],
+    rules: dict[str, Any],
+    deck_back: str,
+    boxes: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The record every game's round shares around its ``boxes``: ``head`` (its phase and
+    void reason), the dealer and a shared card as the table showed them (``full``: whenever
+    dealt), and once the round is over the shoe order and salt that must hash to the
+    commitment published at opening (:meth:`Game.to_dict` keeps them as ``order`` and
+    ``salt``)."""
+    order, salt = row.state.get("order"), row.state.get("salt")
+    kept = finished and isinstance(order, list) and isinstance(salt, str)
     return {
         "id": row.pk,
         "game": g.name,
-        "game_title": GAME_TITLES[g.name],
+        "game_title": GAME_TITLES.get(g.name, g.title),
         "table": row.table.name,
         "number": row.number,
-        "phase": row.phase,
-        "void_reason": row.void_reason,
+        **head,
         "main_game_void": seen.main_game_void,
         "opened_at": row.opened_at.isoformat(),
         "dealt_at": row.dealt_at.isoformat() if row.dealt_at else None,
         "revealed_at": row.revealed_at.isoformat() if row.revealed_at else None,
         "finished_at": row.finished_at.isoformat() if row.finished_at else None,
         "rules_name": row.rules_submission.name,
-        "rules": row.rules,
-        "deck_back": row.deck_back,
+        "rules": rules,
+        "deck_back": deck_back,
         "dealer": seen.dealer_full if full else seen.dealer,
         "all_six_card": seen.shared_card_full if full else seen.shared_card,
         "boxes": boxes,
@@ -117,60 +152,9 @@ def _frenzy_record(row: Round, g: Game[Any, Any], viewer: str | None, full: bool
         "commitment": row.commitment,
         # Commit-reveal: once the round is over the shoe order and salt are public (they went
         # out with round_settled / round_void), so anyone can check the commitment.
-        "shoe": codes(order) if finished else None,
+        "shoe": codes(order) if kept else None,
         "salt": salt if finished else None,
-        "commitment_verified": verified,
-        "discards": list(seen.discards) if full and finished else None,
-        "stub": list(seen.stub) if full and finished else None,
-    }
-
-
-def game_record(
-    row: Round, g: Game[Any, Any], viewer: str | None = None, full: bool = True
-) -> dict[str, Any]:
-    """A round of any game from the interface alone: its status, every box with its
-    settlement lines (``Game.boxes``), the dealer as the table saw it (``Game.recalled``),
-    and once the round is over the shoe order and salt that must hash to the commitment
-    published at opening."""
-    state = g.from_dict(row.state)
-    status = g.status(state)
-    finished = status.finished
-    seen = g.recalled(state)
-    boxes = []
-    for box in g.boxes(state):
-        mine = viewer is not None and box.player == viewer
-        visible = full or mine or box.box in seen.shown_boxes
-        boxes.append(_box_line(box, mine, visible))
-    verified = None
-    order, salt = _shoe(row.state)
-    if finished and isinstance(order, list) and isinstance(salt, str):
-        verified = commitment(order, salt) == row.commitment
-    return {
-        "id": row.pk,
-        "game": g.name,
-        "game_title": GAME_TITLES.get(g.name, g.title),
-        "table": row.table.name,
-        "number": row.number,
-        "phase": status.phase,
-        "void_reason": status.void_reason or "",
-        "void_explanation": status.irregularity or "",
-        "main_game_void": seen.main_game_void,
-        "opened_at": row.opened_at.isoformat(),
-        "dealt_at": row.dealt_at.isoformat() if row.dealt_at else None,
-        "revealed_at": row.revealed_at.isoformat() if row.revealed_at else None,
-        "finished_at": row.finished_at.isoformat() if row.finished_at else None,
-        "rules_name": row.rules_submission.name,
-        "rules": row.rules or g.rules_to_dict(g.round_rules(state)),
-        "deck_back": status.deck_back,
-        "dealer": seen.dealer_full if full else seen.dealer,
-        "all_six_card": seen.shared_card_full if full else seen.shared_card,
-        "boxes": boxes,
-        "players": seen.players,
-        "commitment": row.commitment,
-        # Commit-reveal: once the round is over its shoe order and salt are public.
-        "shoe": codes(order) if finished and isinstance(order, list) else None,
-        "salt": salt if finished else None,
-        "commitment_verified": verified,
+        "commitment_verified": commitment(order, salt) == row.commitment if kept else None,
         "discards": list(seen.discards) if full and finished else None,
         "stub": list(seen.stub) if full and finished else None,
     }
