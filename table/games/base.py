@@ -96,6 +96,7 @@ __all__ = [
     "bettable_boxes",
     "betting_moves",
     "check_view",
+    "dealer_step",
     "command_box",
     "dollars",
     "field_changes",
@@ -103,6 +104,7 @@ __all__ = [
     "recalled_from_view",
     "require_dealer",
     "require_player",
+    "seen_by",
     "to_player",
 ]
 
@@ -855,6 +857,39 @@ def stacks_of_five(boxes: Iterable[int], shared_card: bool = False) -> DealingPl
     if shared_card:
         stacks.append(Stack("shared", None, 5, 1))
     return DealingPlan(tuple(stacks))
+
+
+def dealer_step(
+    phase: str,
+    anyone_bet: bool,
+    to_act: int | None,
+    reveal_in: str = "decisions",
+    reveal_label: str = "Reveal the dealer's hand",
+) -> Move | None:
+    """The step due now as the dealer's move (one of :data:`DEALER_STEPS`, or a time-out),
+    for a round whose phases run betting, closed, decisions, ..., revealed: "no more bets"
+    once a box has wagers, the deal, a time-out for the box deciding, the reveal once nobody
+    is awaited in ``reveal_in`` (decisions, or a later phase of the game's own), and the
+    settlement. None: nothing is due (no wager yet, or a phase of the game's own)."""
+    if phase == BETTING_PHASE:
+        return Move(CLOSE_BETTING, "No more bets") if anyone_bet else None
+    if phase == "closed":
+        return Move(DEAL, "Deal")
+    if phase == "decisions" and to_act is not None:
+        return Move(TIME_OUT, f"Box {to_act}: time is up", to_act)
+    if phase == reveal_in:
+        return Move(REVEAL, reveal_label)
+    if phase == "revealed":
+        return Move(SETTLE, "Settle")
+    return None
+
+
+def seen_by(view: dict[str, Any], viewer: Actor, moves: Iterable[Move]) -> dict[str, Any]:
+    """A game's own view of the round completed for ``viewer`` (:data:`VIEW_KEYS`): who looks
+    (over any ``viewer`` the game's view has) and what they may do now."""
+    view["viewer"] = {**view.get("viewer", {}), **viewer.to_dict()}
+    view["moves"] = [m.to_dict() for m in moves]
+    return view
 
 
 def turn_timer(

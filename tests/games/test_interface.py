@@ -650,6 +650,11 @@ def _pay_more(data: dict[str, Any]) -> None:
     box["net"] += 100
 
 
+def _total_more(data: dict[str, Any]) -> None:
+    player = next(iter(data["results"]["players"].values()))
+    player["net"] += 100
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_recheck_finds_a_finished_round_as_its_record_says(name: str) -> None:
     """§684a.11(e): every hand can be reconstructed. The game deals the committed shoe again
@@ -670,6 +675,8 @@ def test_recheck_finds_a_finished_round_as_its_record_says(name: str) -> None:
         assert any("committed shoe" in p for p in swapped), swapped
         paid = _tampered(g, stored, _pay_more)
         assert any("re-settling the round gives" in p for p in paid), paid
+        totals = _tampered(g, stored, _total_more)
+        assert any("player totals" in p for p in totals), totals
     assert settled >= len(SEEDS) // 2
 
 

@@ -74,9 +74,11 @@ from ..base import (
     bet_amounts,
     betting_moves,
     command_box,
+    dealer_step,
     lines_of,
     require_dealer,
     require_player,
+    seen_by,
     stacks_of_five,
     turn_timer,
 )
@@ -363,18 +365,9 @@ class FourCardFrenzy:
         return tuple(moves)
 
     def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
-        moves: list[Move] = []
         phase = state.phase
-        if phase is Phase.BETTING and state.boxes_in_play():
-            moves.append(Move(CLOSE_BETTING, "No more bets"))
-        elif phase is Phase.CLOSED:
-            moves.append(Move(DEAL, "Deal"))
-        elif phase is Phase.DECISIONS and state.to_act is not None:
-            moves.append(Move(TIME_OUT, f"Box {state.to_act}: time is up", state.to_act))
-        elif phase is Phase.DECISIONS:
-            moves.append(Move(REVEAL, "Reveal the dealer's hand"))
-        elif phase is Phase.REVEALED:
-            moves.append(Move(SETTLE, "Settle"))
+        step = dealer_step(phase.value, bool(state.boxes_in_play()), state.to_act)
+        moves = [step] if step is not None else []
         reasons = []
         if phase is Phase.BETTING:
             reasons.append("table_closed")
@@ -431,9 +424,7 @@ class FourCardFrenzy:
             if box["decision"] == 0 and not any(box["wagers"].get(w) for w in OPTIONAL):
                 box["mucked"] = True
         view["game"] = NAME
-        view["viewer"] = viewer.to_dict()
-        view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
-        return view
+        return seen_by(view, viewer, self.moves(state, viewer))
 
     def recalled(self, state: Round) -> Recalled:
         """The dealer's hand with its best four and the All-Six card once the table turned them
