@@ -21,11 +21,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from table.games import FOUR_CARD_FRENZY, GAME_TITLES, game, game_of_state
-from table.games.base import Actor, BoxState, Game
-from table.games.cards import card_code, card_label, codes, parse_card
+from table.games.base import FINISHED_PHASES, BoxState, Game, Recalled
+from table.games.cards import card_label, codes, parse_card
 from table.games.errors import InvalidInput
 from table.games.events import PUBLIC, to_player
-from table.games.four_card_frenzy.round import Round as FrenzyRound
 from table.games.shoe import commitment
 
 from .models import BoxRecord, Round, RoundEvent, SettlementLine, Table
@@ -34,19 +33,11 @@ from .snapshot import is_dealer
 
 #: Game recall shows a player this many of their last rounds.
 RECALL_ROUNDS = 10
-#: The phases a round ends in, every game alike (docs/games.md: settled, or void).
-FINISHED_PHASES = ("settled", "void")
 
 
 def _void_words(g: Game[Any, Any], reason: str) -> str:
     """A void reason in the game's words (Four Card Frenzy's records keep only the key)."""
-    if not reason:
-        return ""
-    if g.name == FOUR_CARD_FRENZY:
-        from table.games.four_card_frenzy.round import VOID_REASONS
-
-        return VOID_REASONS.get(reason, "")
-    return ""
+    return g.void_words(reason) if reason else ""
 
 
 def round_record(row: Round, viewer: str | None = None, full: bool = True) -> dict[str, Any]:
@@ -55,22 +46,20 @@ def round_record(row: Round, viewer: str | None = None, full: bool = True) -> di
     g = game_of_state(row.state)
     if g.name != FOUR_CARD_FRENZY:
         return game_record(row, g, viewer, full)
-    return _frenzy_record(row, viewer, full)
+    return _frenzy_record(row, g, viewer, full)
 
 
-def _frenzy_record(row: Round, viewer: str | None, full: bool) -> dict[str, Any]:
-    """Four Card Frenzy's record, from its box records (best four, the Raise multiple, the
-    All-Six card, a main game void: §684a.11(e)), as game recall has always shown it."""
-    rnd = FrenzyRound.from_dict(row.state)
-    finished = rnd.finished
+def _frenzy_record(row: Round, g: Game[Any, Any], viewer: str | None, full: bool) -> dict[str, Any]:
+    """Four Card Frenzy's record in the shape game recall gave it before the interface (its
+    felt's recall panel reads it: the decision as the Raise multiple, the best four): the
+    boxes from the round's box records, the round's phase, void reason and rules from its
+    row (§684a.11(e))."""
+    state = g.from_dict(row.state)
+    seen = g.recalled(state)
     boxes = []
     for record in row.box_records.all():
         mine = record.player.get_username() == viewer
-        settled = next(
-            (b for b in (rnd.results or {}).get("boxes", []) if b["box"] == record.box), None
-        )
-        shown_publicly = bool(settled and settled["cards"])
-        visible = full or mine or shown_publicly
+        visible = full or mine or record.box in seen.shown_boxes
         boxes.append(
             {
                 "box": record.box,
@@ -95,102 +84,79 @@ def _frenzy_record(row: Round, viewer: str | None, full: bool) -> dict[str, Any]
                 ],
             }
         )
-    dealer = rnd.dealer_public() if rnd.dealer_cards and (rnd.dealer_visible() or full) else None
-    verified = None
-    if finished:
-        verified = commitment(rnd.order, rnd.salt) == row.commitment
-    return {
-        "id": row.pk,
-        "game": FOUR_CARD_FRENZY,
-        "game_title": GAME_TITLES[FOUR_CARD_FRENZY],
-        "table": row.table.name,
-        "number": row.number,
-        "phase": row.phase,
-        "void_reason": row.void_reason,
-        "main_game_void": rnd.main_game_void,
-        "opened_at": row.opened_at.isoformat(),
-        "dealt_at": row.dealt_at.isoformat() if row.dealt_at else None,
-        "revealed_at": row.revealed_at.isoformat() if row.revealed_at else None,
-        "finished_at": row.finished_at.isoformat() if row.finished_at else None,
-        "rules_name": row.rules_submission.name,
-        "rules": row.rules,
-        "deck_back": row.deck_back,
-        "dealer": dealer,
-        "all_six_card": card_code(rnd.all_six_card)
-        if rnd.all_six_card is not None and (full or rnd.dealer_visible())
-        else None,
-        "boxes": boxes,
-        "players": (rnd.results or {}).get("players"),
-        "commitment": row.commitment,
-        # Commit-reveal: once the round is over the shoe order and salt are public (they went
-        # out with round_settled / round_void), so anyone can check the commitment.
-        "shoe": codes(rnd.order) if finished else None,
-        "salt": rnd.salt if finished else None,
-        "commitment_verified": verified,
-        "discards": codes(rnd.discards) if full and finished else None,
-        "stub": codes(rnd.stub) if full and finished else None,
-    }
-
-
-def _dealer_seen(g: Game[Any, Any], state: Any, stored: dict[str, Any], full: bool) -> Any:
-    """The dealer's cards as the table showed them (None before the reveal); for the full
-    record, the dealer's cards of any round that dealt them."""
-    shown = g.view(state, Actor.spectator()).get("dealer")
-    if shown is None and full and stored.get("dealer_cards"):
-        shown = {"cards": codes(stored["dealer_cards"])}
-    return shown
+    head = {"phase": row.phase, "void_reason": row.void_reason}
+    return _with_boxes(
+        row, g, seen, full, g.status(state).finished, head, row.rules, row.deck_back, boxes
+    )
 
 
 def game_record(
     row: Round, g: Game[Any, Any], viewer: str | None = None, full: bool = True
 ) -> dict[str, Any]:
     """A round of any game from the interface alone: its status, every box with its
-    settlement lines (``Game.boxes``), the dealer as the table saw it, and once the round is
-    over the shoe order and salt that must hash to the commitment published at opening."""
-    stored = row.state
-    state = g.from_dict(stored)
+    settlement lines (``Game.boxes``), and what :meth:`Game.recalled` says the table showed."""
+    state = g.from_dict(row.state)
     status = g.status(state)
-    finished = status.finished
-    public = {b["box"]: b for b in g.view(state, Actor.spectator())["boxes"]}
+    seen = g.recalled(state)
     boxes = []
     for box in g.boxes(state):
         mine = viewer is not None and box.player == viewer
-        shown = public.get(box.box, {}).get("cards") is not None
-        visible = full or mine or shown
+        visible = full or mine or box.box in seen.shown_boxes
         boxes.append(_box_line(box, mine, visible))
-    verified = None
-    order, salt = stored.get("order"), stored.get("salt")
-    if finished and isinstance(order, list) and isinstance(salt, str):
-        verified = commitment(order, salt) == row.commitment
-    players = status.players
+    head = {
+        "phase": status.phase,
+        "void_reason": status.void_reason or "",
+        "void_explanation": status.irregularity or "",
+    }
+    rules = row.rules or g.rules_to_dict(g.round_rules(state))
+    return _with_boxes(row, g, seen, full, status.finished, head, rules, status.deck_back, boxes)
+
+
+def _with_boxes(
+    row: Round,
+    g: Game[Any, Any],
+    seen: Recalled,
+    full: bool,
+    finished: bool,
+    head: dict[str, Any],
+    rules: dict[str, Any],
+    deck_back: str,
+    boxes: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The record every game's round shares around its ``boxes``: ``head`` (its phase and
+    void reason), the dealer and a shared card as the table showed them (``full``: whenever
+    dealt), and once the round is over the shoe order and salt that must hash to the
+    commitment published at opening (:meth:`Game.to_dict` keeps them as ``order`` and
+    ``salt``)."""
+    order, salt = row.state.get("order"), row.state.get("salt")
+    kept = finished and isinstance(order, list) and isinstance(salt, str)
     return {
         "id": row.pk,
         "game": g.name,
         "game_title": GAME_TITLES.get(g.name, g.title),
         "table": row.table.name,
         "number": row.number,
-        "phase": status.phase,
-        "void_reason": status.void_reason or "",
-        "void_explanation": status.irregularity or "",
-        "main_game_void": False,
+        **head,
+        "main_game_void": seen.main_game_void,
         "opened_at": row.opened_at.isoformat(),
         "dealt_at": row.dealt_at.isoformat() if row.dealt_at else None,
         "revealed_at": row.revealed_at.isoformat() if row.revealed_at else None,
         "finished_at": row.finished_at.isoformat() if row.finished_at else None,
         "rules_name": row.rules_submission.name,
-        "rules": row.rules or g.rules_to_dict(g.round_rules(state)),
-        "deck_back": status.deck_back,
-        "dealer": _dealer_seen(g, state, stored, full),
-        "all_six_card": None,
+        "rules": rules,
+        "deck_back": deck_back,
+        "dealer": seen.dealer_full if full else seen.dealer,
+        "all_six_card": seen.shared_card_full if full else seen.shared_card,
         "boxes": boxes,
-        "players": None if players is None else {p: {"net": n} for p, n in players.items()},
+        "players": seen.players,
         "commitment": row.commitment,
-        # Commit-reveal: once the round is over its shoe order and salt are public.
-        "shoe": codes(order) if finished and isinstance(order, list) else None,
+        # Commit-reveal: once the round is over the shoe order and salt are public (they went
+        # out with round_settled / round_void), so anyone can check the commitment.
+        "shoe": codes(order) if kept else None,
         "salt": salt if finished else None,
-        "commitment_verified": verified,
-        "discards": codes(stored.get("discards") or []) if full and finished else None,
-        "stub": codes(stored.get("stub") or []) if full and finished else None,
+        "commitment_verified": commitment(order, salt) == row.commitment if kept else None,
+        "discards": list(seen.discards) if full and finished else None,
+        "stub": list(seen.stub) if full and finished else None,
     }
 
 
@@ -360,7 +326,7 @@ def decorate(
     record["rules_obj"] = rules
     for key in ("opened_at", "dealt_at", "revealed_at", "finished_at"):
         record[key + "_dt"] = _when(record.get(key))
-    record["finished"] = record["phase"] in (FINISHED_PHASES)
+    record["finished"] = record["phase"] in FINISHED_PHASES
     if "void_explanation" not in record:
         record["void_explanation"] = _void_words(g, record.get("void_reason") or "")
     record["full"] = full

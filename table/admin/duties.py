@@ -20,8 +20,8 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from table.games.base import FINISHED_PHASES
 from table.games.events import PUBLIC
-from table.games.four_card_frenzy.round import Phase
 
 from .. import duties
 from ..models import AuditEntry, DealerAssignment, RoundEvent
@@ -40,7 +40,12 @@ class NoSecretLookups(admin.ModelAdmin):
         return super().lookup_allowed(lookup, value, request)
 
 
-IN_PLAY = [p.value for p in Phase if p not in (Phase.SETTLED, Phase.VOID)]
+def in_play(phase: str | None) -> bool:
+    """A round's phase says it is in play: any phase but the ones every game ends in (a game
+    may have phases of its own, such as Five Card Hi-Lo's setting, §663a.11(d))."""
+    return phase is not None and phase not in FINISHED_PHASES
+
+
 HIDDEN_IN_PLAY = "Hidden until the round is over: at the table only {} sees it."
 HASH_HIDDEN = "hidden until the round in play is over (it would give away hidden cards)"
 
@@ -51,7 +56,8 @@ def secret_from(table_id: int) -> tuple[int, int] | None:
     hash (and the next event's prev_hash) is a few million candidates away from a player's
     hole cards."""
     first = (
-        RoundEvent.objects.filter(table_id=table_id, round__phase__in=IN_PLAY)
+        RoundEvent.objects.filter(table_id=table_id, round__isnull=False)
+        .exclude(round__phase__in=FINISHED_PHASES)
         .exclude(audience=PUBLIC)
         .order_by("version", "seq")
         .values_list("version", "seq")

@@ -14,11 +14,10 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from table.games import FOUR_CARD_FRENZY, game
+from table.games.base import FINISHED_PHASES, SETTLED_PHASE
 from table.games.cards import codes
 from table.games.errors import InvalidInput
 from table.games.events import PUBLIC
-from table.games.four_card_frenzy.round import VOID_REASONS, Phase
-from table.games.four_card_frenzy.rules import TableRules
 
 from ..models import (
     BoxRecord,
@@ -34,7 +33,7 @@ from .common import (
     _link,
     _pretty_json,
 )
-from .duties import HASH_HIDDEN, HIDDEN_IN_PLAY, IN_PLAY, NoSecretLookups, secret_from
+from .duties import HASH_HIDDEN, HIDDEN_IN_PLAY, NoSecretLookups, in_play, secret_from
 from .rules import posted_sign_html
 
 # --- Rounds and their events ------------------------------------------------------------------
@@ -66,7 +65,7 @@ def readable_state(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _finished(obj: Round) -> bool:
-    return obj.phase in (Phase.SETTLED.value, Phase.VOID.value)
+    return obj.phase in FINISHED_PHASES
 
 
 @admin.register(Round)
@@ -151,7 +150,7 @@ class RoundAdmin(NoSecretLookups, ReadOnlyAdmin):
 
     @admin.display(description="players' net", ordering="net_total")
     def players_net(self, obj: Round) -> str:
-        if obj.phase != Phase.SETTLED.value:
+        if obj.phase != SETTLED_PHASE:
             return "—"
         return dollars(getattr(obj, "net_total", None) or 0, signed=True)
 
@@ -159,7 +158,8 @@ class RoundAdmin(NoSecretLookups, ReadOnlyAdmin):
     def void_reason_words(self, obj: Round) -> str:
         if not obj.void_reason:
             return "—"
-        return VOID_REASONS.get(obj.void_reason, obj.void_reason.replace("_", " "))
+        words = game(obj.game).void_words(obj.void_reason)
+        return words or obj.void_reason.replace("_", " ")
 
     @admin.display(description="recall")
     def recall_link(self, obj: Round) -> SafeString | str:
@@ -187,7 +187,7 @@ class RoundAdmin(NoSecretLookups, ReadOnlyAdmin):
                 },
             )
         else:
-            signs = posted_sign_html(TableRules.from_dict(obj.rules))
+            signs = posted_sign_html(game(FOUR_CARD_FRENZY).parse_rules(obj.rules))
         fingerprint = hashlib.sha256(json.dumps(obj.rules, sort_keys=True).encode()).hexdigest()[
             :12
         ]
@@ -239,8 +239,8 @@ class RoundEventAdmin(NoSecretLookups, ReadOnlyAdmin):
 
     @admin.display(description="data")
     def payload(self, obj: RoundEvent) -> SafeString | str:
-        in_play = obj.round_id is not None and obj.round.phase in IN_PLAY
-        if in_play and obj.audience != PUBLIC:
+        playing = obj.round_id is not None and in_play(obj.round.phase)
+        if playing and obj.audience != PUBLIC:
             # What a player alone sees (hole cards) stays theirs until the round is over.
             return HIDDEN_IN_PLAY.format(obj.audience.removeprefix("player:"))
         return _pretty_json(obj.data)

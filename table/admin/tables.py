@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from table.games.four_card_frenzy.round import Phase
+from table.games.base import BETTING_PHASE, FINISHED_PHASES
 from table.games.shoe import DECK_LIFETIME_SECONDS, Shuffler
 
 from .. import ledger, services
@@ -102,7 +102,7 @@ class TableAdminForm(forms.ModelForm):
                 .values_list("phase", flat=True)
                 .first()
             )
-            if phase not in (None, Phase.BETTING.value, Phase.SETTLED.value, Phase.VOID.value):
+            if phase not in (None, BETTING_PHASE, *FINISHED_PHASES):
                 raise forms.ValidationError(
                     f"A round is in play ({phase}): finish it before closing the table."
                 )

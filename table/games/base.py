@@ -41,20 +41,24 @@ from table.games.shoe import Fault, RandomSource
 __all__ = [
     "ABANDON",
     "BET",
+    "BETTING_PHASE",
     "BOX_VIEW_KEYS",
     "CLOSE_BETTING",
     "DEAL",
     "DEALER",
     "DEALER_STEPS",
     "DECIDE",
+    "FINISHED_PHASES",
     "NO_INPUTS",
     "PUBLIC",
     "REVEAL",
     "SETTLE",
+    "SETTLED_PHASE",
     "SET_HANDS",
     "TIME_OUT",
     "VIEW_KEYS",
     "VOID",
+    "VOID_PHASE",
     "WITHDRAW",
     "Actor",
     "Amount",
@@ -78,6 +82,7 @@ __all__ = [
     "Move",
     "Problem",
     "RandomSource",
+    "Recalled",
     "Role",
     "RoundStatus",
     "RuleViolation",
@@ -91,12 +96,15 @@ __all__ = [
     "bettable_boxes",
     "betting_moves",
     "check_view",
+    "dealer_step",
     "command_box",
     "dollars",
     "field_changes",
     "lines_of",
+    "recalled_from_view",
     "require_dealer",
     "require_player",
+    "seen_by",
     "to_player",
 ]
 
@@ -181,6 +189,15 @@ VOID: Final = "void"  # args: {"reason": key, "evidence": {...}}: every stake re
 ABANDON: Final = "abandon"  # args: {"player": name}: the player left the table
 #: The steps that move a round on; the dealer's moves offer the one due now.
 DEALER_STEPS: Final = (CLOSE_BETTING, DEAL, REVEAL, SETTLE)
+
+
+#: The phases every game's round shares (:attr:`Game.phases` has them, the platform's rows
+#: keep a round's phase as text): it opens in betting and ends settled or void; any phase
+#: between (a game's own, such as Five Card Hi-Lo's setting) is a round still in play.
+BETTING_PHASE: Final = "betting"
+SETTLED_PHASE: Final = "settled"
+VOID_PHASE: Final = "void"
+FINISHED_PHASES: Final = (SETTLED_PHASE, VOID_PHASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,6 +536,61 @@ class FeltParts:
     view_frames: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class Recalled:
+    """What game recall shows of a finished round besides its boxes and settlement lines
+    (every hand can be reconstructed: §684a.11(e), §657a.11(e), §663a.11(e)), each part as
+    the table showed it to everyone and in full, for the dealer's and staff's record.
+
+    Cards are codes (``"AS"``); ``dealer`` and ``dealer_full`` are JSON-ready, with at least
+    the dealer's ``cards``, as :meth:`Game.view` shows the dealer once revealed."""
+
+    #: The dealer's hand as the table showed it; None: never turned face up.
+    dealer: Mapping[str, Any] | None
+    #: The dealer's hand whenever it was dealt (the full record); None: not dealt.
+    dealer_full: Mapping[str, Any] | None
+    #: A shared card as the table showed it (Four Card Frenzy's All-Six card, §684a.10(b));
+    #: None: none, or not shown.
+    shared_card: str | None = None
+    #: The shared card whenever it was dealt (the full record).
+    shared_card_full: str | None = None
+    #: The main game was void and the optional wagers settled (§684a.13(d)).
+    main_game_void: bool = False
+    #: The boxes whose cards the table showed everyone (a box folded face down is not one).
+    shown_boxes: frozenset[int] = frozenset()
+    #: Each player's totals for the round as the game settled it (at least ``net``; Four Card
+    #: Frenzy adds the payout limit's ``payout_limit_applied`` and ``withheld``, §684a.12(g));
+    #: None until settled.
+    players: Mapping[str, Mapping[str, Any]] | None = None
+    #: The cards the deal discarded unseen (a shared card's stack, a card found face up) and
+    #: the stub left in the shoe.
+    discards: tuple[str, ...] = ()
+    stub: tuple[str, ...] = ()
+
+
+def recalled_from_view(
+    view: Mapping[str, Any],
+    dealer_cards: Sequence[str],
+    players: Mapping[str, int] | None,
+    discards: Sequence[str],
+    stub: Sequence[str],
+) -> Recalled:
+    """What recall shows of a round with no shared card on the table and no main game void,
+    from its spectator's ``view`` (:meth:`Game.view`): the dealer and the boxes as the table
+    showed them; in full, the dealer's ``dealer_cards`` once dealt. ``players``: each
+    player's net once settled (:attr:`RoundStatus.players`)."""
+    shown = view.get("dealer")
+    full = shown if shown is not None or not dealer_cards else {"cards": list(dealer_cards)}
+    return Recalled(
+        dealer=shown,
+        dealer_full=full,
+        shown_boxes=frozenset(b["box"] for b in view["boxes"] if b.get("cards") is not None),
+        players=None if players is None else {p: {"net": n} for p, n in players.items()},
+        discards=tuple(discards),
+        stub=tuple(stub),
+    )
+
+
 # --- the view contract ------------------------------------------------------------------------
 
 #: Keys every view has (``Game.view``). ``boxes`` items have :data:`BOX_VIEW_KEYS`; ``cards``
@@ -571,8 +643,9 @@ class Game(Protocol[R, S]):
     #: The game's name for people, and the regulation it implements.
     title: str
     regulation: str
-    #: The round's phases in order, ``"void"`` last (a round may end there from any phase
-    #: before it is settled); :attr:`RoundStatus.phase` is one of them.
+    #: The round's phases in order: :data:`BETTING_PHASE` first, :data:`SETTLED_PHASE`, and
+    #: :data:`VOID_PHASE` last (a round may end there from any phase before it is settled);
+    #: :attr:`RoundStatus.phase` is one of them.
     phases: tuple[str, ...]
     #: The shoe drills that mean something for this game's deal (the console arms them;
     #: ``Fault.MISCOUNT`` is the shuffler's, before a round opens).
@@ -696,6 +769,17 @@ class Game(Protocol[R, S]):
         recall check them against the commitment."""
         ...
 
+    def recalled(self, state: S) -> Recalled:
+        """What game recall shows of the round besides :meth:`boxes`: the dealer's hand and a
+        shared card, as the table showed them and in full, a main game void, which boxes the
+        table showed face up, each player's totals, the discards and the stub."""
+        ...
+
+    def void_words(self, reason: str) -> str:
+        """A void reason (:attr:`RoundStatus.void_reason`) in the game's words, citing its
+        chapter; "" for a reason the game does not know."""
+        ...
+
     def recheck(self, state: S, faults: Sequence[Fault]) -> list[str]:
         """The game's own recomputation of a round from its record, every disagreement in
         words (empty: none), for the audit (every hand can be reconstructed: §684a.11(e)).
@@ -781,6 +865,39 @@ def stacks_of_five(boxes: Iterable[int], shared_card: bool = False) -> DealingPl
     if shared_card:
         stacks.append(Stack("shared", None, 5, 1))
     return DealingPlan(tuple(stacks))
+
+
+def dealer_step(
+    phase: str,
+    anyone_bet: bool,
+    to_act: int | None,
+    reveal_in: str = "decisions",
+    reveal_label: str = "Reveal the dealer's hand",
+) -> Move | None:
+    """The step due now as the dealer's move (one of :data:`DEALER_STEPS`, or a time-out),
+    for a round whose phases run betting, closed, decisions, ..., revealed: "no more bets"
+    once a box has wagers, the deal, a time-out for the box deciding, the reveal once nobody
+    is awaited in ``reveal_in`` (decisions, or a later phase of the game's own), and the
+    settlement. None: nothing is due (no wager yet, or a phase of the game's own)."""
+    if phase == BETTING_PHASE:
+        return Move(CLOSE_BETTING, "No more bets") if anyone_bet else None
+    if phase == "closed":
+        return Move(DEAL, "Deal")
+    if phase == "decisions" and to_act is not None:
+        return Move(TIME_OUT, f"Box {to_act}: time is up", to_act)
+    if phase == reveal_in:
+        return Move(REVEAL, reveal_label)
+    if phase == "revealed":
+        return Move(SETTLE, "Settle")
+    return None
+
+
+def seen_by(view: dict[str, Any], viewer: Actor, moves: Iterable[Move]) -> dict[str, Any]:
+    """A game's own view of the round completed for ``viewer`` (:data:`VIEW_KEYS`): who looks
+    (over any ``viewer`` the game's view has) and what they may do now."""
+    view["viewer"] = {**view.get("viewer", {}), **viewer.to_dict()}
+    view["moves"] = [m.to_dict() for m in moves]
+    return view
 
 
 def turn_timer(

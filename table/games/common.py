@@ -1,29 +1,26 @@
 """Round machinery every game's round repeats, written once, and the JSON parsing helpers of
-the games' ``settle_round`` contracts and the formatting of their paytable reports.
+the games' ``settle_round`` contracts, the formatting of their paytable reports and the
+audit's re-deal.
 
 Four Card Frenzy (``table/games/four_card_frenzy/round.py``), Crazy 4 Poker and Five Card
-Hi-Lo play on the same six boxes and take wagers the same way before "no more bets": these are the
-checks and the
-wager step they share. What a game's rules decide (which wagers, their limits, how many boxes a
-player may play, the messages citing its own chapter) stays in the game's own round.
+Hi-Lo play on the same six boxes, take wagers the same way before "no more bets" and decide in
+turn from the dealer's left: these are the checks, the wager step and the turn they share.
+What a game's rules decide (which wagers, their limits, how many boxes a player may play, what
+a decision is, the messages citing its own chapter) stays in the game's own round.
 
-Pure: no Django, no state of its own. It does not import
-``table.games.four_card_frenzy.round`` at module
-level, because that module uses these checks too (see :func:`wagers_step`).
+Pure: no Django, no state of its own; it imports no game's modules (the games import it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from table.games.cards import codes
 from table.games.errors import InvalidInput, RuleViolation
-
-if TYPE_CHECKING:
-    from table.games.events import Event, Transfer
+from table.games.events import Event, Step, Transfer
 
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
 
@@ -113,6 +110,25 @@ class _Box(Protocol):
 _B = TypeVar("_B", bound=_Box)
 
 
+def check_bettor(
+    boxes: Mapping[int, _B], box: object, player: object, wagers: object, known: Iterable[str]
+) -> tuple[int, _B | None]:
+    """The checks every game's bet makes before its own wagers': one of the six boxes, a
+    player, a mapping of wagers (the box's complete set), a box no one else plays, and no
+    wager the game does not know. Returns the box and what it holds now (None: nothing)."""
+    number = check_box(box)
+    check_player(player)
+    if not isinstance(wagers, Mapping):
+        raise InvalidInput("bad_shape", "wagers must be a mapping of wager to cents")
+    current = boxes.get(number)
+    if current is not None and current.player != player:
+        raise RuleViolation("box_taken", f"box {number} is played by someone else")
+    unknown = set(wagers) - set(known)
+    if unknown:
+        raise InvalidInput("unknown_wager", f"no such wager {sorted(map(str, unknown))[0]!r}")
+    return number, current
+
+
 def boxes_of(boxes: MutableMapping[int, _B], player: str) -> list[int]:
     """The boxes ``player`` has in play, in order."""
     return sorted(b for b, p in boxes.items() if p.player == player and p.in_play)
@@ -129,9 +145,6 @@ def wagers_step(
     by ``new_box(box, player, placed)`` or removed; the player pays or gets back the difference.
 
     Returns the step's events and transfers (each game builds its own ``Step`` from them)."""
-    # Imported here: table.games.four_card_frenzy.round imports this module for its checks.
-    from table.games.events import Event, Transfer
-
     before = boxes[box].staked() if box in boxes else 0
     if placed:
         boxes[box] = new_box(box, player, placed)
@@ -147,6 +160,57 @@ def wagers_step(
     # The event keeps its own copy: a later decision changes the box's wagers, not the record.
     sent = {"box": box, "player": player, "wagers": dict(placed)}
     return (Event(kind, sent),), transfers
+
+
+def withdraw_all(
+    boxes: Iterable[int], withdraw: Callable[[int], Step]
+) -> tuple[tuple[Event, ...], tuple[Transfer, ...]]:
+    """A player leaves before "no more bets": each of their ``boxes`` is withdrawn in turn
+    (``withdraw``, the game's own bet of nothing) and every wager comes back, for no card was
+    received (§684a.7(b), §657a.7(b), §663a.7(b)). The events and transfers of all."""
+    events: list[Event] = []
+    transfers: list[Transfer] = []
+    for box in boxes:
+        step = withdraw(box)
+        events += step.events
+        transfers += step.transfers
+    return tuple(events), tuple(transfers)
+
+
+class _Deciding(Protocol):
+    @property
+    def box(self) -> int: ...
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def decision(self) -> object: ...
+
+    @property
+    def abandoned(self) -> bool: ...
+
+
+_D = TypeVar("_D", bound=_Deciding)
+
+
+def next_turn(
+    in_play: Iterable[_D], fold: Callable[[_D], list[Event]]
+) -> tuple[int | None, list[Event]]:
+    """The box to decide next among ``in_play`` (in the order the chapter gives: from the
+    dealer's left, §684a.11(b), §657a.11(b), §663a.11(b)) and the events on the way: a box
+    whose player left folds as its turn comes (``fold`` records it), the next undecided box
+    gets a ``turn``; when none is left, ``decisions_complete`` and None."""
+    events: list[Event] = []
+    for box in in_play:
+        if box.decision is None:
+            if box.abandoned:
+                events.extend(fold(box))
+                continue
+            events.append(Event("turn", {"box": box.box, "player": box.player}))
+            return box.box, events
+    events.append(Event("decisions_complete", {}))
+    return None, events
 
 
 # --- the settle_round contracts' parsing ------------------------------------------------------
@@ -219,11 +283,14 @@ def restack_problems(
     in_play: Sequence[tuple[int, Sequence[int]]],
     box_stacks: Sequence[Sequence[int]],
     expected: Sequence[tuple[str, Any, Any]],
+    idle: Sequence[tuple[int, Sequence[int]]] = (),
+    dealt_for: str = "an Ante",
 ) -> list[str]:
     """Where a round's record and the re-deal of its committed shoe disagree: each box in
     play (box, cards held) against the stack the shoe deals it (a jammed shoe dispenses
-    fewer stacks), then each named pile (what, held, re-dealt): the dealer's stack, a shared
-    card, the discards, the stub."""
+    fewer stacks), each box not in play (``idle``) holding a card (the shoe deals a box
+    nothing without ``dealt_for``: §684a.10(b), §657a.10(b), §663a.10(b)), then each named
+    pile (what, held, re-dealt): the dealer's stack, a shared card, the discards, the stub."""
     problems = []
     stacks = [list(s) for s in box_stacks] + [[]] * (len(in_play) - len(box_stacks))
     for (box, cards), stack in zip(in_play, stacks, strict=True):
@@ -232,9 +299,31 @@ def restack_problems(
                 f"box {box} holds {show_cards(cards)} but the committed shoe deals it "
                 f"{show_cards(stack)}"
             )
+    problems += [f"box {box} has cards without {dealt_for}" for box, cards in idle if cards]
     for what, have, want in expected:
         if have != want:
             problems.append(
                 f"{what} is {show_cards(have)} but the committed shoe gives {show_cards(want)}"
             )
+    return problems
+
+
+def void_problems(found: str | None, void_reason: str | None, phase: str) -> list[str]:
+    """A re-deal that ends in an irregularity must end the round void for it (§684a.13,
+    §657a.13, §663a.13): ``found`` is the void reason the re-deal gives (None: none), the
+    round shows ``void_reason`` in ``phase``."""
+    if found is None or void_reason == found:
+        return []
+    return [f"the re-deal ends in {found} but the round shows {void_reason or phase}"]
+
+
+def compare_resettlement(fresh: Any, kept: Any, players: Any, recorded: Any) -> list[str]:
+    """Where the stored layout settled again disagrees with the round's record: its boxes'
+    results (``fresh`` against ``kept``, each as the game compares them) and each player's
+    total (``players`` against ``recorded``)."""
+    problems = []
+    if fresh != kept:
+        problems.append(f"re-settling the round gives {fresh}, the record says {kept}")
+    if players != recorded:
+        problems.append(f"player totals {recorded} differ from the re-settlement {players}")
     return problems

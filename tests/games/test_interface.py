@@ -16,6 +16,7 @@ import pytest
 from table.games import FOUR_CARD_FRENZY, GAMES, contract_settler, game, game_of_state
 from table.games.base import (
     BET,
+    BETTING_PHASE,
     CLOSE_BETTING,
     DEAL,
     DEALER,
@@ -23,7 +24,9 @@ from table.games.base import (
     PUBLIC,
     SET_HANDS,
     SETTLE,
+    SETTLED_PHASE,
     VOID,
+    VOID_PHASE,
     Actor,
     Command,
     Fault,
@@ -175,7 +178,9 @@ def test_every_game_satisfies_the_protocol(name: str) -> None:
     assert g.name == name
     for member in _protocol_members():
         assert hasattr(g, member), member
-    assert g.phases[-1] == "void"
+    assert g.phases[-1] == VOID_PHASE
+    # The platform's rows know a round in play by its phase alone (the admin, recall).
+    assert g.phases[0] == BETTING_PHASE and SETTLED_PHASE in g.phases
     assert contract_settler(name) is g.settle_one
 
 
@@ -645,6 +650,11 @@ def _pay_more(data: dict[str, Any]) -> None:
     box["net"] += 100
 
 
+def _total_more(data: dict[str, Any]) -> None:
+    player = next(iter(data["results"]["players"].values()))
+    player["net"] += 100
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_recheck_finds_a_finished_round_as_its_record_says(name: str) -> None:
     """§684a.11(e): every hand can be reconstructed. The game deals the committed shoe again
@@ -665,6 +675,8 @@ def test_recheck_finds_a_finished_round_as_its_record_says(name: str) -> None:
         assert any("committed shoe" in p for p in swapped), swapped
         paid = _tampered(g, stored, _pay_more)
         assert any("re-settling the round gives" in p for p in paid), paid
+        totals = _tampered(g, stored, _total_more)
+        assert any("player totals" in p for p in totals), totals
     assert settled >= len(SEEDS) // 2
 
 

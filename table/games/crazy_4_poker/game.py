@@ -49,6 +49,7 @@ from ..base import (
     MeterSpec,
     Move,
     Problem,
+    Recalled,
     Role,
     RoundStatus,
     RulesField,
@@ -59,11 +60,14 @@ from ..base import (
     bet_amounts,
     betting_moves,
     command_box,
+    dealer_step,
     dollars,
     field_changes,
     lines_of,
+    recalled_from_view,
     require_dealer,
     require_player,
+    seen_by,
     stacks_of_five,
     turn_timer,
 )
@@ -548,18 +552,8 @@ class Crazy4Poker:
         return tuple(moves)
 
     def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
-        moves: list[Move] = []
-        phase = state.phase
-        if phase is Phase.BETTING and state.boxes_in_play():
-            moves.append(Move(CLOSE_BETTING, "No more bets"))
-        elif phase is Phase.CLOSED:
-            moves.append(Move(DEAL, "Deal"))
-        elif phase is Phase.DECISIONS and state.to_act is not None:
-            moves.append(Move(TIME_OUT, f"Box {state.to_act}: time is up", state.to_act))
-        elif phase is Phase.DECISIONS:
-            moves.append(Move(REVEAL, "Reveal the dealer's hand"))
-        elif phase is Phase.REVEALED:
-            moves.append(Move(SETTLE, "Settle"))
+        step = dealer_step(state.phase.value, bool(state.boxes_in_play()), state.to_act)
+        moves = [step] if step is not None else []
         choices = []
         for reason, why in VOID_REASONS.items():
             if reason in _HOUSE_VOIDS:
@@ -607,11 +601,22 @@ class Crazy4Poker:
         raise InvalidInput("unknown_command", f"Crazy 4 Poker has no command {name!r}")
 
     def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
-        dealer = viewer.role is Role.DEALER
-        view = state.view(viewer.name if viewer.role is Role.PLAYER else None, dealer=dealer)
-        view["viewer"] = {**view["viewer"], **viewer.to_dict()}
-        view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
-        return view
+        player = viewer.name if viewer.role is Role.PLAYER else None
+        view = state.view(player, dealer=viewer.role is Role.DEALER)
+        return seen_by(view, viewer, self.moves(state, viewer))
+
+    def recalled(self, state: Round) -> Recalled:
+        return recalled_from_view(
+            self.view(state, Actor.spectator()),
+            codes(state.dealer_cards),
+            self.status(state).players,
+            codes(state.discards),
+            codes(state.stub),
+        )
+
+    def void_words(self, reason: str) -> str:
+        known = VOID_REASONS.get(reason)
+        return known.explanation if known is not None else ""
 
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         return recheck(state, faults)

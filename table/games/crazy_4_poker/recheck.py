@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from table.games.common import restack_problems
+from table.games.common import compare_resettlement, restack_problems, void_problems
 from table.games.errors import EngineError
 from table.games.shoe import DealPlan, Fault
 
@@ -44,16 +44,9 @@ def redeal_problems(rnd: Round, faults: Sequence[Fault]) -> list[str]:
     six = any(b.wagers.get(SIX_CARD_BONUS, 0) for b in in_play)
     plan = DealPlan.from_faults(list(faults), len(in_play) + 1 + int(six))
     dealt = deal(rnd.order, len(in_play), six, plan)
-    problems = restack_problems([(p.box, p.cards) for p in in_play], dealt.box_stacks, [])
-    # §657a.10(b): a box without an Ante and Super Bonus is dealt nothing.
-    problems += [
-        f"box {box} has cards without an Ante and Super Bonus"
-        for box, play in rnd.boxes.items()
-        if not play.in_play and play.cards
-    ]
-    problems += restack_problems(
-        [],
-        [],
+    problems = restack_problems(
+        [(p.box, p.cards) for p in in_play],
+        dealt.box_stacks,
         [
             ("the dealer's stack", list(rnd.dealer_cards), list(dealt.dealer_stack)),
             ("the Six Card Bonus card", rnd.six_card_bonus_card, dealt.all_six_card),
@@ -65,15 +58,12 @@ def redeal_problems(rnd: Round, faults: Sequence[Fault]) -> list[str]:
             ("the cards found face up", list(rnd.face_up), list(dealt.face_up_discards)),
             ("the stub", list(rnd.stub), list(dealt.stub)),
         ],
+        # §657a.10(b): a box without an Ante and Super Bonus is dealt nothing.
+        idle=[(box, play.cards) for box, play in rnd.boxes.items() if not play.in_play],
+        dealt_for="an Ante and Super Bonus",
     )
-    if dealt.irregularity:
-        reason = FROM_DEAL[dealt.irregularity].value
-        if rnd.void_reason != reason:
-            problems.append(
-                f"the re-deal ends in {reason} but the round shows "
-                f"{rnd.void_reason or rnd.phase.value}"
-            )
-    return problems
+    found = FROM_DEAL[dealt.irregularity].value if dealt.irregularity else None
+    return problems + void_problems(found, rnd.void_reason, rnd.phase.value)
 
 
 def resettle_problems(rnd: Round) -> list[str]:
@@ -96,7 +86,6 @@ def resettle_problems(rnd: Round) -> list[str]:
         )
     except (EngineError, KeyError, TypeError) as exc:
         return [f"the stored layout does not settle again: {exc}"]
-    problems = []
     fresh = [
         (
             s.box,
@@ -115,14 +104,11 @@ def resettle_problems(rnd: Round) -> list[str]:
         )
         for b in results.get("boxes", [])
     ]
-    if fresh != kept:
-        problems.append(f"re-settling the round gives {fresh}, the record says {kept}")
     players: dict[str, int] = {}
     for s in settled:
         players[s.player] = players.get(s.player, 0) + s.net
     recorded = {name: v["net"] for name, v in (results.get("players") or {}).items()}
-    if players != recorded:
-        problems.append(f"player totals {recorded} differ from the re-settlement {players}")
+    problems = compare_resettlement(fresh, kept, players, recorded)
     meters = {
         name: (paid[name], reseeds[name], after[name].amount, after[name].reserve) for name in after
     }

@@ -35,7 +35,16 @@ from fractions import Fraction
 from typing import Any, Final
 
 from table.games.cards import DECK, Card, card_code, check_distinct, codes
-from table.games.common import boxes_of, check_adjacent_boxes, require_phase, wagers_step
+from table.games.common import (
+    boxes_of,
+    check_adjacent_boxes,
+    check_bettor,
+    check_box,
+    next_turn,
+    require_phase,
+    wagers_step,
+    withdraw_all,
+)
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Transfer, to_player
@@ -486,9 +495,7 @@ class Round:
         require_phase(self.phase, phases)
 
     def _box(self, box: object) -> int:
-        if type(box) is not int or box not in BOXES:
-            raise InvalidInput("bad_box", f"there is no box {box!r}; boxes are 1 to 6")
-        return box
+        return check_box(box)
 
     def boxes_in_play(self) -> list[BoxPlay]:
         """Boxes with Ante and Super Bonus, from the dealer's left (§657a.10(b))."""
@@ -506,16 +513,7 @@ class Round:
     def check_bet(self, box: int, player: str, wagers: Mapping[str, object]) -> dict[str, int]:
         """Validate a box's complete set of wagers; returns it with the Super Bonus = Ante."""
         self._require(Phase.BETTING)
-        box = self._box(box)
-        _player(player)
-        if not isinstance(wagers, Mapping):
-            raise InvalidInput("bad_shape", "wagers must be a mapping of wager to cents")
-        current = self.boxes.get(box)
-        if current is not None and current.player != player:
-            raise RuleViolation("box_taken", f"box {box} is played by someone else")
-        unknown = set(wagers) - set(BET_WAGERS)
-        if unknown:
-            raise InvalidInput("unknown_wager", f"no such wager {sorted(map(str, unknown))[0]!r}")
+        box, current = check_bettor(self.boxes, box, player, wagers, BET_WAGERS)
         ante = _amount(wagers.get(ANTE, 0), "the Ante")
         super_bonus = _amount(wagers.get(SUPER_BONUS_WAGER, ante), "the Super Bonus")
         placed: dict[str, int] = {}
@@ -697,17 +695,9 @@ class Round:
 
     def _advance_turn(self) -> list[Event]:
         """Next box to decide, from the dealer's left clockwise (§657a.11(b))."""
-        events: list[Event] = []
-        for box in self.boxes_in_play():
-            if box.decision is None:
-                if box.abandoned:
-                    events.extend(self._record_decision(box, 0, "abandoned"))
-                    continue
-                self.to_act = box.box
-                events.append(Event("turn", {"box": box.box, "player": box.player}))
-                return events
-        self.to_act = None
-        events.append(Event("decisions_complete", {}))
+        self.to_act, events = next_turn(
+            self.boxes_in_play(), lambda box: self._record_decision(box, 0, "abandoned")
+        )
         return events
 
     def _record_decision(self, box: BoxPlay, play: int, why: str) -> list[Event]:
@@ -791,14 +781,9 @@ class Round:
         stays in action as after any fold (§657a.11(b)(3)).
         """
         _player(player)
-        events: list[Event] = []
-        transfers: list[Transfer] = []
         if self.phase is Phase.BETTING:
-            for box in self.boxes_of(player):
-                step = self.bet(box, player, {})
-                events += step.events
-                transfers += step.transfers
-            return Step(tuple(events), tuple(transfers))
+            return Step(*withdraw_all(self.boxes_of(player), lambda b: self.bet(b, player, {})))
+        events: list[Event] = []
         if self.phase in (Phase.CLOSED, Phase.DECISIONS):
             for box in self.boxes_of(player):
                 current = self.boxes[box]
@@ -810,7 +795,7 @@ class Round:
                 if acting.abandoned and acting.decision is None:
                     events += self._record_decision(acting, 0, "abandoned")
                     events += self._advance_turn()
-        return Step(tuple(events), tuple(transfers))
+        return Step(tuple(events))
 
     # --- reveal and settlement -----------------------------------------------------------
 

@@ -45,6 +45,7 @@ from ..base import (
     MeterSpec,
     Move,
     Problem,
+    Recalled,
     Role,
     RoundStatus,
     RulesField,
@@ -55,10 +56,13 @@ from ..base import (
     bet_amounts,
     betting_moves,
     command_box,
+    dealer_step,
     field_changes,
     lines_of,
+    recalled_from_view,
     require_dealer,
     require_player,
+    seen_by,
     stacks_of_five,
     turn_timer,
 )
@@ -409,20 +413,20 @@ class FiveCardHiLo:
         return tuple(moves)
 
     def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
-        moves: list[Move] = []
         phase = state.phase
-        if phase is Phase.BETTING and state.boxes_in_play():
-            moves.append(Move(CLOSE_BETTING, "No more bets"))
-        elif phase is Phase.CLOSED:
-            moves.append(Move(DEAL, "Deal"))
-        elif phase is Phase.DECISIONS and state.to_act is not None:
-            moves.append(Move(TIME_OUT, f"Box {state.to_act}: time is up", state.to_act))
-        elif phase is Phase.SETTING and state.pending_settings():
-            moves.append(Move(TIME_OUT, "Setting time is up: the house sets aces high"))
-        elif phase is Phase.SETTING:
-            moves.append(Move(REVEAL, "Reveal and set the dealer's hand"))
-        elif phase is Phase.REVEALED:
-            moves.append(Move(SETTLE, "Settle"))
+        step: Move | None
+        if phase is Phase.SETTING and state.pending_settings():
+            step = Move(TIME_OUT, "Setting time is up: the house sets aces high")
+        else:
+            # §663a.11(d): the dealer reveals once every box has set its hands.
+            step = dealer_step(
+                phase.value,
+                bool(state.boxes_in_play()),
+                state.to_act,
+                Phase.SETTING.value,
+                "Reveal and set the dealer's hand",
+            )
+        moves = [step] if step is not None else []
         choices = tuple(
             Choice(VOID_REASONS[r].explanation, {"reason": r})
             for r in state.void_reasons_now()
@@ -468,11 +472,22 @@ class FiveCardHiLo:
         raise InvalidInput("unknown_command", f"Five Card Hi-Lo has no command {name!r}")
 
     def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
-        dealer = viewer.role is Role.DEALER
-        view = state.view(viewer.name if viewer.role is Role.PLAYER else None, dealer=dealer)
-        view["viewer"] = {**view["viewer"], **viewer.to_dict()}
-        view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
-        return view
+        player = viewer.name if viewer.role is Role.PLAYER else None
+        view = state.view(player, dealer=viewer.role is Role.DEALER)
+        return seen_by(view, viewer, self.moves(state, viewer))
+
+    def recalled(self, state: Round) -> Recalled:
+        return recalled_from_view(
+            self.view(state, Actor.spectator()),
+            codes(state.dealer_cards),
+            self.status(state).players,
+            codes(state.discards),
+            codes(state.stub),
+        )
+
+    def void_words(self, reason: str) -> str:
+        known = VOID_REASONS.get(reason)
+        return known.explanation if known is not None else ""
 
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         return recheck(state, faults)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from table.games.common import restack_problems
+from table.games.common import compare_resettlement, restack_problems, void_problems
 from table.games.errors import EngineError
 from table.games.shoe import DealPlan, Fault
 
@@ -37,31 +37,20 @@ def redeal_problems(rnd: Round, faults: Sequence[Fault]) -> list[str]:
     in_play = rnd.boxes_in_play()
     plan = DealPlan.from_faults(list(faults), len(in_play) + 1)
     dealt = deal_round(rnd.order, len(in_play), plan)
-    problems = restack_problems([(p.box, p.cards) for p in in_play], dealt.box_stacks, [])
-    # §663a.10(b): a box without an Ante is dealt nothing.
-    problems += [
-        f"box {box} has cards without an Ante"
-        for box, play in rnd.boxes.items()
-        if not play.in_play and play.cards
-    ]
-    problems += restack_problems(
-        [],
-        [],
+    problems = restack_problems(
+        [(p.box, p.cards) for p in in_play],
+        dealt.box_stacks,
         [
             ("the dealer's stack", list(rnd.dealer_cards), list(dealt.dealer_stack)),
             ("the discards", list(rnd.discards), list(dealt.face_up_discards)),
             ("the stub", list(rnd.stub), list(dealt.stub)),
         ],
+        # §663a.10(b): a box without an Ante is dealt nothing.
+        idle=[(box, play.cards) for box, play in rnd.boxes.items() if not play.in_play],
     )
-    if dealt.irregularity is not None:
-        reason = dealt.irregularity.value
-        voids = rnd.void_reason == reason
-        if dealt.void and not voids:
-            problems.append(
-                f"the re-deal ends in {reason} but the round shows "
-                f"{rnd.void_reason or rnd.phase.value}"
-            )
-    return problems
+    # Only an irregularity that voids the round (§663a.13) must be its void.
+    found = dealt.irregularity.value if dealt.irregularity is not None and dealt.void else None
+    return problems + void_problems(found, rnd.void_reason, rnd.phase.value)
 
 
 def resettle_problems(rnd: Round) -> list[str]:
@@ -82,7 +71,6 @@ def resettle_problems(rnd: Round) -> list[str]:
         again = settle_round(rnd.dealer_cards, boxes, rnd.rules.paytables())
     except (EngineError, KeyError, TypeError, ValueError) as exc:
         return [f"the stored layout does not settle again: {exc}"]
-    problems = []
     fresh = [
         (s.box, [(x.wager, x.outcome.value, x.net) for x in s.lines], s.net) for s in again.boxes
     ]
@@ -90,12 +78,8 @@ def resettle_problems(rnd: Round) -> list[str]:
         (b["box"], [(x["wager"], x["outcome"], x["net"]) for x in b["results"]], b["net"])
         for b in results.get("boxes", [])
     ]
-    if fresh != kept:
-        problems.append(f"re-settling the round gives {fresh}, the record says {kept}")
     recorded = {name: v["net"] for name, v in (results.get("players") or {}).items()}
-    if again.players != recorded:
-        problems.append(f"player totals {recorded} differ from the re-settlement {again.players}")
-    return problems
+    return compare_resettlement(fresh, kept, again.players, recorded)
 
 
 def recheck(rnd: Round, faults: Sequence[Fault]) -> list[str]:

@@ -32,7 +32,16 @@ from enum import StrEnum
 from typing import Any, Final
 
 from table.games.cards import DECK, Card, card_code, check_distinct, codes, parse_card
-from table.games.common import adjacent, boxes_of, check_box, require_phase, wagers_step
+from table.games.common import (
+    adjacent,
+    boxes_of,
+    check_bettor,
+    check_box,
+    next_turn,
+    require_phase,
+    wagers_step,
+    withdraw_all,
+)
 from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
@@ -340,16 +349,7 @@ class Round:
     def check_bet(self, box: int, player: str, wagers: dict[str, object]) -> dict[str, int]:
         """Validate a box's complete set of wagers (Ante, and Tie and Poker Bonus if offered)."""
         self._require(Phase.BETTING)
-        box = self._box(box)
-        _player(player)
-        if not isinstance(wagers, dict):
-            raise InvalidInput("bad_shape", "wagers must be a mapping of wager to cents")
-        current = self.boxes.get(box)
-        if current is not None and current.player != player:
-            raise RuleViolation("box_taken", f"box {box} is played by someone else")
-        unknown = set(wagers) - {ANTE, *OPTIONAL}
-        if unknown:
-            raise InvalidInput("unknown_wager", f"no such wager {sorted(map(str, unknown))[0]!r}")
+        box, current = check_bettor(self.boxes, box, player, wagers, (ANTE, *OPTIONAL))
         ante = _amount(wagers.get(ANTE, 0), "Ante")
         placed: dict[str, int] = {}
         if ante:
@@ -460,18 +460,11 @@ class Round:
     def _advance_turn(self) -> list[Event]:
         """Next box to decide, from the dealer's left clockwise (§663a.11(b)); when every box
         has decided, the setting step begins (§663a.11(d))."""
-        events: list[Event] = []
-        for box in self.boxes_in_play():
-            if box.decision is None:
-                if box.abandoned:
-                    events.extend(self._record_decision(box, False, "abandoned"))
-                    continue
-                self.to_act = box.box
-                events.append(Event("turn", {"box": box.box, "player": box.player}))
-                return events
-        self.to_act = None
-        events.append(Event("decisions_complete", {}))
-        events.extend(self._start_setting())
+        self.to_act, events = next_turn(
+            self.boxes_in_play(), lambda box: self._record_decision(box, False, "abandoned")
+        )
+        if self.to_act is None:
+            events.extend(self._start_setting())
         return events
 
     def _record_decision(self, box: BoxPlay, play: bool, why: str) -> list[Event]:
@@ -692,14 +685,9 @@ class Round:
         action), and boxes that played are set aces high by the house.
         """
         _player(player)
-        events: list[Event] = []
-        transfers: list[Transfer] = []
         if self.phase is Phase.BETTING:
-            for box in self.boxes_of(player):
-                step = self.bet(box, player, {})
-                events += step.events
-                transfers += step.transfers
-            return Step(tuple(events), tuple(transfers))
+            return Step(*withdraw_all(self.boxes_of(player), lambda b: self.bet(b, player, {})))
+        events: list[Event] = []
         if self.phase in (Phase.CLOSED, Phase.DECISIONS, Phase.SETTING):
             for number in self.boxes_of(player):
                 play = self.boxes[number]
@@ -720,7 +708,7 @@ class Round:
                         )
                 if events:
                     events += self._settings_complete()
-        return Step(tuple(events), tuple(transfers))
+        return Step(tuple(events))
 
     # --- reveal and settlement ----------------------------------------------------------------
 

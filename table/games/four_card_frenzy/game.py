@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
-from table.games.cards import codes
+from table.games.cards import card_code, codes
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import Step
 from table.games.four_card_frenzy import contract
@@ -63,6 +63,7 @@ from ..base import (
     MeterSpec,
     Move,
     Problem,
+    Recalled,
     Role,
     RoundStatus,
     RulesField,
@@ -73,9 +74,11 @@ from ..base import (
     bet_amounts,
     betting_moves,
     command_box,
+    dealer_step,
     lines_of,
     require_dealer,
     require_player,
+    seen_by,
     stacks_of_five,
     turn_timer,
 )
@@ -362,18 +365,9 @@ class FourCardFrenzy:
         return tuple(moves)
 
     def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
-        moves: list[Move] = []
         phase = state.phase
-        if phase is Phase.BETTING and state.boxes_in_play():
-            moves.append(Move(CLOSE_BETTING, "No more bets"))
-        elif phase is Phase.CLOSED:
-            moves.append(Move(DEAL, "Deal"))
-        elif phase is Phase.DECISIONS and state.to_act is not None:
-            moves.append(Move(TIME_OUT, f"Box {state.to_act}: time is up", state.to_act))
-        elif phase is Phase.DECISIONS:
-            moves.append(Move(REVEAL, "Reveal the dealer's hand"))
-        elif phase is Phase.REVEALED:
-            moves.append(Move(SETTLE, "Settle"))
+        step = dealer_step(phase.value, bool(state.boxes_in_play()), state.to_act)
+        moves = [step] if step is not None else []
         reasons = []
         if phase is Phase.BETTING:
             reasons.append("table_closed")
@@ -430,9 +424,31 @@ class FourCardFrenzy:
             if box["decision"] == 0 and not any(box["wagers"].get(w) for w in OPTIONAL):
                 box["mucked"] = True
         view["game"] = NAME
-        view["viewer"] = viewer.to_dict()
-        view["moves"] = [m.to_dict() for m in self.moves(state, viewer)]
-        return view
+        return seen_by(view, viewer, self.moves(state, viewer))
+
+    def recalled(self, state: Round) -> Recalled:
+        """The dealer's hand with its best four and the All-Six card once the table turned them
+        face up (or the main game was void, §684a.13(d)); a box's cards once settlement
+        showed them (not a hand folded with no optional wager, §684a.11(b)(2))."""
+        dealt = bool(state.dealer_cards)
+        shown = state.dealer_visible()
+        dealer = state.dealer_public() if dealt else None
+        all_six = card_code(state.all_six_card) if state.all_six_card is not None else None
+        results = state.results or {}
+        return Recalled(
+            dealer=dealer if shown else None,
+            dealer_full=dealer,
+            shared_card=all_six if shown else None,
+            shared_card_full=all_six,
+            main_game_void=state.main_game_void,
+            shown_boxes=frozenset(b["box"] for b in results.get("boxes", []) if b["cards"]),
+            players=results.get("players"),
+            discards=tuple(codes(state.discards)),
+            stub=tuple(codes(state.stub)),
+        )
+
+    def void_words(self, reason: str) -> str:
+        return VOID_REASONS.get(reason, "")
 
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         return recheck(state, faults)

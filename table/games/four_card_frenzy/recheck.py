@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from table.games.common import restack_problems
+from table.games.common import compare_resettlement, restack_problems, void_problems
 from table.games.errors import EngineError
 from table.games.shoe import DealPlan, Fault, deal
 
@@ -47,16 +47,9 @@ def redeal_problems(rnd: Round, faults: Sequence[Fault]) -> list[str]:
     all_six = any(b.wagers.get(ALL_SIX, 0) for b in in_play)
     plan = DealPlan.from_faults(list(faults), len(in_play) + 1 + int(all_six))
     dealt = deal(rnd.order, len(in_play), all_six, plan)
-    problems = restack_problems([(p.box, p.cards) for p in in_play], dealt.box_stacks, [])
-    # §684a.10(b): a box without an Ante and Odds is dealt nothing.
-    problems += [
-        f"box {box} has cards without an Ante"
-        for box, play in rnd.boxes.items()
-        if not play.in_play and play.cards
-    ]
-    problems += restack_problems(
-        [],
-        [],
+    problems = restack_problems(
+        [(p.box, p.cards) for p in in_play],
+        dealt.box_stacks,
         [
             ("the dealer's stack", list(rnd.dealer_cards), list(dealt.dealer_stack)),
             ("the All-Six card", rnd.all_six_card, dealt.all_six_card),
@@ -67,13 +60,11 @@ def redeal_problems(rnd: Round, faults: Sequence[Fault]) -> list[str]:
             ),
             ("the stub", list(rnd.stub), list(dealt.stub)),
         ],
+        # §684a.10(b): a box without an Ante and Odds is dealt nothing.
+        idle=[(box, play.cards) for box, play in rnd.boxes.items() if not play.in_play],
     )
-    if dealt.irregularity and rnd.void_reason != dealt.irregularity:
-        problems.append(
-            f"the re-deal ends in {dealt.irregularity} but the round shows "
-            f"{rnd.void_reason or rnd.phase.value}"
-        )
-    return problems
+    found = dealt.irregularity or None
+    return problems + void_problems(found, rnd.void_reason, rnd.phase.value)
 
 
 def resettle_problems(rnd: Round) -> list[str]:
@@ -91,7 +82,6 @@ def resettle_problems(rnd: Round) -> list[str]:
         )
     except EngineError as exc:
         return [f"the stored layout does not settle again: {exc.message}"]
-    problems = []
     stored = (rnd.results or {}).get("boxes", [])
     fresh = [
         (b.box, [(r.wager, r.stake, r.outcome.value, r.net) for r in b.results], b.net)
@@ -105,16 +95,12 @@ def resettle_problems(rnd: Round) -> list[str]:
         )
         for b in stored
     ]
-    if fresh != kept:
-        problems.append(f"re-settling the round gives {fresh}, the record says {kept}")
     players = {p.player: {"net": p.net, "withheld": p.withheld} for p in again.players}
     recorded = {
         name: {"net": v["net"], "withheld": v["withheld"]}
         for name, v in ((rnd.results or {}).get("players") or {}).items()
     }
-    if players != recorded:
-        problems.append(f"player totals {recorded} differ from the re-settlement {players}")
-    return problems
+    return compare_resettlement(fresh, kept, players, recorded)
 
 
 def recheck(rnd: Round, faults: Sequence[Fault]) -> list[str]:
