@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from bench.client import TableClient, session_cookies
+from table.consumers import RATE_PER_SECOND
 from table.games.cards import parse_card
 from tests.live import LiveStack
 
@@ -218,17 +219,24 @@ async def play(
             assert reply["type"] == "ok", reply
             players[name] = client
 
+    async def dealt(dealer: TableClient, step: str) -> None:
+        # At most ten frames a second from one socket (table.consumers.RATE_PER_SECOND): a
+        # dealer's five steps a round, replies coming in milliseconds, would go past it.
+        await asyncio.sleep(1 / RATE_PER_SECOND)
+        reply = await dealer.command(cmd=step)
+        assert reply["type"] == "ok", (step, reply)
+
     async def deal_rounds(table: str) -> None:
         dealer = dealers[table]
         seated = [(players[name], box) for name, box in sorted(SEATS[table].items())]
         for _ in range(ROUNDS):
-            assert (await dealer.command(cmd="open_betting"))["type"] == "ok"
+            await dealt(dealer, "open_betting")
             for client, box in seated:
                 reply = await client.command(cmd="act", move="bet", box=box, args=WAGERS)
                 assert reply["type"] == "ok", reply
             marks = {client.name: len(client.frames) for client, _ in seated}
-            assert (await dealer.command(cmd="no_more_bets"))["type"] == "ok"
-            assert (await dealer.command(cmd="deal"))["type"] == "ok"
+            await dealt(dealer, "no_more_bets")
+            await dealt(dealer, "deal")
             for client, box in sorted(seated, key=lambda cb: cb[1]):  # from the dealer's left
                 await client.wait_for(
                     lambda f, b=box: (
@@ -243,7 +251,7 @@ async def play(
                 play_1x = {"play": WAGERS["ante"]}
                 reply = await client.command(cmd="act", move="decide", box=box, args=play_1x)
                 assert reply["type"] == "ok", reply
-            assert (await dealer.command(cmd="reveal"))["type"] == "ok"
+            await dealt(dealer, "reveal")
             settled = await dealer.command(cmd="settle", timeout=30)
             assert settled["type"] == "ok", settled
 
