@@ -6,24 +6,8 @@
 import { cardsText } from "./cards.js";
 import { dollars } from "./state.js";
 
-/** A regulation citation: "§663a.6(a)", "§684a.13(a), (c), (f)". */
-const CITATION = /§\s*\d+[a-z]*(?:\.\d+[a-z]*)*(?:\([0-9a-z]+\))*(?:,\s*(?:and\s+)?\([0-9a-z]+\)(?:\([0-9a-z]+\))*)*/gi;
-
-/**
- * Text for a player without its regulation citations: the engines' and the server's words
- * cite the section they implement (for the record, the console and the audit), but a player
- * reads what happened, not where the rule is written. "(§663a.13(a))" goes with its
- * brackets; a citation alone leaves nothing.
- */
-export function plainWords(text) {
-  if (!text) return text ?? "";
-  return String(text)
-    .replace(new RegExp(`\\s*\\(\\s*(?:${CITATION.source})(?:[,;]\\s*(?:${CITATION.source}))*\\s*\\)`, "gi"), "")
-    .replace(CITATION, "")
-    .replace(/\s+([.,;:])/g, "$1")
-    .replace(/\s{2,}/g, " ")
-    .trim();
-}
+// A text without its regulation citations, shared with Four Card Frenzy's felt (words.js).
+export { plainWords } from "./words.js";
 
 export const PHASES = {
   betting: "Betting open",

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE, Client, Site, login
 from .generic_feed import FakeTable
+from .helpers import expect_no_citation, expect_opaque_bar
 
 pytestmark = pytest.mark.browser
 
@@ -77,26 +78,6 @@ def expect_dealer_clear_of_the_bar(page: Any) -> None:
     except Exception as exc:
         where = page.evaluate(BAR_AND_DEALER)
         raise AssertionError(f"the bar and the dealer's cards: {where}") from exc
-
-
-def expect_opaque_bar(page: Any) -> None:
-    """Boxes scrolled under the pinned bar do not show through it: its background is opaque
-    (a colour with no alpha below 1, and no opacity on the bar itself)."""
-    style = page.evaluate(
-        "() => { const s = getComputedStyle(document.querySelector('#pinned'));"
-        " return [s.backgroundColor, s.opacity]; }"
-    )
-    colour, opacity = style
-    alpha = re.fullmatch(r"rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)", colour)
-    assert alpha is not None, colour
-    assert float(alpha.group(4) or 1) == 1 and float(opacity) == 1, style
-
-
-def expect_no_citation(page: Any) -> None:
-    """A player reads what happens in words, never a regulation's section number."""
-    text = page.locator("#app").inner_text()
-    cited = re.findall(r".{0,40}§.{0,20}", text)
-    assert not cited, cited
 
 
 def test_crazy_4_poker_bet_decide_meters_and_result(
