@@ -327,6 +327,29 @@ export function describeGameEvent(game, kind, d, labels = {}) {
   }
 }
 
+/**
+ * Crazy 4 Poker: why the Play offered is what it is, before the player decides. §657a.11(b):
+ * the Play equals the Ante, and a pair of aces or better may Play up to three times it. From
+ * the box's `play_options` (the round view) or, without them, the decide move's choices.
+ */
+export function playWords(game, box, move) {
+  if (game !== "crazy_4_poker" || !box) return "";
+  let low = box.play_options?.min;
+  let high = box.play_options?.max;
+  if (low === undefined || high === undefined) {
+    const plays = (move?.choices || []).map((c) => c.args?.play).filter((p) => p > 0);
+    if (!plays.length) return "";
+    low = Math.min(...plays);
+    high = Math.max(...plays, ...(move.amounts || []).filter((a) => a.arg === "play").map((a) => a.high));
+  }
+  const ante = box.play_options?.ante ?? box.wagers?.ante ?? low;
+  const yours = box.hand ? `your ${box.hand.charAt(0).toLowerCase()}${box.hand.slice(1)}` : "your hand";
+  if (high > low) {
+    return `A pair of aces or better allows a Play of up to 3x your Ante: with ${yours} you may Play from ${dollars(low)} (1x) to ${dollars(high)} (3x).`;
+  }
+  return `With ${yours} you may Play 1x your Ante (${dollars(ante)}) only: 2x or 3x needs a pair of aces or better.`;
+}
+
 /** The wagers a fold keeps in action, per game (§657a.11(b)(3), §663a.11(b)(2)). */
 const FOLD_KEEPS = { crazy_4_poker: ["six_card_bonus"], five_card_hi_lo: ["poker_bonus"] };
 

@@ -83,7 +83,7 @@ def expect_dealer_clear_of_the_bar(page: Any) -> None:
 def test_crazy_4_poker_bet_decide_meters_and_result(
     browser: Any, site: Site, screen: tuple[str, dict[str, int]]
 ) -> None:
-    fake = FakeTable("crazy_4_poker", "alice", seed=4)  # aces: Play 1x to 3x
+    fake = FakeTable("crazy_4_poker", "alice", seed=4)  # two pair: Play 1x to 3x
     fake.other_player("bob", 4, {"ante": 500})
     alice = player(browser, site, screen)
     open_fake(alice, site, fake)
@@ -134,6 +134,14 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     for label in labels:
         expect(turn.get_by_role("button", name=label)).to_be_visible()
     expect(page.locator(".my-hand .cards-row .card.face")).to_have_count(5)
+    # Why the Play may go up to 3x: a pair of aces or better (§657a.11(b)), in words.
+    hand = fake.round_view()["boxes"][0]["hand"]
+    assert hand == "Two pair, jacks and sevens"
+    expect(turn.locator(".g-play-why")).to_have_text(
+        "A pair of aces or better allows a Play of up to 3x your Ante: with your two pair, "
+        "jacks and sevens you may Play from $10.00 (1x) to $30.00 (3x)."
+    )
+    expect_no_citation(page)
     shot(alice, f"c4p-decision-{screen[0]}")
     turn.get_by_role("button", name=labels[-1]).click()
     expect(turn).to_be_hidden()
@@ -164,6 +172,41 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     shot(alice, f"c4p-settled-{screen[0]}", full_page=screen[0] == "desktop")
     result.scroll_into_view_if_needed()
     shot(alice, f"c4p-result-{screen[0]}")
+    assert not [e for e in alice.errors if "WebSocket" not in e], alice.errors
+
+
+def test_crazy_4_poker_below_aces_plays_1x_and_says_why(
+    browser: Any, site: Site, screen: tuple[str, dict[str, int]]
+) -> None:
+    """Below a pair of aces the Play is the Ante only (§657a.11(b)): the felt says so, and
+    what 3x would take, before the player decides."""
+    fake = FakeTable("crazy_4_poker", "alice", seed=6)  # a pair of jacks: Play 1x only
+    fake.other_player("bob", 4, {"ante": 500})
+    alice = player(browser, site, screen)
+    open_fake(alice, site, fake)
+    page = alice.page
+    page.click("#box-2 .sit")
+    form = page.locator("#bet-form fieldset[data-box='2']")
+    form.locator("#bet-2-ante").fill("10")
+    form.get_by_role("button", name="Place wagers on box 2").click()
+    expect(page.locator("#box-2 .g-chip").filter(has_text="Ante")).to_contain_text("$10")
+    fake.dealer("close_betting")
+    fake.dealer("deal")
+    turn = page.locator("#my-turn")
+    expect(turn).to_be_visible()
+    mine = fake.round_view()["boxes"][0]
+    assert mine["hand"] == "Pair of jacks"
+    assert (mine["play_options"]["min"], mine["play_options"]["max"]) == (1000, 1000)
+    expect(turn.locator(".decision-buttons button")).to_have_text(["Fold", "Play 1x ($10.00)"])
+    expect(turn.locator(".g-play-why")).to_have_text(
+        "With your pair of jacks you may Play 1x your Ante ($10.00) only: 2x or 3x needs a "
+        "pair of aces or better."
+    )
+    expect_no_citation(page)
+    shot(alice, f"c4p-play-1x-{screen[0]}")
+    turn.get_by_role("button", name="Play 1x ($10.00)").click()
+    expect(turn).to_be_hidden()
+    assert fake.driver.state().boxes[2].wagers["play"] == 1000
     assert not [e for e in alice.errors if "WebSocket" not in e], alice.errors
 
 
