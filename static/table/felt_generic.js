@@ -19,6 +19,7 @@ import {
   foldWords,
   humanize,
   ownHandWords,
+  payLegend,
   phaseWords,
   plainWords,
   playWords,
@@ -667,6 +668,10 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         ),
       ),
     );
+    // Signs that mix "X for 1" and "X to 1": one line under them says the difference.
+    const legend = payLegend(S.table.game, signs);
+    setText($("#pay-legend"), legend);
+    show($("#pay-legend"), Boolean(legend));
   }
 
   /** A sign's name for the player: a paytable's letter says which one ("paytable A"); a

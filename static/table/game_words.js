@@ -350,6 +350,28 @@ export function playWords(game, box, move) {
   return `With ${yours} you may Play 1x your Ante (${dollars(ante)}) only: 2x or 3x needs a pair of aces or better.`;
 }
 
+/**
+ * What "X for 1" means on a game's signs, beside "X to 1" (a winning wager returned and X
+ * times it paid on top). Crazy 4 Poker: the progressive and hand-bonus wagers are collected at
+ * "no more bets" (§657a.10(a)(2)) and "X for 1" pays X times the wager, the wager included.
+ * Five Card Hi-Lo: the Ante Bonus is paid "based on the amount of the player's Ante Wager"
+ * (§663a.12(b)) and has no wager of its own: X times the Ante, besides what the Ante itself
+ * wins, pushes or loses (house interpretation 1, FIVE_CARD_HI_LO.md).
+ */
+const FOR_ONE_WORDS = {
+  crazy_4_poker: "“for 1”: the payout includes your wager, which was taken at “no more bets”",
+  five_card_hi_lo: "“for 1”: the Ante Bonus pays that many times your Ante, besides what the Ante itself wins or loses",
+};
+const TO_ONE_WORDS = "“to 1”: paid on top of your wager, which is returned";
+
+/** The one-line legend under the signs, or "" when no sign pays "for 1". */
+export function payLegend(game, signs) {
+  const forOne = (signs || []).some((s) => s.rows.some(([, pays]) => /\bfor 1\b/.test(pays)));
+  if (!forOne) return "";
+  const words = FOR_ONE_WORDS[game] || "“for 1”: the payout includes your wager";
+  return `${words} · ${TO_ONE_WORDS}.`;
+}
+
 /** The wagers a fold keeps in action, per game (§657a.11(b)(3), §663a.11(b)(2)). */
 const FOLD_KEEPS = { crazy_4_poker: ["six_card_bonus"], five_card_hi_lo: ["poker_bonus"] };
 

@@ -112,6 +112,12 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     expect(chips.filter(has_text="Queens Up")).to_contain_text("$2")
     assert fake.driver.state().boxes[2].wagers["ante"] == 1000
     shot(alice, f"c4p-betting-{screen[0]}")
+    # The signs pay "to 1" and "for 1": one line under them says the difference (the "for 1"
+    # wagers are taken at "no more bets", §657a.10(a)(2)).
+    expect(page.locator("#pay-legend")).to_have_text(
+        "“for 1”: the payout includes your wager, which was taken at “no more bets” · "
+        "“to 1”: paid on top of your wager, which is returned."
+    )
     form.scroll_into_view_if_needed()
     shot(alice, f"c4p-betform-{screen[0]}")
 
@@ -229,6 +235,12 @@ def test_five_card_hi_lo_setting_step(
     fake.dealer("deal")
     turn = page.locator("#my-turn")
     expect(turn.get_by_role("button", name="Fold")).to_be_visible()
+    # The Ante Bonus is posted "for 1": X times the Ante, besides the Ante's own result
+    # (§663a.12(b); FIVE_CARD_HI_LO.md, house interpretation 1).
+    expect(page.locator("#pay-legend")).to_have_text(
+        "“for 1”: the Ante Bonus pays that many times your Ante, besides what the Ante itself "
+        "wins or loses · “to 1”: paid on top of your wager, which is returned."
+    )
     # Before deciding, the settings the hand allows are shown, each saying in words what it
     # does with the ace and both totals (§663a.11(d)).
     offered = fake.round_view()["boxes"][0]["settings"]
