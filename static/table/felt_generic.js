@@ -19,8 +19,10 @@ import {
   foldWords,
   humanize,
   ownHandWords,
+  payLegend,
   phaseWords,
   plainWords,
+  playWords,
   settingTitle,
   settingTotals,
   wagerName,
@@ -398,7 +400,15 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       );
     });
     const warning = move.choices.some(isFold) ? foldWords(S.table.game, b, labels()) : "";
-    return h("div", {}, h("div", { class: "decision-buttons" }, buttons, free), warning ? h("p", { class: "hint g-fold-cost", text: warning }) : null);
+    // Crazy 4 Poker: why the Play is 1x only, or may go up to 3x (§657a.11(b)), in words.
+    const why = playWords(S.table.game, b, move);
+    return h(
+      "div",
+      {},
+      why ? h("p", { class: "hint g-play-why", text: why }) : null,
+      h("div", { class: "decision-buttons" }, buttons, free),
+      warning ? h("p", { class: "hint g-fold-cost", text: warning }) : null,
+    );
   }
 
   function isFold(choice) {
@@ -658,6 +668,10 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         ),
       ),
     );
+    // Signs that mix "X for 1" and "X to 1": one line under them says the difference.
+    const legend = payLegend(S.table.game, signs);
+    setText($("#pay-legend"), legend);
+    show($("#pay-legend"), Boolean(legend));
   }
 
   /** A sign's name for the player: a paytable's letter says which one ("paytable A"); a

@@ -6,24 +6,8 @@
 import { cardsText } from "./cards.js";
 import { dollars } from "./state.js";
 
-/** A regulation citation: "§663a.6(a)", "§684a.13(a), (c), (f)". */
-const CITATION = /§\s*\d+[a-z]*(?:\.\d+[a-z]*)*(?:\([0-9a-z]+\))*(?:,\s*(?:and\s+)?\([0-9a-z]+\)(?:\([0-9a-z]+\))*)*/gi;
-
-/**
- * Text for a player without its regulation citations: the engines' and the server's words
- * cite the section they implement (for the record, the console and the audit), but a player
- * reads what happened, not where the rule is written. "(§663a.13(a))" goes with its
- * brackets; a citation alone leaves nothing.
- */
-export function plainWords(text) {
-  if (!text) return text ?? "";
-  return String(text)
-    .replace(new RegExp(`\\s*\\(\\s*(?:${CITATION.source})(?:[,;]\\s*(?:${CITATION.source}))*\\s*\\)`, "gi"), "")
-    .replace(CITATION, "")
-    .replace(/\s+([.,;:])/g, "$1")
-    .replace(/\s{2,}/g, " ")
-    .trim();
-}
+// A text without its regulation citations, shared with Four Card Frenzy's felt (words.js).
+export { plainWords } from "./words.js";
 
 export const PHASES = {
   betting: "Betting open",
@@ -341,6 +325,51 @@ export function describeGameEvent(game, kind, d, labels = {}) {
     default:
       return undefined;
   }
+}
+
+/**
+ * Crazy 4 Poker: why the Play offered is what it is, before the player decides. §657a.11(b):
+ * the Play equals the Ante, and a pair of aces or better may Play up to three times it. From
+ * the box's `play_options` (the round view) or, without them, the decide move's choices.
+ */
+export function playWords(game, box, move) {
+  if (game !== "crazy_4_poker" || !box) return "";
+  let low = box.play_options?.min;
+  let high = box.play_options?.max;
+  if (low === undefined || high === undefined) {
+    const plays = (move?.choices || []).map((c) => c.args?.play).filter((p) => p > 0);
+    if (!plays.length) return "";
+    low = Math.min(...plays);
+    high = Math.max(...plays, ...(move.amounts || []).filter((a) => a.arg === "play").map((a) => a.high));
+  }
+  const ante = box.play_options?.ante ?? box.wagers?.ante ?? low;
+  const yours = box.hand ? `your ${box.hand.charAt(0).toLowerCase()}${box.hand.slice(1)}` : "your hand";
+  if (high > low) {
+    return `A pair of aces or better allows a Play of up to 3x your Ante: with ${yours} you may Play from ${dollars(low)} (1x) to ${dollars(high)} (3x).`;
+  }
+  return `With ${yours} you may Play 1x your Ante (${dollars(ante)}) only: 2x or 3x needs a pair of aces or better.`;
+}
+
+/**
+ * What "X for 1" means on a game's signs, beside "X to 1" (a winning wager returned and X
+ * times it paid on top). Crazy 4 Poker: the progressive and hand-bonus wagers are collected at
+ * "no more bets" (§657a.10(a)(2)) and "X for 1" pays X times the wager, the wager included.
+ * Five Card Hi-Lo: the Ante Bonus is paid "based on the amount of the player's Ante Wager"
+ * (§663a.12(b)) and has no wager of its own: X times the Ante, besides what the Ante itself
+ * wins, pushes or loses (house interpretation 1, FIVE_CARD_HI_LO.md).
+ */
+const FOR_ONE_WORDS = {
+  crazy_4_poker: "“for 1”: the payout includes your wager, which was taken at “no more bets”",
+  five_card_hi_lo: "“for 1”: the Ante Bonus pays that many times your Ante, besides what the Ante itself wins or loses",
+};
+const TO_ONE_WORDS = "“to 1”: paid on top of your wager, which is returned";
+
+/** The one-line legend under the signs, or "" when no sign pays "for 1". */
+export function payLegend(game, signs) {
+  const forOne = (signs || []).some((s) => s.rows.some(([, pays]) => /\bfor 1\b/.test(pays)));
+  if (!forOne) return "";
+  const words = FOR_ONE_WORDS[game] || "“for 1”: the payout includes your wager";
+  return `${words} · ${TO_ONE_WORDS}.`;
 }
 
 /** The wagers a fold keeps in action, per game (§657a.11(b)(3), §663a.11(b)(2)). */

@@ -6,17 +6,21 @@
 // Both are drawn from the table state alone (snapshot + events), like the rest of the page.
 
 import { setText } from "./ui.js";
+import { plainWords } from "./words.js";
 
+// A player reads what happened, not where the rule is written: the sections stay here, in
+// comments, and on the dealer console; the words the server sends are shown without theirs.
 const VOID_WORDS = {
-  face_up_cards: "more than one card was found face up in the shoe (§684a.13(a))",
-  wrong_card_count: "a box or the dealer was dealt a wrong number of cards (§684a.13(c))",
-  shoe_jam: "the dealing shoe jammed or failed to deal all cards (§684a.13(f))",
-  stub_miscount: "the stub count shows the deck is not 52 cards (§684a.10(f))",
+  face_up_cards: "more than one card was found face up in the shoe", // §684a.13(a)
+  wrong_card_count: "a box or the dealer was dealt a wrong number of cards", // §684a.13(c)
+  shoe_jam: "the dealing shoe jammed or failed to deal all cards", // §684a.13(f)
+  stub_miscount: "the stub count shows the deck is not 52 cards", // §684a.10(f)
   table_closed: "the table closed before the round was dealt",
   server_restart: "the round could not resume after an interruption",
 };
+// §684a.13(d)
 const EXPOSED_WORDS =
-  "a dealer card was exposed before every decision was made (§684a.13(d)): Ante, Odds and Raise are returned, optional wagers are settled";
+  "a dealer card was exposed before every decision was made: Ante, Odds and Raise are returned, optional wagers are settled";
 
 function sentence(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -26,11 +30,11 @@ function sentence(text) {
 export function irregularityText(round) {
   if (!round) return "";
   if (round.phase === "void") {
-    const why = round.void_explanation || round.irregularity || VOID_WORDS[round.void_reason] || round.void_reason || "";
+    const why = plainWords(round.void_explanation || round.irregularity || VOID_WORDS[round.void_reason] || round.void_reason || "");
     return `Round ${round.round} is void: ${why}. Every stake is returned; the cards are reshuffled.`;
   }
   if (round.main_game_void) {
-    return `Round ${round.round}: ${round.irregularity || EXPOSED_WORDS}.`;
+    return `Round ${round.round}: ${plainWords(round.irregularity) || EXPOSED_WORDS}.`;
   }
   return "";
 }
@@ -45,7 +49,7 @@ export function rulesNoticeText(table, round) {
   if (notice.from_round === null || notice.from_round === undefined || notice.from_round > current) when = "From the next round";
   else if (notice.from_round === current && live) when = "From this round";
   else return "";
-  return `${when}: ${notice.changes.join("; ")}.`;
+  return `${when}: ${plainWords(notice.changes.join("; "))}.`;
 }
 
 /** Draw both notices into their elements (#irregularity, #rules-notice) when present. */

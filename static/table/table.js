@@ -20,7 +20,7 @@ import {
   WAGER_NAMES,
 } from "./state.js";
 import { $, confirmDialog, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
-import { describeEvent, errorText, explainLine, leaveCost, logTime, resultHeadline } from "./words.js";
+import { describeEvent, errorText, explainLine, leaveCost, logTime, plainWords, resultHeadline } from "./words.js";
 import { renderNotices } from "./notices.js";
 
 const app = $("#app");
@@ -108,7 +108,7 @@ const conn = new TableConnection(`/ws/tables/${tableId}/`, {
     if (paused) $("#reconnect").focus({ preventScroll: true });
   },
   onNotice(code, message) {
-    if (code !== "second_connection") messages.error(errorText({ code, message })); // the banner says it
+    if (code !== "second_connection") messages.error(plainWords(errorText({ code, message }))); // the banner says it
   },
 });
 
@@ -218,7 +218,9 @@ async function command(cmd, fields = {}, options = {}) {
     if ($("#notice").dataset.kind === "error") messages.clear();
     return reply;
   } catch (err) {
-    messages.error(errorText(err));
+    // The server's refusals may cite the rule (for the console and the record): the player
+    // reads the words alone.
+    messages.error(plainWords(errorText(err)));
     return null;
   } finally {
     busy = false;
@@ -541,7 +543,9 @@ function rememberBets() {
 }
 
 function logEvent(kind, data) {
-  const text = describeEvent(kind, data);
+  // A void's explanation, an exposed card's reason and a rules change come in the engine's
+  // words, with its citations (the console shows them): the player's log leaves them out.
+  const text = plainWords(describeEvent(kind, data));
   if (!text || kind === "hole_cards") return;
   const log = $("#log");
   const now = new Date();
@@ -562,7 +566,7 @@ function react(kind, data) {
       announcedTurn = null; // renderControls announces the player's own turn
       break;
     case "dealer_revealed":
-      messages.announce(describeEvent(kind, data));
+      messages.announce(plainWords(describeEvent(kind, data)));
       bringRevealIntoView();
       break;
     case "round_settled": {
@@ -575,7 +579,7 @@ function react(kind, data) {
     }
     case "round_void":
       if (leftTable && myBoxes(S).length) command("leave");
-      messages.announce(describeEvent(kind, data));
+      messages.announce(plainWords(describeEvent(kind, data)));
       bringRevealIntoView(); // the void's reason on the felt (notices.js), not under the pinned bar
       loadRecall();
       break;
@@ -686,7 +690,7 @@ function renderPaytables() {
       h(
         "table",
         { class: "paytable" },
-        h("caption", {}, sign.wager, " ", h("span", { class: "pt-name", text: sign.name })),
+        h("caption", {}, sign.wager, " ", h("span", { class: "pt-name", text: signName(sign.name) })),
         h(
           "tbody",
           {},
@@ -698,6 +702,16 @@ function renderPaytables() {
     ),
   );
   show($("#all-six-spot"), offers(S.table.rules, "all_six"));
+}
+
+/**
+ * A sign's name for the player: a paytable's letter says which one ("paytable A"); the
+ * regulation's section (the posted Ante and Odds signs, §684a.12(a),(b)) says nothing to a
+ * player and is left out (felt_generic.js names its signs alike).
+ */
+function signName(name) {
+  const plain = plainWords(name);
+  return /^[A-Z]$/.test(plain) ? `paytable ${plain}` : plain;
 }
 
 function renderPhase() {

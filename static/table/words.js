@@ -3,6 +3,27 @@
 import { cardsText, cardText } from "./cards.js";
 import { dollars, WAGER_NAMES } from "./state.js";
 
+/** A regulation citation: "§663a.6(a)", "§684a.13(a), (c), (f)". */
+const CITATION = /§\s*\d+[a-z]*(?:\.\d+[a-z]*)*(?:\([0-9a-z]+\))*(?:,\s*(?:and\s+)?\([0-9a-z]+\)(?:\([0-9a-z]+\))*)*/gi;
+
+/**
+ * Text for a player without its regulation citations: the engines' and the server's words
+ * cite the section they implement (for the record, the console and the audit), but a player
+ * reads what happened, not where the rule is written. "(§663a.13(a))" goes with its
+ * brackets; a citation alone leaves nothing. The dealer console and the admin keep them.
+ */
+export function plainWords(text) {
+  if (!text) return text ?? "";
+  // Words without a citation are left exactly as they are.
+  if (!String(text).includes("§")) return String(text);
+  return String(text)
+    .replace(new RegExp(`\\s*\\(\\s*(?:${CITATION.source})(?:[,;]\\s*(?:${CITATION.source}))*\\s*\\)`, "gi"), "")
+    .replace(CITATION, "")
+    .replace(/\s+([.,;:])/g, "$1")
+    .replace(/\s{2,}/g, " ")
+    .trim();
+}
+
 /** One wager's result without double negatives: "won $10.00", "lost $10.00", "push". */
 export function outcomeWords(line) {
   if (line.outcome === "void") return "returned";
@@ -192,7 +213,8 @@ function beaten(box, round) {
 export function explainLine(line, box, round, paytables) {
   const folded = box.decision === 0;
   const { wager, outcome, row } = line;
-  if (outcome === "void") return "returned: the main game is void (§684a.13(d))";
+  // §684a.13(d): a dealer card exposed before every Raise returns the main game.
+  if (outcome === "void") return "returned: a dealer card was exposed before every decision was made, so the main game is void";
   if ((wager === "ante" || wager === "odds") && folded) return "you folded: Ante and Odds are lost";
   if (wager === "ante") {
     if (outcome === "push") return "dealer below king high: Ante pushes, Raise still plays";

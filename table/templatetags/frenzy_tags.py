@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 from django import template
 from django.utils.html import format_html, format_html_join
@@ -79,6 +80,36 @@ def percent(fraction: float | None, places: int = 4) -> str:
     if fraction is None:
         return "—"
     return f"{float(fraction) * 100:.{places}f}%"
+
+
+#: A regulation citation: "§684a.13(d)", "§684a.13(a), (c), (f)" (static/table/words.js has
+#: the same pattern for the felt).
+_CITATION = (
+    r"§\s*\d+[a-z]*(?:\.\d+[a-z]*)*(?:\([0-9a-z]+\))*"
+    r"(?:,\s*(?:and\s+)?\([0-9a-z]+\)(?:\([0-9a-z]+\))*)*"
+)
+_CITED = re.compile(rf"\s*\(\s*(?:{_CITATION})(?:[,;]\s*(?:{_CITATION}))*\s*\)", re.I)
+_CITATION_RE = re.compile(_CITATION, re.I)
+
+
+@register.filter
+def plain(text: object) -> str:
+    """Words for a player without their regulation citations: the engines cite the section a
+    line implements (for the console, the admin and the audit); a player reads what happened.
+    "(§684a.13(d))" goes with its brackets; words without a citation are left as they are."""
+    words = "" if text is None else str(text)
+    if "§" not in words:
+        return words
+    words = _CITATION_RE.sub("", _CITED.sub("", words))
+    return re.sub(r"\s{2,}", " ", re.sub(r"\s+([.,;:])", r"\1", words)).strip()
+
+
+@register.filter
+def sign_name(name: object) -> str:
+    """A posted sign's name for a player: a paytable's letter says which one ("paytable A");
+    the regulation's section says nothing to a player and is left out."""
+    words = plain(name)
+    return f"paytable {words}" if re.fullmatch(r"[A-Z]", words) else words
 
 
 @register.filter

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +175,24 @@ def shot(client: Client, name: str, focus: str | None = None) -> None:
     if phone and focus:
         client.page.locator(focus).first.scroll_into_view_if_needed()
     client.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=not phone)
+
+
+def expect_opaque_bar(page: Any) -> None:
+    """Boxes scrolled under the pinned bar do not show through it: its background is opaque
+    (a colour with no alpha below 1, and no opacity on the bar itself)."""
+    style = page.evaluate(
+        "() => { const s = getComputedStyle(document.querySelector('#pinned'));"
+        " return [s.backgroundColor, s.opacity]; }"
+    )
+    colour, opacity = style
+    alpha = re.fullmatch(r"rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)", colour)
+    assert alpha is not None, colour
+    assert float(alpha.group(4) or 1) == 1 and float(opacity) == 1, style
+
+
+def expect_no_citation(page: Any, where: str = "#app") -> None:
+    """A player reads what happens in words, never a regulation's section number (``where``:
+    the felt, or a recall page's ``main``)."""
+    text = page.locator(where).inner_text()
+    cited = re.findall(r".{0,40}§.{0,20}", text)
+    assert not cited, cited

@@ -18,6 +18,8 @@ from .helpers import (
     add_chips,
     dealer_does,
     expect_balance,
+    expect_no_citation,
+    expect_opaque_bar,
     open_console,
     open_table,
     place_bets,
@@ -197,6 +199,12 @@ def test_results_say_why_and_times_agree(browser: Any, site: Site) -> None:
     paytables = frank.page.locator("#paytables").inner_text()
     assert "Ante and Raise" in paytables and "win or copy" not in paytables
     assert "Two pair or lower" in paytables  # the Odds push below a straight, posted
+    # A paytable is named by its letter, the regulation's section is left out (§684a.12(a)).
+    assert "Bonus paytable " in paytables, paytables
+    # After a whole round nothing on the felt cites the regulation, and the pinned bar hides
+    # what scrolls under it.
+    expect_no_citation(frank.page)
+    expect_opaque_bar(frank.page)
     shot(frank, "desktop-settled-result", full_page=True)
 
     # The table log and the recall page tell the time in the player's own zone.
@@ -208,6 +216,9 @@ def test_results_say_why_and_times_agree(browser: Any, site: Site) -> None:
     recall.goto(site.url(href))
     for selector in (".recall-times time", ".recall-events time"):
         expect(recall.locator(selector).first).to_have_text(re.compile(r"\b(EST|EDT)$"))
+    recall.locator(".recall-rules details summary").click()  # the paytables in force
+    expect_no_citation(recall, "main")
+    recall.screenshot(path=str(SHOTS / "desktop-recall.png"), full_page=True)
     recall.close()
     stand(frank, 6)
     no_errors(frank, dealer)
@@ -337,6 +348,8 @@ def test_a_phone_keeps_balance_timer_and_result_in_view(browser: Any, site: Site
     expect(erin.page.locator("#round-result")).to_contain_text(
         re.compile(r"You (won|lost|broke even)")
     )
+    expect_no_citation(erin.page)
+    expect_opaque_bar(erin.page)
     shot(erin, "phone-settled")
     erin.page.locator("#my-result").scroll_into_view_if_needed()
     expect(erin.page.locator("#round-result")).to_be_in_viewport()

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from .conftest import PHONE, Client, Site, login
 from .generic_feed import FakeTable
+from .helpers import expect_no_citation, expect_opaque_bar
 
 pytestmark = pytest.mark.browser
 
@@ -79,30 +80,10 @@ def expect_dealer_clear_of_the_bar(page: Any) -> None:
         raise AssertionError(f"the bar and the dealer's cards: {where}") from exc
 
 
-def expect_opaque_bar(page: Any) -> None:
-    """Boxes scrolled under the pinned bar do not show through it: its background is opaque
-    (a colour with no alpha below 1, and no opacity on the bar itself)."""
-    style = page.evaluate(
-        "() => { const s = getComputedStyle(document.querySelector('#pinned'));"
-        " return [s.backgroundColor, s.opacity]; }"
-    )
-    colour, opacity = style
-    alpha = re.fullmatch(r"rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)", colour)
-    assert alpha is not None, colour
-    assert float(alpha.group(4) or 1) == 1 and float(opacity) == 1, style
-
-
-def expect_no_citation(page: Any) -> None:
-    """A player reads what happens in words, never a regulation's section number."""
-    text = page.locator("#app").inner_text()
-    cited = re.findall(r".{0,40}§.{0,20}", text)
-    assert not cited, cited
-
-
 def test_crazy_4_poker_bet_decide_meters_and_result(
     browser: Any, site: Site, screen: tuple[str, dict[str, int]]
 ) -> None:
-    fake = FakeTable("crazy_4_poker", "alice", seed=4)  # aces: Play 1x to 3x
+    fake = FakeTable("crazy_4_poker", "alice", seed=4)  # two pair: Play 1x to 3x
     fake.other_player("bob", 4, {"ante": 500})
     alice = player(browser, site, screen)
     open_fake(alice, site, fake)
@@ -131,6 +112,12 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     expect(chips.filter(has_text="Queens Up")).to_contain_text("$2")
     assert fake.driver.state().boxes[2].wagers["ante"] == 1000
     shot(alice, f"c4p-betting-{screen[0]}")
+    # The signs pay "to 1" and "for 1": one line under them says the difference (the "for 1"
+    # wagers are taken at "no more bets", §657a.10(a)(2)).
+    expect(page.locator("#pay-legend")).to_have_text(
+        "“for 1”: the payout includes your wager, which was taken at “no more bets” · "
+        "“to 1”: paid on top of your wager, which is returned."
+    )
     form.scroll_into_view_if_needed()
     shot(alice, f"c4p-betform-{screen[0]}")
 
@@ -153,6 +140,14 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     for label in labels:
         expect(turn.get_by_role("button", name=label)).to_be_visible()
     expect(page.locator(".my-hand .cards-row .card.face")).to_have_count(5)
+    # Why the Play may go up to 3x: a pair of aces or better (§657a.11(b)), in words.
+    hand = fake.round_view()["boxes"][0]["hand"]
+    assert hand == "Two pair, jacks and sevens"
+    expect(turn.locator(".g-play-why")).to_have_text(
+        "A pair of aces or better allows a Play of up to 3x your Ante: with your two pair, "
+        "jacks and sevens you may Play from $10.00 (1x) to $30.00 (3x)."
+    )
+    expect_no_citation(page)
     shot(alice, f"c4p-decision-{screen[0]}")
     turn.get_by_role("button", name=labels[-1]).click()
     expect(turn).to_be_hidden()
@@ -186,6 +181,41 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     assert not [e for e in alice.errors if "WebSocket" not in e], alice.errors
 
 
+def test_crazy_4_poker_below_aces_plays_1x_and_says_why(
+    browser: Any, site: Site, screen: tuple[str, dict[str, int]]
+) -> None:
+    """Below a pair of aces the Play is the Ante only (§657a.11(b)): the felt says so, and
+    what 3x would take, before the player decides."""
+    fake = FakeTable("crazy_4_poker", "alice", seed=6)  # a pair of jacks: Play 1x only
+    fake.other_player("bob", 4, {"ante": 500})
+    alice = player(browser, site, screen)
+    open_fake(alice, site, fake)
+    page = alice.page
+    page.click("#box-2 .sit")
+    form = page.locator("#bet-form fieldset[data-box='2']")
+    form.locator("#bet-2-ante").fill("10")
+    form.get_by_role("button", name="Place wagers on box 2").click()
+    expect(page.locator("#box-2 .g-chip").filter(has_text="Ante")).to_contain_text("$10")
+    fake.dealer("close_betting")
+    fake.dealer("deal")
+    turn = page.locator("#my-turn")
+    expect(turn).to_be_visible()
+    mine = fake.round_view()["boxes"][0]
+    assert mine["hand"] == "Pair of jacks"
+    assert (mine["play_options"]["min"], mine["play_options"]["max"]) == (1000, 1000)
+    expect(turn.locator(".decision-buttons button")).to_have_text(["Fold", "Play 1x ($10.00)"])
+    expect(turn.locator(".g-play-why")).to_have_text(
+        "With your pair of jacks you may Play 1x your Ante ($10.00) only: 2x or 3x needs a "
+        "pair of aces or better."
+    )
+    expect_no_citation(page)
+    shot(alice, f"c4p-play-1x-{screen[0]}")
+    turn.get_by_role("button", name="Play 1x ($10.00)").click()
+    expect(turn).to_be_hidden()
+    assert fake.driver.state().boxes[2].wagers["play"] == 1000
+    assert not [e for e in alice.errors if "WebSocket" not in e], alice.errors
+
+
 def test_five_card_hi_lo_setting_step(
     browser: Any, site: Site, screen: tuple[str, dict[str, int]]
 ) -> None:
@@ -205,6 +235,12 @@ def test_five_card_hi_lo_setting_step(
     fake.dealer("deal")
     turn = page.locator("#my-turn")
     expect(turn.get_by_role("button", name="Fold")).to_be_visible()
+    # The Ante Bonus is posted "for 1": X times the Ante, besides the Ante's own result
+    # (§663a.12(b); FIVE_CARD_HI_LO.md, house interpretation 1).
+    expect(page.locator("#pay-legend")).to_have_text(
+        "“for 1”: the Ante Bonus pays that many times your Ante, besides what the Ante itself "
+        "wins or loses · “to 1”: paid on top of your wager, which is returned."
+    )
     # Before deciding, the settings the hand allows are shown, each saying in words what it
     # does with the ace and both totals (§663a.11(d)).
     offered = fake.round_view()["boxes"][0]["settings"]

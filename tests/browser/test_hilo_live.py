@@ -31,8 +31,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, Site, login
-from .helpers import shot
-from .test_generic_felt import expect_dealer_clear_of_the_bar, expect_no_citation, expect_opaque_bar
+from .helpers import expect_no_citation, expect_opaque_bar, shot
+from .test_generic_felt import expect_dealer_clear_of_the_bar
 
 pytestmark = [pytest.mark.browser]
 

@@ -14,6 +14,8 @@ from .helpers import (
     dealer_does,
     decide,
     expect_balance,
+    expect_no_citation,
+    expect_opaque_bar,
     open_console,
     open_table,
     pick_chip,
@@ -94,6 +96,10 @@ def settle_and_check(
         # Every wager on the player's box shows its result and amount.
         box = next(b for b, v in cards["boxes"].items() if v["player"] == player.name)
         expect(player.page.locator(f"#box-{box} .box-results .box-net")).to_be_visible()
+        # After a whole round, nothing a player reads cites the regulation, and the pinned
+        # bar hides what scrolls under it (desktop and phone).
+        expect_no_citation(player.page)
+        expect_opaque_bar(player.page)
     shots(alice, bob, dealer, f"{stage}-5-settled")
     return cards
 

@@ -13,7 +13,17 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, Client, Site, login, screenshot
-from .helpers import add_chips, dealer_does, decide, open_console, open_table, place_bets, sit
+from .helpers import (
+    add_chips,
+    dealer_does,
+    decide,
+    expect_no_citation,
+    expect_opaque_bar,
+    open_console,
+    open_table,
+    place_bets,
+    sit,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -88,8 +98,11 @@ def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, si
         notice = client.page.locator("#irregularity")
         expect(notice).to_be_visible()
         expect(notice).to_contain_text(f"Round {number} is void")
-        expect(notice).to_contain_text("jammed or failed to deal all cards (§684a.13(f))")
+        # In words: the section (§684a.13(f)) stays on the console, for the staff.
+        expect(notice).to_contain_text("jammed or failed to deal all cards. Every stake")
         expect(notice).to_contain_text("Every stake is returned")
+        expect_no_citation(client.page)
+        expect_opaque_bar(client.page)
     shot(erin, "void-desktop-1440x900")
     shot(frank, "void-phone-390x844")
     # It stays until the next round opens, and a reload shows it too.
@@ -118,6 +131,21 @@ def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, si
         expect(notice).to_contain_text("a dealer card was exposed before every decision")
         expect(notice).to_contain_text("Ante, Odds and Raise are returned")
         expect(client.page.locator("#dealer-cards .card.face")).to_have_count(5)
+        expect_no_citation(client.page)
+    # Each returned wager says why, in words.
+    returned = erin.page.locator("#my-result li.outcome-void .res-why").first
+    expect(returned).to_have_text(
+        "returned: a dealer card was exposed before every decision was made, so the main game "
+        "is void"
+    )
+    # The player's recall of the round says it in words too; the staff's keeps the section.
+    recall = erin.page.context.new_page()
+    recall.goto(site.url("/rounds/mine/"))
+    expect(recall.locator(".recall-note").first).to_contain_text(
+        "a dealer card was exposed before every decision was made. Ante, Odds and Raise"
+    )
+    expect_no_citation(recall, "main")
+    recall.close()
     # The reason is in view on the phone, not under the pinned bar (the page scrolls to the
     # dealer's hand at settlement, and the notice sits just above it).
     expect(frank.page.locator("#irregularity")).to_be_in_viewport()
@@ -167,7 +195,9 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
             expect(notice).to_be_visible()
             expect(notice).to_have_text(f"From the next round: {change}.")
             # The round in play keeps its paytable, and its sign stays posted.
-            expect(client.page.locator("#paytables")).to_contain_text(f"Four Card Bonus {was}")
+            expect(client.page.locator("#paytables")).to_contain_text(
+                f"Four Card Bonus paytable {was}"
+            )
         # Out of frank's sight on the felt: told where he looks too.
         told = frank.page.locator("#notice")
         expect(told).to_contain_text(f"From the next round: {change}.")
@@ -183,7 +213,8 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
         dealer_does(dealer, "Open betting", "betting")
         for client in (erin, frank, spectator):
             expect(client.page.locator("#rules-notice")).to_have_text(f"From this round: {change}.")
-            expect(client.page.locator("#paytables")).to_contain_text("Four Card Bonus F")
+            expect(client.page.locator("#paytables")).to_contain_text("Four Card Bonus paytable F")
+            expect_no_citation(client.page)
         # The message bar no longer says "From the next round" once it is this round.
         expect(frank.page.locator("#notice")).not_to_contain_text("From the next round")
         shot(frank, "rules-this-round-phone-390x844")

@@ -154,3 +154,32 @@ def test_game_recall_lists_the_last_ten_rounds(
 def test_game_recall_for_someone_who_never_played(carol: Any) -> None:
     html = client_for(carol).get(reverse("my_rounds")).content.decode()
     assert "You have not played a finished round yet." in html
+
+
+def test_a_player_reads_the_rules_in_words_and_the_staff_see_the_sections(
+    played: Round, bob: Any, dealer: Any
+) -> None:
+    """The posted signs cite §684a.12(a),(b) and paytables by letter: a player's recall names
+    them in words (a letter is "paytable A"), the full record (dealer, staff) keeps the
+    sections."""
+    mine = client_for(bob).get(reverse("round_detail", args=[played.pk])).content.decode()
+    assert "§" not in mine and "{#" not in mine and "staff``" not in mine
+    assert "Ante and Raise</caption>" in mine and "Prime — paytable " in mine
+    full = client_for(dealer).get(reverse("round_detail", args=[played.pk])).content.decode()
+    assert "Ante and Raise — §684a.12(a)</caption>" in full
+
+
+def test_the_plain_words_filters() -> None:
+    from table.templatetags.frenzy_tags import plain, sign_name
+
+    assert plain("the shoe jammed (§684a.13(f))") == "the shoe jammed"
+    assert plain("exposed (§684a.13(d)): Ante returned") == "exposed: Ante returned"
+    assert plain("payout limit $5.00 (was $6.00) (§684a.12(g)); Prime A") == (
+        "payout limit $5.00 (was $6.00); Prime A"
+    )
+    assert plain("void (§684a.13(a), (c), (f)).") == "void."
+    assert plain("no  citation, left  as is") == "no  citation, left  as is"
+    assert plain(None) == ""
+    assert sign_name("§684a.12(b)") == ""
+    assert sign_name("C") == "paytable C"
+    assert sign_name("FC-5") == "FC-5"
