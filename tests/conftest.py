@@ -36,6 +36,14 @@ def seeded() -> SeededSource:
     return SeededSource(20261121)
 
 
+@pytest.fixture(autouse=True)
+def fast_passwords(settings: Any) -> None:
+    """Test users need no costly password hashing: PBKDF2 takes ~0.3 s a user, more on a busy
+    machine, and the demo makes ten of them (``ensure_demo``) for each test of the sockets.
+    (The live stacks' processes, tests/live.py, keep the production hashers.)"""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
     """Tests close each connection after use, so worker threads of database_sync_to_async

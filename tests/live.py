@@ -8,15 +8,20 @@ servers exactly as production would.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
+from contextlib import closing
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse, urlunparse
+
+from table.management.commands.bench_load import wait_for_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,15 +32,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_for_port(port: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.5).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"nothing listens on port {port} after {timeout} s")
+def shoe_setup(source: str, *args: object) -> str:
+    """Python for ``LiveStack.daphne(setup=...)`` or ``LiveStack.spawn(setup=...)``: every
+    shuffle of that process comes from ``source`` (``"module:Class"``, made with ``args``).
+
+    ``services.dealing.RANDOM`` can only be swapped inside the server's own process, and the
+    production code keeps no switch that makes the shuffle predictable."""
+    module, name = source.split(":")
+    return (
+        f"from {module} import {name}\n"
+        "from table.services import dealing\n"
+        f"dealing.RANDOM = {name}(*{args!r})\n"
+    )
 
 
 class LiveStack:
@@ -91,6 +99,17 @@ class LiveStack:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{out.stdout}\n{out.stderr}")
         return out.stdout
 
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows from the stack's database, read directly: a Django process per check costs a
+        second or more (seconds on a busy machine). Placeholders are ``?``."""
+        if self.postgres:
+            import psycopg
+
+            with psycopg.connect(self.env["DATABASE_URL"], autocommit=True) as conn:
+                return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
+        with closing(sqlite3.connect(self.env["SQLITE_NAME"], timeout=30)) as conn:
+            return list(conn.execute(sql, params).fetchall())
+
     def python(self, code: str, timeout: float = 120) -> str:
         """Run Django code in the stack's environment (for seeding and checks)."""
         script = "import django; django.setup()\n" + code
@@ -106,6 +125,23 @@ class LiveStack:
             raise RuntimeError(f"python failed:\n{out.stdout}\n{out.stderr}")
         return out.stdout
 
+    def demo(self, *names: str) -> dict[str, str]:
+        """The demo in the stack's database (``ensure_demo``, what ``manage.py demo_setup``
+        makes), and session cookies of the people ``names`` (``bench.client``'s login script),
+        in one Django process. Its people's passwords are hashed the quick way: the tests that
+        use this log in by session cookie, and PBKDF2 costs ~0.5 s for each of ten people (the
+        browser tests, which log in through the form, run ``demo_setup`` itself)."""
+        from bench.client import SESSION_SCRIPT
+
+        out = self.python(
+            "from django.conf import settings\n"
+            'settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]\n'
+            "from table.demo import ensure_demo\n"
+            "ensure_demo()\n"
+            f"NAMES = {list(names)!r}\n" + SESSION_SCRIPT
+        )
+        return dict(json.loads(out.strip().splitlines()[-1]))
+
     def start(self) -> LiveStack:
         if self.postgres:
             self._psql(f'CREATE DATABASE "{self.db_name}"')
@@ -114,53 +150,55 @@ class LiveStack:
 
     # --- processes --------------------------------------------------------------------------
 
-    def daphne(self, port: int | None = None, setup: str = "", **extra_env: str) -> str:
-        """A Daphne process on ``port`` (a free one by default). ``setup``: Python run in that
-        process once Django is set up and before it serves (a test's seeded shuffle, say:
-        ``services.dealing.RANDOM`` can only be swapped inside the server's own process);
-        ``extra_env`` adds to its environment only."""
-        port = port or free_port()
-        log = open(Path(self.tmp) / f"daphne-{port}.log", "wb")
-        launch = ["-m", "daphne"]
+    def _launch(
+        self, argv: list[str], setup: str, log: str, extra_env: dict[str, str]
+    ) -> subprocess.Popen[bytes]:
+        """A process of the stack, its output appended to ``log`` in the stack's directory.
+        ``argv`` is Daphne's command line (``["daphne", ...]``) or manage.py's; with ``setup``,
+        that Python runs in the process once Django is set up and before it starts."""
         if setup:
-            launch = [
+            command = [
                 "-c",
-                "import django\ndjango.setup()\n"
-                + setup
-                + "\nfrom daphne.cli import CommandLineInterface\n"
-                "CommandLineInterface.entrypoint()\n",
+                "import sys\nimport django\ndjango.setup()\n" + setup + f"\nsys.argv = {argv!r}\n"
+                "if sys.argv[0] == 'daphne':\n"
+                "    from daphne.cli import CommandLineInterface\n"
+                "    CommandLineInterface.entrypoint()\n"
+                "else:\n"
+                "    from django.core.management import execute_from_command_line\n"
+                "    execute_from_command_line(sys.argv)\n",
             ]
+        elif argv[0] == "daphne":
+            command = ["-m", "daphne", *argv[1:]]
+        else:
+            command = [str(ROOT / "manage.py"), *argv[1:]]
+        out = open(Path(self.tmp) / f"{log}.log", "ab")
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                *launch,
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "frenzy_site.asgi:application",
-            ],
+            [sys.executable, *command],
             env={**self.env, **extra_env},
             cwd=ROOT,
-            stdout=log,
+            stdout=out,
             stderr=subprocess.STDOUT,
         )
-        self.processes.append(proc)
-        self.ports.append(port)
-        wait_for_port(port)
-        return f"127.0.0.1:{port}"
-
-    def spawn(self, *args: str) -> subprocess.Popen[bytes]:
-        log = open(Path(self.tmp) / f"{args[0]}-{len(self.processes)}.log", "wb")
-        proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "manage.py"), *args],
-            env=self.env,
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        out.close()  # the child has its own copy
         self.processes.append(proc)
         return proc
+
+    def daphne(self, port: int | None = None, setup: str = "", **extra_env: str) -> str:
+        """A Daphne process on ``port`` (a free one by default), once it listens. ``setup``:
+        Python run in that process once Django is set up and before it serves (a test's
+        seeded shuffle: :func:`shoe_setup`); ``extra_env`` adds to its environment only."""
+        port = port or free_port()
+        argv = ["daphne", "-b", "127.0.0.1", "-p", str(port), "frenzy_site.asgi:application"]
+        proc = self._launch(argv, setup, f"daphne-{port}", extra_env)
+        self.ports.append(port)
+        wait_for_port(port, proc)
+        return f"127.0.0.1:{port}"
+
+    def spawn(self, *args: str, setup: str = "", **extra_env: str) -> subprocess.Popen[bytes]:
+        """``manage.py *args`` in the background (``setup`` and ``extra_env`` as for
+        :meth:`daphne`)."""
+        log = f"{args[0]}-{len(self.processes)}"
+        return self._launch(["manage.py", *args], setup, log, extra_env)
 
     def stop(self) -> None:
         for proc in self.processes:

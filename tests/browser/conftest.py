@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import sqlite3
 from collections.abc import Iterator
-from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,13 +68,7 @@ class Site:
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Read the stack's database directly (faster than a Django process per check)."""
-        if self.stack.postgres:
-            import psycopg
-
-            with psycopg.connect(self.stack.env["DATABASE_URL"]) as conn:
-                return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
-        with closing(sqlite3.connect(self.stack.env["SQLITE_NAME"], timeout=30)) as conn:
-            return list(conn.execute(sql, params).fetchall())
+        return self.stack.query(sql, params)
 
     def next_round(self) -> int:
         """The number the next round to open will get."""

@@ -6,7 +6,7 @@ reveals and settles; each felt then shows both hands' totals beside the dealer's
 wager won or lost, and why.
 
 The shoe is rigged: the test starts its own Daphne whose ``services.dealing.RANDOM`` is a
-seeded source (swapped inside that process before it serves, ``LiveStack.daphne(setup=...)``;
+seeded source (swapped inside that process before it serves, ``tests.live.shoe_setup``;
 the production code has no hook for it), on a table of its own, so the first shuffle of that
 process is the one below. Seed 252 deals (stacks of five from box 1's side, §663a.10(b)):
 
@@ -30,13 +30,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.live import shoe_setup
+
 from .conftest import PHONE, Site, login
 from .helpers import expect_no_citation, expect_opaque_bar, shot
 from .test_generic_felt import expect_dealer_clear_of_the_bar
 
 pytestmark = [pytest.mark.browser]
 
-SEED = "252"
+SEED = 252
 DESKTOP = {"width": 1440, "height": 900}
 
 MAKE_TABLE = """
@@ -59,23 +61,6 @@ print(table.pk)
 """
 
 
-#: Run inside the test's Daphne before it serves: every shuffle of that process comes from
-#: a seeded generator (the production source is ``SecretsSource``).
-SEEDED_SHUFFLE = """
-import random
-from table.services import dealing
-
-class SeededShuffle:
-    def __init__(self, seed):
-        self.rng = random.Random(seed)
-
-    def randbelow(self, n):
-        return self.rng.randrange(n)
-
-dealing.RANDOM = SeededShuffle(%d)
-"""
-
-
 @pytest.fixture(params=[("desktop", DESKTOP), ("phone", PHONE)], ids=["desktop", "phone"])
 def screen(request: pytest.FixtureRequest) -> tuple[str, dict[str, int]]:
     return request.param  # type: ignore[no-any-return]
@@ -88,7 +73,7 @@ def rigged(site: Site, screen: tuple[str, dict[str, int]]) -> Iterator[tuple[Sit
     table_id = int(
         site.stack.manage("shell", "-c", MAKE_TABLE % screen[0]).strip().splitlines()[-1]
     )
-    address = site.stack.daphne(setup=SEEDED_SHUFFLE % int(SEED))
+    address = site.stack.daphne(setup=shoe_setup("tests.conftest:SeededSource", SEED))
     proc = site.stack.processes[-1]
     try:
         yield Site(site.stack, address), table_id

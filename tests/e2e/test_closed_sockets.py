@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.client import TableClient, session_cookies
+from bench.client import TableClient
 from tests.live import LiveStack
 
 pytestmark = [pytest.mark.slow]
@@ -100,10 +100,9 @@ async def traffic(address: str, cookies: dict[str, str]) -> None:
 
 def test_frames_to_closing_sockets_raise_nothing() -> None:
     with LiveStack(use_redis=False, use_postgres=False) as stack:
-        stack.manage("demo_setup")
+        cookies = stack.demo("alice", "bob", "carol")
         address = stack.daphne()
         try:
-            cookies = session_cookies(stack, ["alice", "bob", "carol"])
             # Its own thread: a Playwright session earlier in the same pytest process leaves
             # an event loop running in this one, where asyncio.run() refuses to start.
             with ThreadPoolExecutor(1) as pool:

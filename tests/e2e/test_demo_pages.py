@@ -30,9 +30,9 @@ def test_the_demo_serves_players_with_debug_off() -> None:
     with LiveStack(use_redis=False, use_postgres=False) as stack:
         stack.env.pop("DJANGO_DEBUG", None)  # as on a fresh machine
         port = free_port()
-        stack.spawn("demo", "--host", "127.0.0.1", "--port", str(port), "--no-autodealer")
+        demo = stack.spawn("demo", "--host", "127.0.0.1", "--port", str(port), "--no-autodealer")
         try:
-            wait_for_port(port, 90)
+            wait_for_port(port, demo, 90)
             base = f"http://127.0.0.1:{port}"
             alice = session_cookies(stack, ["alice"])["alice"]
             for path in ("/static/table/table.js", "/static/table/felt.css"):

@@ -29,7 +29,7 @@ import pytest
 from bench.client import TableClient, session_cookies
 from table.consumers import RATE_PER_SECOND
 from table.games.cards import parse_card
-from tests.live import LiveStack
+from tests.live import LiveStack, shoe_setup
 
 pytestmark = [pytest.mark.realstack, pytest.mark.slow]
 
@@ -92,12 +92,8 @@ class ScheduledShoe:
         return int(j)
 
 
-def install_shoe(offset: int, seed: int) -> None:
-    """Run inside a Daphne process (``LiveStack.daphne(setup=...)``) before it serves."""
-    from table import services
-
-    services.dealing.RANDOM = ScheduledShoe(offset, seed)
-
+#: The shoe each server deals from, made in its own process (``tests.live.shoe_setup``).
+SHOE = "tests.e2e.test_linked_meters_two_daphnes:ScheduledShoe"
 
 SETUP = """
 import json
@@ -164,10 +160,7 @@ def test_two_tables_on_two_daphnes_share_their_meters() -> None:
         # Each server its own schedule, two shuffles apart: the hits of the two tables come
         # in different rounds, between the other table's increments and hits.
         servers = {
-            name: stack.daphne(
-                setup="from tests.e2e.test_linked_meters_two_daphnes import install_shoe\n"
-                f"install_shoe({offset}, {seed})"
-            )
+            name: stack.daphne(setup=shoe_setup(SHOE, offset, seed))
             for name, offset, seed in (("one", 0, 1), ("two", 2, 2))
         }
         try:
@@ -219,24 +212,28 @@ async def play(
             assert reply["type"] == "ok", reply
             players[name] = client
 
-    async def dealt(dealer: TableClient, step: str) -> None:
-        # At most ten frames a second from one socket (table.consumers.RATE_PER_SECOND): a
-        # dealer's five steps a round, replies coming in milliseconds, would go past it.
-        await asyncio.sleep(1 / RATE_PER_SECOND)
-        reply = await dealer.command(cmd=step)
-        assert reply["type"] == "ok", (step, reply)
-
     async def deal_rounds(table: str) -> None:
-        dealer = dealers[table]
         seated = [(players[name], box) for name, box in sorted(SEATS[table].items())]
+        sent = 0.0
+
+        async def dealer(**message: Any) -> dict[str, Any]:
+            """The dealer's command, sent no faster than a connection may send frames
+            (docs/protocol.md): the dealer's five a round come quicker than that on an idle
+            machine, and one past the limit is refused as ``rate_limited``."""
+            nonlocal sent
+            loop = asyncio.get_running_loop()
+            await asyncio.sleep(max(0.0, sent + 1 / RATE_PER_SECOND - loop.time()))
+            sent = loop.time()
+            return await dealers[table].command(**message)
+
         for _ in range(ROUNDS):
-            await dealt(dealer, "open_betting")
+            assert (await dealer(cmd="open_betting"))["type"] == "ok"
             for client, box in seated:
                 reply = await client.command(cmd="act", move="bet", box=box, args=WAGERS)
                 assert reply["type"] == "ok", reply
             marks = {client.name: len(client.frames) for client, _ in seated}
-            await dealt(dealer, "no_more_bets")
-            await dealt(dealer, "deal")
+            assert (await dealer(cmd="no_more_bets"))["type"] == "ok"
+            assert (await dealer(cmd="deal"))["type"] == "ok"
             for client, box in sorted(seated, key=lambda cb: cb[1]):  # from the dealer's left
                 await client.wait_for(
                     lambda f, b=box: (
@@ -251,8 +248,8 @@ async def play(
                 play_1x = {"play": WAGERS["ante"]}
                 reply = await client.command(cmd="act", move="decide", box=box, args=play_1x)
                 assert reply["type"] == "ok", reply
-            await dealt(dealer, "reveal")
-            settled = await dealer.command(cmd="settle", timeout=30)
+            assert (await dealer(cmd="reveal"))["type"] == "ok"
+            settled = await dealer(cmd="settle", timeout=30)
             assert settled["type"] == "ok", settled
 
     # Both dealers at once: the two processes take the meters' row locks in turn.

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from bench.client import TableClient, session_cookies
+from bench.client import TableClient
 from tests.live import LiveStack
 
 pytestmark = [pytest.mark.realstack, pytest.mark.slow]
@@ -24,10 +24,10 @@ REAL = os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.
 )
 def test_two_daphne_processes_share_one_table() -> None:
     with LiveStack(use_redis=True, use_postgres=True) as stack:
-        stack.manage("demo_setup")
+        cookies = stack.demo("alice", "bob", "carol", "dave", "dealer")
         one, two = stack.daphne(), stack.daphne()
         try:
-            asyncio.run(play(stack, one, two))
+            asyncio.run(play(stack, one, two, cookies))
         except BaseException:
             print(stack.logs())
             raise
@@ -35,9 +35,7 @@ def test_two_daphne_processes_share_one_table() -> None:
         assert "ledger OK" in out
 
 
-async def play(stack: LiveStack, one: str, two: str) -> None:
-    names = ["alice", "bob", "carol", "dave", "dealer"]
-    cookies = session_cookies(stack, names)
+async def play(stack: LiveStack, one: str, two: str, cookies: dict[str, str]) -> None:
     where = {"alice": one, "bob": one, "carol": two, "dave": two}
     boxes = {"alice": 1, "bob": 2, "carol": 4, "dave": 5}
     players = {

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from table.models import Account, Round, RoundEvent, Seat, Table
 from tests.services.conftest import (  # noqa: F401 - fixtures
     START,
@@ -46,9 +44,3 @@ def table_state(table_id: int) -> tuple[Any, ...]:
         tuple(Seat.objects.filter(table=row).order_by("box").values_list("box", "player_id")),
         RoundEvent.objects.filter(table=row).count(),
     )
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    """Test users need no costly password hashing (PBKDF2 takes ~0.3 s a user)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from bench.client import TableClient, session_cookies
+from bench.client import TableClient
 from tests.live import LiveStack, free_port, wait_for_port
 
 pytestmark = [pytest.mark.realstack, pytest.mark.slow]
@@ -63,7 +63,7 @@ class OwnRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_for_port(self.port, 10)
+        wait_for_port(self.port, self.proc, 10)
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -89,13 +89,7 @@ class Crasher:
         self.redis_restarts = 0
 
     def start_daphne(self, **env: str) -> None:
-        saved = dict(self.stack.env)
-        self.stack.env.update(env)
-        try:
-            self.stack.daphne(self.port)
-        finally:
-            self.stack.env.clear()
-            self.stack.env.update(saved)
+        self.stack.daphne(self.port, **env)
         self.proc = self.stack.processes[-1]
 
     def kill_daphne(self) -> None:
@@ -301,8 +295,7 @@ def test_kill_minus_nine_at_every_phase_and_a_redis_restart() -> None:
     started = time.monotonic()
     try:
         with stack:
-            stack.manage("demo_setup")
-            cookies = session_cookies(stack, ["alice", "bob", "dealer"])
+            cookies = stack.demo("alice", "bob", "dealer")
             crasher = Crasher(stack, free_port(), cookies)
             crasher.start_daphne()
             try:

@@ -5,9 +5,9 @@ The machinery is the Four Card Frenzy test's (tests/integrity/test_crash.py): on
 fixed port, the players' and the dealer's sockets reconnecting after each ``kill -9``, and a
 settlement transaction held open by ``FRENZY_TEST_SETTLE_DELAY`` (services/dealing.py) so that
 the process dies after the settlement's writes and before its commit. The processes here are
-started through a small launcher that can put a stacked shoe into ``services.dealing.RANDOM``
-in the child process (the Crazy 4 Poker rounds deal box 1 a royal flush, which takes 100% of
-both linked meters: §657a.12(e)(4), (f)(4)).
+started with a stacked shoe in ``services.dealing.RANDOM`` of the child process
+(``tests.live.shoe_setup``; the Crazy 4 Poker rounds deal box 1 a royal flush, which takes 100%
+of both linked meters: §657a.12(e)(4), (f)(4)).
 
 Each round is killed at every phase it has (betting, closed, decisions, Hi-Lo's setting with
 one box set and one not, revealed, mid-settlement): afterwards every socket's snapshot shows
@@ -28,15 +28,13 @@ import json
 import shutil
 import signal
 import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench.client import TableClient, session_cookies
-from tests.live import ROOT, LiveStack, free_port, wait_for_port
+from bench.client import TableClient
+from tests.live import LiveStack, free_port, shoe_setup
 
 from .test_crash import REAL, SETTLE_DELAY, Crasher, query
 
@@ -49,40 +47,10 @@ C4P_SHOE = (
     ["AH", "KH", "QH", "JH", "TH"] + ["9S", "9D", "4C", "6S", "2D"] + ["KC", "8D", "5S", "3C", "7D"]
 )
 
-#: Run in a child process: Django, a stacked shoe in services.dealing.RANDOM (when given), then
-#: Daphne or a manage.py command with the arguments given.
-LAUNCHER = """
-import sys
-import django
-django.setup()
-from table.services import dealing
-from tests.services.conftest import StackedSource
-orders = {orders!r}
-if orders:
-    dealing.RANDOM = StackedSource(*orders)
-sys.argv = {argv!r}
-if sys.argv[0] == "daphne":
-    from daphne.cli import CommandLineInterface
-    CommandLineInterface.entrypoint()
-else:
-    from django.core.management import execute_from_command_line
-    execute_from_command_line(sys.argv)
-"""
 
-
-def launch(
-    stack: LiveStack, argv: list[str], orders: list[list[str]], env: dict[str, str], log: str
-) -> subprocess.Popen[bytes]:
-    out = open(Path(stack.tmp) / f"{log}.log", "ab")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", LAUNCHER.format(orders=orders, argv=argv)],
-        env={**stack.env, **env},
-        cwd=ROOT,
-        stdout=out,
-        stderr=subprocess.STDOUT,
-    )
-    stack.processes.append(proc)
-    return proc
+def stacked_shoe(orders: list[list[str]]) -> str:
+    """A process's setup that deals these orders first (none: the production shuffle)."""
+    return shoe_setup("tests.services.conftest:StackedSource", *orders) if orders else ""
 
 
 def kill(stack: LiveStack, proc: subprocess.Popen[bytes]) -> None:
@@ -93,8 +61,8 @@ def kill(stack: LiveStack, proc: subprocess.Popen[bytes]) -> None:
 
 
 class GameCrasher(Crasher):
-    """The FCF test's crasher at a table of another game: its Daphne started through the
-    launcher (a stacked shoe for the rounds it opens), its players at their own boxes."""
+    """The FCF test's crasher at a table of another game: its Daphne started with a stacked
+    shoe for the rounds it opens, its players at their own boxes."""
 
     def __init__(
         self,
@@ -108,13 +76,10 @@ class GameCrasher(Crasher):
         self.orders = orders or []
         self.autodealer: subprocess.Popen[bytes] | None = None
         self.autodealer_kills = 0
-        self.started = 0
 
     def start_daphne(self, **env: str) -> None:
-        self.started += 1
-        argv = ["daphne", "-b", "127.0.0.1", "-p", str(self.port), "frenzy_site.asgi:application"]
-        self.proc = launch(self.stack, argv, self.orders, env, f"daphne-{self.started}")
-        wait_for_port(self.port)
+        self.stack.daphne(self.port, setup=stacked_shoe(self.orders), **env)
+        self.proc = self.stack.processes[-1]
 
     async def connect(self) -> None:
         host = f"127.0.0.1:{self.port}"
@@ -125,9 +90,9 @@ class GameCrasher(Crasher):
             self.clients[name] = await client.connect()
 
     def start_autodealer(self, orders: list[list[str]] | None = None, **env: str) -> None:
-        self.started += 1
-        argv = ["manage.py", "autodealer", "--table", str(self.table)]
-        self.autodealer = launch(self.stack, argv, orders or [], env, f"autodealer-{self.started}")
+        self.autodealer = self.stack.spawn(
+            "autodealer", "--table", str(self.table), setup=stacked_shoe(orders or []), **env
+        )
 
     def kill_autodealer(self) -> None:
         assert self.autodealer is not None
@@ -553,9 +518,8 @@ def run_game(game: str, orders: list[list[str]], play: Any, kills: int) -> None:
     stack = LiveStack(use_redis=True, use_postgres=True)
     started = time.monotonic()
     with stack:
-        stack.manage("demo_setup")
+        cookies = stack.demo("alice", "bob", "dealer")
         table = demo_table(stack, game)
-        cookies = session_cookies(stack, ["alice", "bob", "dealer"])
         crasher = GameCrasher(stack, cookies, table, orders)
         crasher.start_daphne()
         try:

@@ -48,12 +48,6 @@ class StackedSource:
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    """Test users need no slow password hashing."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def seeded_shoe(monkeypatch: pytest.MonkeyPatch) -> SeededSource:
     source = SeededSource(20261121)
     monkeypatch.setattr(services.dealing, "RANDOM", source)

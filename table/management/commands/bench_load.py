@@ -115,17 +115,21 @@ def cookie_for(user: Any) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
-def wait_for_port(port: int, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
-    """Until Daphne listens (a loaded machine may take more than a few seconds to start it)."""
+def wait_for_port(
+    port: int, server: subprocess.Popen[bytes] | None = None, seconds: float = 60
+) -> None:
+    """Until something listens on ``port`` (a loaded machine may take more than a few seconds
+    to start Daphne); ``server``, the process that should, must not exit meanwhile. Also the
+    test suite's (tests/live.py)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise CommandError(f"Daphne exited with status {server.returncode}")
+        if server is not None and server.poll() is not None:
+            raise CommandError(f"the server for port {port} exited with status {server.returncode}")
         with socket.socket() as probe:
             if probe.connect_ex(("127.0.0.1", port)) == 0:
                 return
-        time.sleep(0.2)
-    raise CommandError(f"Daphne did not listen on port {port} within {seconds:.0f} s")
+        time.sleep(0.1)
+    raise CommandError(f"nothing listens on port {port} within {seconds:.0f} s")
 
 
 class Command(BaseCommand):
