@@ -47,6 +47,21 @@ def dealer_does(dealer: Client, label: str, phase: str) -> None:
     expect(dealer.page.locator("#console")).to_have_attribute("data-phase", phase)
 
 
+def open_betting(dealer: Client) -> None:
+    """Betting opens on a fresh round. An earlier test in the same browser worker (the live
+    stack is one per worker: test_table_notices' automatic dealer) may leave a round taking
+    bets, with none, when it stops: closing the table voids it (every wager returned, the
+    seats kept) and the table opens again."""
+    button = dealer.page.locator("#next-action")
+    expect(button).to_have_text(re.compile(r"Open betting|No more bets"))
+    if button.inner_text().strip() == "No more bets":
+        dealer.page.click("#open-close")
+        dealer.page.locator("#confirm").get_by_role("button", name="Close the table").click()
+        expect(button).to_have_text("Open the table")
+        button.click()
+    dealer_does(dealer, "Open betting", "betting")
+
+
 def wait_phase(client: Client, phase: str) -> None:
     expect(client.page.locator("#app")).to_have_attribute("data-phase", phase)
 

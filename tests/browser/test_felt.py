@@ -20,6 +20,7 @@ from .helpers import (
     expect_balance,
     expect_no_citation,
     expect_opaque_bar,
+    open_betting,
     open_console,
     open_table,
     place_bets,
@@ -44,7 +45,7 @@ def no_pending(client: Client) -> None:
 
 
 def start_round(dealer: Client, *players: Client) -> None:
-    dealer_does(dealer, "Open betting", "betting")
+    open_betting(dealer)
     for p in players:
         wait_phase(p, "betting")
 

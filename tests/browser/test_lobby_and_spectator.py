@@ -17,6 +17,7 @@ from .helpers import (
     expect_balance,
     expect_no_citation,
     expect_opaque_bar,
+    open_betting,
     open_console,
     open_table,
     place_bets,
@@ -25,20 +26,6 @@ from .helpers import (
 )
 
 pytestmark = pytest.mark.browser
-
-
-def open_betting(dealer: Client) -> None:
-    """Betting opens on a fresh round. An earlier test's automatic dealer (test_table_notices)
-    may leave a round taking bets, with none, when it stops: closing the table voids it (every
-    wager returned, the seats kept) and the table opens again."""
-    button = dealer.page.locator("#next-action")
-    expect(button).to_have_text(re.compile(r"Open betting|No more bets"))
-    if button.inner_text().strip() == "No more bets":
-        dealer.page.click("#open-close")
-        dealer.page.locator("#confirm").get_by_role("button", name="Close the table").click()
-        expect(button).to_have_text("Open the table")
-        button.click()
-    dealer_does(dealer, "Open betting", "betting")
 
 
 def seated(client: Client, box: int) -> None:

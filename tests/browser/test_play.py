@@ -16,6 +16,7 @@ from .helpers import (
     expect_balance,
     expect_no_citation,
     expect_opaque_bar,
+    open_betting,
     open_console,
     open_table,
     pick_chip,
@@ -123,8 +124,8 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
     shots(alice, bob, dealer, "r1-0-seated")
 
     # --- round 1: alice raises, bob folds (his All-Six keeps his cards in action) ----------
-    first = site.next_round()
-    dealer_does(dealer, "Open betting", "betting")
+    open_betting(dealer)
+    first = site.next_round() - 1
     for player in (alice, bob):
         wait_phase(player, "betting")
         expect(player.page.locator("#countdown")).to_contain_text("Bets close in")

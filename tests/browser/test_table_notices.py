@@ -19,6 +19,7 @@ from .helpers import (
     decide,
     expect_no_citation,
     expect_opaque_bar,
+    open_betting,
     open_console,
     open_table,
     place_bets,
@@ -83,7 +84,7 @@ def test_an_irregular_outcome_shows_on_the_felt_with_its_reason(browser: Any, si
     erin, frank, spectator, dealer = players(browser, site)
 
     # A shoe jam voids the round on the deal (§684a.13(f)): everyone sees why.
-    dealer_does(dealer, "Open betting", "betting")
+    open_betting(dealer)
     number = int(dealer.page.locator("#round-no").inner_text().split()[-1])
     bet_both(erin, frank)
     dealer.page.click('.fault[data-fault="jam"]')
@@ -181,7 +182,7 @@ def test_a_rules_change_is_announced_before_the_next_betting_window(
     browser: Any, site: Site
 ) -> None:
     erin, frank, spectator, dealer = players(browser, site)
-    dealer_does(dealer, "Open betting", "betting")
+    open_betting(dealer)
     bet_both(erin, frank)
     dealer_does(dealer, "No more bets", "closed")
     dealer_does(dealer, "Deal", "decisions")
