@@ -88,8 +88,9 @@ def test_a_logged_out_spectator_never_sees_hole_cards(browser: Any, site: Site) 
     seated(carol, 5)
     dealer = login(browser, site, "dealer")
     open_console(dealer, site)
-    number = site.next_round()
     open_betting(dealer)
+    # After it: opening may first void a round an earlier test left taking bets.
+    number = site.next_round() - 1
     add_chips(carol, 5, [(500, "ante"), (100, "all_six")])
     place_bets(carol)
     dealer_does(dealer, "No more bets", "closed")
