@@ -15,27 +15,10 @@ from django.core.management.base import BaseCommand, CommandError
 from bench.commands import FOUR_CARD_FRENZY, Costs, timed
 from table import duties, ledger, services
 from table.demo import dealer_permission
-from table.models import ProgressiveMeter, RulesSubmission, Seat, Table
+from table.management.commands.bench_load import bench_rules
+from table.models import ProgressiveMeter, Seat, Table
 
 ANTE = 10_00
-
-
-def rules_for(name: str) -> RulesSubmission:
-    """Four Card Frenzy's bench rules as ``bench_load`` has them; another game's defaults."""
-    if name == FOUR_CARD_FRENZY:
-        rules, _ = RulesSubmission.objects.get_or_create(
-            name="Bench rules",
-            defaults={"adjacent_boxes": 1, "ante_min": 5_00, "decision_seconds": 60},
-        )
-        return rules
-    from table.games import game
-
-    played = game(name)
-    rules, _ = RulesSubmission.objects.get_or_create(
-        name=f"Bench rules ({played.title})",
-        defaults={"game": name, "choices": played.rules_to_dict(played.default_rules())},
-    )
-    return rules
 
 
 def user(name: str, dealer: bool = False) -> Any:
@@ -51,7 +34,7 @@ def user(name: str, dealer: bool = False) -> Any:
 
 def seat_table(name: str) -> tuple[Table, Any, dict[int, Any]]:
     """A table of the game with six seated players (funded) and an assigned dealer."""
-    rules = rules_for(name)
+    rules = bench_rules(name)  # the same rules as bench_load's tables
     table, _ = Table.objects.get_or_create(
         name=f"Command bench ({name})", defaults={"rules": rules}
     )
