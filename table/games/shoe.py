@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from .cards import DECK, Card, card_code, check_distinct
+from .cards import DECK, Card, check_distinct, codes
 from .errors import InvalidInput, RuleViolation
 
 CARDS_PER_STACK = 5
@@ -56,7 +56,9 @@ def commitment(order: Sequence[Card], salt: str) -> str:
         raise InvalidInput("bad_salt", "the salt must be text")
     if isinstance(order, (str, bytes)) or not isinstance(order, Sequence):
         raise InvalidInput("bad_order", "the shoe order must be a list of cards")
-    text = " ".join(card_code(c) for c in order) + "|" + salt
+    # One check of the whole list (``codes``), not one per card: every command's round status
+    # carries the commitment, so this runs once a command.
+    text = " ".join(codes(order)) + "|" + salt
     return hashlib.sha256(text.encode()).hexdigest()
 
 
