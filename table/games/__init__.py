@@ -13,13 +13,15 @@ may mix games: each round is settled by its own game's contract module, which ex
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from importlib import import_module
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from table.games.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from .base import Game
+    from .base import Game, MeterKind
 
 FOUR_CARD_FRENZY = "four_card_frenzy"
 CRAZY_4_POKER = "crazy_4_poker"
@@ -55,6 +57,23 @@ def game(name: object) -> Game[Any, Any]:
 def game_of_state(state: Mapping[str, Any]) -> Game[Any, Any]:
     """The game of a stored round: its ``"game"`` key (Four Card Frenzy's rounds have none)."""
     return game(state.get("game", FOUR_CARD_FRENZY))
+
+
+@cache
+def meter_catalogue() -> Mapping[tuple[str, str], MeterKind]:
+    """Every meter a table of any game may be linked to, by (kind, paytable): the union of
+    the games' :meth:`~table.games.base.Game.meter_catalogue` (the meters store's and the
+    admin's). Two games naming the same meter is a mistake in a game."""
+    out: dict[tuple[str, str], MeterKind] = {}
+    for name in GAMES:
+        for kind in game(name).meter_catalogue():
+            key = (kind.kind, kind.paytable)
+            if key in out:
+                raise ValueError(
+                    f"two games have a {kind.kind} meter for paytable {kind.paytable!r}"
+                )
+            out[key] = kind
+    return MappingProxyType(out)
 
 
 def contract_settler(name: object) -> Callable[[object], dict[str, Any]]:

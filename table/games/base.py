@@ -36,6 +36,7 @@ from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 from table.games.errors import EngineError, InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Transfer, to_player
+from table.games.progressive import MeterRates
 from table.games.shoe import Fault, RandomSource
 
 __all__ = [
@@ -77,6 +78,8 @@ __all__ = [
     "InvalidInput",
     "Line",
     "MeterChange",
+    "MeterKind",
+    "MeterRates",
     "MeterReading",
     "MeterSpec",
     "Move",
@@ -394,6 +397,29 @@ class MeterSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class MeterKind:
+    """One meter any Rules Submission of the game may offer, as the meters store
+    (``table/meters.py``) and the admin's meter form know it: a meter row is ``kind`` for
+    ``paytable`` ("" when it serves no lettered paytable), with ``rates``
+    (:mod:`table.games.progressive`) per unit of one of ``stakes``, the table's fixed wager.
+
+    ``wagers``: the wagers whose stakes feed it at "no more bets" and which it pays;
+    ``split``: those of them whose jackpot is shared by every box with that wager (a jackpot
+    on a hand they all share, the dealer's: §657a.12(f)(2)). ``family``: the meters one
+    table's meters must all come from ("" for none), with one wager among them (Crazy 4
+    Poker: one progressive paytable per table, house interpretation 5)."""
+
+    kind: str
+    paytable: str
+    label: str
+    rates: MeterRates
+    wagers: tuple[str, ...]
+    stakes: tuple[int, ...]
+    family: str = ""
+    split: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Sign:
     """A posted sign: a wager, the paytable in force and its rows (hand, payout words)."""
 
@@ -701,6 +727,13 @@ class Game(Protocol[R, S]):
         """The progressive meters a table under ``rules`` shares with other tables (often
         none). The platform keeps them, hands them to ``settle`` (:class:`Inputs`) and
         applies each :class:`MeterChange` a step returns."""
+        ...
+
+    def meter_catalogue(self) -> tuple[MeterKind, ...]:
+        """Every meter any Rules Submission of this game may offer (often none), each once: the
+        meters store creates, links, feeds and pays meters by it, and the admin's meter form
+        lists it. :meth:`meters` of any rules names only meters of it (``pool`` is
+        ``kind:paytable:wager``)."""
         ...
 
     def signs(self, rules: R) -> tuple[Sign, ...]:
