@@ -16,12 +16,12 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import import_module
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from table.games.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from .base import Game, MeterKind
+    from .base import Game, MeterKind, PaytableReport
 
 FOUR_CARD_FRENZY = "four_card_frenzy"
 CRAZY_4_POKER = "crazy_4_poker"
@@ -33,6 +33,14 @@ GAMES: dict[str, str] = {
     FOUR_CARD_FRENZY: "table.games.four_card_frenzy.game",
     FIVE_CARD_HI_LO: "table.games.five_card_hi_lo.game",
     CRAZY_4_POKER: "table.games.crazy_4_poker.game",
+}
+#: Every game's paytable report module (:class:`~table.games.base.PaytableReport`:
+#: ``manage.py paytable_report``, docs/paytables.md), in the docs' order; imported on first
+#: use, as :data:`GAMES`.
+REPORTS: dict[str, str] = {
+    FOUR_CARD_FRENZY: "table.games.four_card_frenzy.report",
+    CRAZY_4_POKER: "table.games.crazy_4_poker.report",
+    FIVE_CARD_HI_LO: "table.games.five_card_hi_lo.report",
 }
 #: The games' names for people, without importing them (model choices, the lobby).
 GAME_TITLES: dict[str, str] = {
@@ -52,6 +60,14 @@ def game(name: object) -> Game[Any, Any]:
             raise InvalidInput("unknown_game", f"unknown game {name!r}")
         found = _games[name] = import_module(GAMES[name]).GAME
     return found
+
+
+def paytable_report(name: object) -> PaytableReport:
+    """The paytable report module of the game named ``name``; an unknown name is bad input."""
+    if not isinstance(name, str) or name not in REPORTS:
+        raise InvalidInput("unknown_game", f"unknown game {name!r}")
+    module: PaytableReport = cast("PaytableReport", import_module(REPORTS[name]))
+    return module
 
 
 def game_of_state(state: Mapping[str, Any]) -> Game[Any, Any]:

@@ -83,6 +83,7 @@ __all__ = [
     "MeterReading",
     "MeterSpec",
     "Move",
+    "PaytableReport",
     "Problem",
     "RandomSource",
     "Recalled",
@@ -829,6 +830,40 @@ class Game(Protocol[R, S]):
 
     def from_dict(self, data: Mapping[str, Any]) -> S:
         """A round from :meth:`to_dict`; anything else raises ``InvalidInput("bad_state")``."""
+        ...
+
+
+@runtime_checkable
+class PaytableReport(Protocol):
+    """A game's paytable report: the exact figures (by enumeration) of every paytable its
+    Rules Submission may choose. ``manage.py paytable_report`` computes it, writes it to
+    ``table/data/`` and writes the game's section of ``docs/paytables.md``; :meth:`Game.math_report`
+    reads the written file. A module of the game's own, named in :data:`table.games.REPORTS`:
+    pure, no Django and no files."""
+
+    def parse_sections(self, text: str | None) -> list[str]:
+        """The parts of the report ``text`` names (``--only``: comma-separated, in the game's
+        words), in order, each once; every part for None. A name it does not know raises
+        ``InvalidInput``. A report computed only whole has no parts (``[]``)."""
+        ...
+
+    def build_report(
+        self,
+        progress: Callable[[str], None],
+        sections: Sequence[str] | None = None,
+        previous: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The report, JSON-ready: ``sections`` (of :meth:`parse_sections`; None: all of it)
+        computed, the other parts kept from ``previous`` (the report as last written).
+        ``progress`` hears a line at each step."""
+        ...
+
+    def text_lines(self, report: Mapping[str, Any]) -> list[str]:
+        """The console summary of what :meth:`build_report` computed."""
+        ...
+
+    def markdown_lines(self, report: Mapping[str, Any]) -> list[str]:
+        """The game's section of ``docs/paytables.md``."""
         ...
 
 

@@ -24,10 +24,6 @@ NOT_YET: dict[str, str] = {
     # the other games use takes a migration.
     "table/models.py": "Four Card Frenzy's rules columns",
     "table/admin/rules.py": "Four Card Frenzy's column form, paytable catalogue and signs",
-    # Tools over each game's own mathematics and engine, not the table.
-    "table/paytable_report.py": "each game's report module, for docs/paytables.md",
-    "table/management/commands/paytable_report.py": "each game's enumeration",
-    "table/management/commands/bench_engine.py": "Four Card Frenzy's engine, benchmarked",
 }
 #: Every platform module: table/ but the games and the migrations.
 PLATFORM = tuple(

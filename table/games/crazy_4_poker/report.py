@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from table.games.common import Progress, exact
+from table.games.common import Progress, exact, whole_report
 from table.games.common import one_in as _one_in
 from table.games.common import percent as _p
 from table.games.common import quiet as _quiet
@@ -487,8 +487,18 @@ def side_wager_sections(progress: Progress = _quiet) -> dict[str, Any]:
     }
 
 
-def build_report(progress: Progress = _quiet) -> dict[str, Any]:
-    """The whole Crazy 4 Poker report."""
+def parse_sections(text: str | None) -> list[str]:
+    """The report is computed whole: it has no parts to name alone (``--only``)."""
+    return whole_report(text)
+
+
+def build_report(
+    progress: Progress = _quiet,
+    sections: Sequence[str] | None = None,
+    previous: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The whole Crazy 4 Poker report (no parts: ``sections`` is None, ``previous`` unused)."""
+    whole_report(",".join(sections or ()))
     started = time.perf_counter()
     main = main_game_section(progress)
     wagers = side_wager_sections(progress)
