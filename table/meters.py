@@ -1,7 +1,10 @@
-"""The progressive meters' store: Crazy 4 Poker's meters in the database, shared by tables.
+"""The progressive meters' store: the games' meters in the database, shared by tables.
 
-The arithmetic is the pure engine's (:mod:`table.games.crazy_4_poker.meters`); this module
-keeps the meters in :class:`~table.models.ProgressiveMeter` rows, books every change in the
+Which meters there are, which wagers feed them and pay from them, is each game's meter
+catalogue (:meth:`table.games.base.Game.meter_catalogue`, all of them:
+:func:`table.games.meter_catalogue`; Crazy 4 Poker's today); the arithmetic is every game's
+(:mod:`table.games.progressive`), so the store and a game's settlement agree to the cent. This
+module keeps the meters in :class:`~table.models.ProgressiveMeter` rows, books every change in the
 append-only :class:`~table.models.MeterEvent` history and moves the money in the ledger.
 Every function here runs inside the caller's ``transaction.atomic()`` (the table's command),
 takes the meters' row locks in id order (:func:`lock_meters`, so two tables sharing meters
@@ -41,34 +44,25 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from table.games.crazy_4_poker.meters import (
+from table.games import meter_catalogue
+from table.games.base import MeterKind
+from table.games.progressive import (
     Increment,
     Meter,
     increment_for,
     pay_out,
     reverse_increment,
+    share,
 )
 
 from . import ledger
-from .models import Account, MeterEvent, ProgressiveMeter, Round, Table, meter_catalogue
+from .models import Account, MeterEvent, ProgressiveMeter, Round, Table
 
 log = logging.getLogger(__name__)
 
 HOUSE_NAME = "house:progressive"
 METER_ACCOUNT = Account.METER  # Account.kind of a meter's own account
 HOUSE_ACCOUNT = Account.HOUSE  # Account.kind of the house account that funds the seeds
-
-#: The meters a progressive wager feeds (every meter of the table's progressive paytable).
-PROGRESSIVE_KINDS = frozenset(
-    {
-        ProgressiveMeter.FOUR_CARD,
-        ProgressiveMeter.FIVE_CARD,
-        ProgressiveMeter.MEGA,
-        ProgressiveMeter.MAJOR,
-        ProgressiveMeter.MINOR,
-    }
-)
-HAND_BONUS_WAGERS = ("hand_bonus_player", "hand_bonus_dealer")
 
 
 class MeterError(Exception):
@@ -103,13 +97,15 @@ def create_meter(
 ) -> ProgressiveMeter:
     """A new meter at its seed (§657a.12(d)(3), (e)(3), (f)(4)), funded by the house, with its
     rates copied from the engine's paytable data."""
-    spec = meter_catalogue().get((kind, paytable))
-    if spec is None:
+    found = meter_catalogue().get((kind, paytable))
+    if found is None:
+        raise MeterError("bad_meter", f"no paytable has a {kind} meter for paytable {paytable!r}")
+    if wager not in found.stakes:
         raise MeterError(
-            "bad_meter", f"no paytable of §657a.12 has a {kind} meter for paytable {paytable!r}"
+            "bad_meter",
+            f"the wager is {' or '.join(map(str, found.stakes))} cents, not {wager!r}",
         )
-    if wager not in (100, 500):
-        raise MeterError("bad_meter", f"the wager is 100 or 500 cents ($1 or $5), not {wager!r}")
+    spec = found.rates
     with transaction.atomic():
         account = Account.objects.create(kind=METER_ACCOUNT, name=f"meter:{name}")
         meter = ProgressiveMeter.objects.create(
@@ -171,20 +167,29 @@ def table_meters(table: Table) -> dict[str, ProgressiveMeter]:
     return by_kind
 
 
+def _catalogued(meter: ProgressiveMeter) -> MeterKind:
+    """The meter's entry in its game's meter catalogue."""
+    found = meter_catalogue().get((meter.kind, meter.paytable))
+    if found is None:
+        raise MeterError(
+            "bad_meter", f"no game has a {meter.kind} meter for paytable {meter.paytable!r}"
+        )
+    return found
+
+
 def _family(kind: str, paytable: str) -> str:
-    """The progressive paytable a meter belongs to ("four_card A", "five_card C"), or "" for
-    the hand-bonus meter."""
-    if kind == ProgressiveMeter.HAND_BONUS:
-        return ""
-    return f"{'four_card' if kind == ProgressiveMeter.FOUR_CARD else 'five_card'} {paytable}"
+    """The family a meter belongs to (Crazy 4 Poker: its progressive paytable, "four_card A",
+    "five_card C"), or "" for none (the hand-bonus meter)."""
+    found = meter_catalogue().get((kind, paytable))
+    return "" if found is None else found.family
 
 
 def link_problems(
     meter_id: int | None, kind: str, paytable: str, wager: int, tables: Iterable[Table]
 ) -> list[str]:
-    """Why a meter of this kind may not serve these tables (house interpretation 5: one
-    progressive paytable and one wager per table, so at most one meter of each kind, every
-    progressive meter of a table from the same paytable and wager)."""
+    """Why a meter of this kind may not serve these tables: at most one meter of each kind,
+    and every meter of a family from the same family and wager (Crazy 4 Poker's house
+    interpretation 5: one progressive paytable and one wager per table)."""
     problems = []
     family = _family(kind, paytable)
     for table in tables:
@@ -295,31 +300,30 @@ def _after_commit(meter: ProgressiveMeter, cause: str, table: Table | None) -> N
 def apply_increments(
     table: Table,
     round: Round,
-    progressive: Sequence[int] = (),
-    hand_bonus: Sequence[int] = (),
+    stakes: Mapping[str, Sequence[int]],
     held: ledger.Held | None = None,
 ) -> dict[str, Increment]:
     """Add this round's increments to the table's meters when betting closes (§657a.10(a)(2)).
 
-    ``progressive``: every locked progressive wager's stake (folded boxes included: nobody
-    has folded yet); ``hand_bonus``: every hand-bonus wager's stake, one per hand. Each
-    progressive wager adds its rates to every progressive meter of the table (a Five-Card C
-    wager feeds mega, major and minor), each hand-bonus wager to the hand-bonus meter. The
-    table's bankroll (the drop) funds them. Returns each meter's increment by kind.
-    ``held``: the accounts the table's command already locked (``ledger.lock_for_table``).
+    ``stakes``: by wager, every locked stake of it (folded boxes included: nobody has folded
+    yet). Each stake adds its rates to every meter of the table its wager feeds (the meter's
+    :attr:`~table.games.base.MeterKind.wagers`: a Crazy 4 Poker Five-Card C progressive wager
+    feeds mega, major and minor, each hand-bonus wager the hand-bonus meter). The table's
+    bankroll (the drop) funds them. Returns each meter's increment by kind. ``held``: the
+    accounts the table's command already locked (``ledger.lock_for_table``).
     """
     _require_transaction()
     if round.table_id != table.pk:
         raise MeterError("bad_round", f"round {round.number} is not a round of {table.name}")
     meters = table_meters(table)
+    fed_by = {kind: _catalogued(meter).wagers for kind, meter in meters.items()}
     feeds = {
-        kind: (list(hand_bonus) if kind == ProgressiveMeter.HAND_BONUS else list(progressive))
-        for kind in meters
+        kind: [stake for wager in wagers for stake in stakes.get(wager, ())]
+        for kind, wagers in fed_by.items()
     }
-    if progressive and not PROGRESSIVE_KINDS & set(meters):
-        raise MeterError("no_meter", f"{table.name} has no progressive meter linked")
-    if hand_bonus and ProgressiveMeter.HAND_BONUS not in meters:
-        raise MeterError("no_meter", f"{table.name} has no hand-bonus meter linked")
+    for wager, some in stakes.items():
+        if some and not any(wager in wagers for wagers in fed_by.values()):
+            raise MeterError("no_meter", f"{table.name} has no meter linked for {wager} wagers")
     for kind, meter in meters.items():
         for stake in feeds[kind]:
             if stake != meter.wager:  # house interpretation 5: one fixed wager
@@ -484,14 +488,12 @@ def _validate_hits(
             raise MeterError("bad_hit", f"a hit pays 1-100% of its meter, not {hit.percent!r}")
         if not hit.winners:
             raise MeterError("bad_hit", "a hit needs at least one winning box")
-        if len(hit.winners) > 1 and hit.wager != "hand_bonus_dealer":
-            raise MeterError("bad_hit", "only the dealer's hand splits a meter (§657a.12(f)(2))")
-        if hit.wager == "progressive" and hit.meter not in PROGRESSIVE_KINDS:
-            raise MeterError("bad_hit", f"a progressive wager is not paid from {hit.meter}")
-        if hit.wager in HAND_BONUS_WAGERS and hit.meter != ProgressiveMeter.HAND_BONUS:
-            raise MeterError("bad_hit", f"a hand-bonus wager is not paid from {hit.meter}")
-        if hit.wager not in ("progressive", *HAND_BONUS_WAGERS):
-            raise MeterError("bad_hit", f"no meter pays a {hit.wager!r} wager")
+        catalogued = _catalogued(meters[hit.meter])
+        if len(hit.winners) > 1 and hit.wager not in catalogued.split:
+            # Only a hand every box shares splits a meter (§657a.12(f)(2)).
+            raise MeterError("bad_hit", f"a {hit.wager!r} jackpot is not split between boxes")
+        if hit.wager not in catalogued.wagers:
+            raise MeterError("bad_hit", f"a {hit.wager!r} wager is not paid from {hit.meter}")
         for box, player in hit.winners:
             if not isinstance(box, int) or not 1 <= box <= 6:
                 raise MeterError("bad_hit", f"box {box!r} is not a box 1-6")
@@ -541,20 +543,19 @@ def pay_hits(
         spec = meter.spec()
         standing = _standing(meter)
         n = len(hit.winners)
-        pool = standing.amount * hit.percent // 100
-        share = pool // n
-        final = pay_out(standing, spec, meter.wager, hit.percent, share * n)
+        each = share(standing, hit.percent, n)
+        final = pay_out(standing, spec, meter.wager, hit.percent, each * n)
         reseed = spec.reseed_amount(meter.wager) if hit.percent == 100 else 0
         for i, (box, player) in enumerate(hit.winners):
             last = i == n - 1
             before = standing
             # Each share is one step of the meter's history; the last does the reset.
-            standing = final if last else Meter(before.amount - share, before.reserve)
-            if share:
+            standing = final if last else Meter(before.amount - each, before.reserve)
+            if each:
                 postings.append(
                     ledger.Posting(
                         f"progressive hit: {meter.name} {hit.percent}%",
-                        ((meter.account_id, -share), (checked.accounts[player], share)),
+                        ((meter.account_id, -each), (checked.accounts[player], each)),
                         box,
                         hit.wager,
                     )
@@ -579,12 +580,12 @@ def pay_hits(
                 wager=hit.wager,
                 percent=hit.percent,
                 split=n,
-                paid=share,
+                paid=each,
                 funded=reseed if last else 0,
                 reseeded=last and hit.percent == 100,
             )
             payments.append(
-                Payment(box, player, hit.wager, hit.meter, share, last and hit.percent == 100)
+                Payment(box, player, hit.wager, hit.meter, each, last and hit.percent == 100)
             )
         _after_commit(meter, MeterEvent.HIT, table)
     ledger.post(postings, table, round, held)

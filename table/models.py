@@ -575,20 +575,6 @@ class AuditEntry(models.Model):
 # --- progressive meters (Crazy 4 Poker, §657a.12(d)(3)-(4), (e)(3)-(4), (f)(2), (f)(4)) --------
 
 
-def meter_catalogue() -> dict[tuple[str, str], Any]:
-    """Every meter a Rules Submission may offer, by (kind, paytable), with its engine
-    ``MeterSpec`` (seed, reseed, primary and reserve rates as §657a.12 states them). The
-    hand-bonus meter has no paytable letter ("")."""
-    from table.games.crazy_4_poker.paytables import HAND_BONUS_METER, PROGRESSIVES
-
-    out: dict[tuple[str, str], Any] = {(HAND_BONUS_METER.name, ""): HAND_BONUS_METER}
-    for tables in PROGRESSIVES.values():
-        for letter, table in tables.items():
-            for spec in table.meters:
-                out[(spec.name, letter)] = spec
-    return out
-
-
 class ProgressiveMeter(models.Model):
     """A progressive meter in the database, shared by every table linked to it.
 
@@ -599,6 +585,8 @@ class ProgressiveMeter(models.Model):
 
     FOUR_CARD, FIVE_CARD = "four_card", "five_card"
     MEGA, MAJOR, MINOR, HAND_BONUS = "mega", "major", "minor", "hand_bonus"
+    #: The field's choices, as the migrations have them: every kind of the games' meter
+    #: catalogues (``table.games.meter_catalogue``, which names the meters), with its label.
     KINDS = [
         (FOUR_CARD, "Four-Card Progressive"),
         (FIVE_CARD, "Five-Card Progressive"),
@@ -647,20 +635,28 @@ class ProgressiveMeter(models.Model):
         return f"{self.name} ({dollars(self.amount)})"
 
     def spec(self) -> Any:
-        """The engine's ``MeterSpec`` from this row's own (stored) figures."""
-        from table.games.crazy_4_poker.paytables import MeterSpec
+        """The meter's ``MeterRates`` (table/games/progressive.py) from this row's own (stored)
+        figures."""
+        from table.games.progressive import MeterRates
 
-        return MeterSpec(self.kind, self.seed, self.reseed, self.primary_rate, self.reserve_rate)
+        return MeterRates(self.kind, self.seed, self.reseed, self.primary_rate, self.reserve_rate)
 
     def clean(self) -> None:
-        if (self.kind, self.paytable) not in meter_catalogue():
-            offered = ", ".join(f"{k}{' ' + p if p else ''}" for k, p in sorted(meter_catalogue()))
+        from table.games import meter_catalogue
+
+        catalogue = meter_catalogue()
+        found = catalogue.get((self.kind, self.paytable))
+        if found is None:
+            offered = ", ".join(f"{k}{' ' + p if p else ''}" for k, p in sorted(catalogue))
             raise ValidationError(
-                f"no paytable of §657a.12 has a {self.kind} meter for paytable "
+                f"no paytable has a {self.kind} meter for paytable "
                 f"{self.paytable or '(none)'}; the meters are: {offered}"
             )
-        if self.wager not in (100, 500):
-            raise ValidationError("the wager is $1 or $5 (house interpretation 5)")
+        if self.wager not in found.stakes:
+            raise ValidationError(
+                f"the wager is one of {', '.join(dollars(s) for s in found.stakes)} "
+                "(house interpretation 5)"
+            )
 
 
 class MeterEventQuerySet(models.QuerySet["MeterEvent"]):

@@ -17,23 +17,25 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from table.games import meter_catalogue
+
 from .. import meters
-from ..models import MeterEvent, ProgressiveMeter, meter_catalogue
+from ..models import MeterEvent, ProgressiveMeter
 from ..money import dollars
 from .common import ReadOnlyAdmin, _admin_link
 
 
 def _kind_choices() -> list[tuple[str, str]]:
-    labels = dict(ProgressiveMeter.KINDS)
+    """Every meter of the games' catalogues (``Game.meter_catalogue``)."""
     return [
-        (f"{kind}|{paytable}", f"{labels[kind]}" + (f", paytable {paytable}" if paytable else ""))
-        for kind, paytable in sorted(meter_catalogue())
+        (f"{kind}|{paytable}", m.label + (f", paytable {paytable}" if paytable else ""))
+        for (kind, paytable), m in sorted(meter_catalogue().items(), key=lambda km: km[0])
     ]
 
 
 class MeterForm(forms.ModelForm):
     meter = forms.ChoiceField(
-        label="meter", help_text="Which meter of §657a.12 this is (its paytable's seed and rates)."
+        label="meter", help_text="Which meter of its game's paytables this is (its seed and rates)."
     )
 
     class Meta:

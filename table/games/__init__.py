@@ -13,13 +13,15 @@ may mix games: each round is settled by its own game's contract module, which ex
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, cast
 
 from table.games.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from .base import Game
+    from .base import Game, MeterKind, PaytableReport
 
 FOUR_CARD_FRENZY = "four_card_frenzy"
 CRAZY_4_POKER = "crazy_4_poker"
@@ -31,6 +33,14 @@ GAMES: dict[str, str] = {
     FOUR_CARD_FRENZY: "table.games.four_card_frenzy.game",
     FIVE_CARD_HI_LO: "table.games.five_card_hi_lo.game",
     CRAZY_4_POKER: "table.games.crazy_4_poker.game",
+}
+#: Every game's paytable report module (:class:`~table.games.base.PaytableReport`:
+#: ``manage.py paytable_report``, docs/paytables.md), in the docs' order; imported on first
+#: use, as :data:`GAMES`.
+REPORTS: dict[str, str] = {
+    FOUR_CARD_FRENZY: "table.games.four_card_frenzy.report",
+    CRAZY_4_POKER: "table.games.crazy_4_poker.report",
+    FIVE_CARD_HI_LO: "table.games.five_card_hi_lo.report",
 }
 #: The games' names for people, without importing them (model choices, the lobby).
 GAME_TITLES: dict[str, str] = {
@@ -52,9 +62,34 @@ def game(name: object) -> Game[Any, Any]:
     return found
 
 
+def paytable_report(name: object) -> PaytableReport:
+    """The paytable report module of the game named ``name``; an unknown name is bad input."""
+    if not isinstance(name, str) or name not in REPORTS:
+        raise InvalidInput("unknown_game", f"unknown game {name!r}")
+    module: PaytableReport = cast("PaytableReport", import_module(REPORTS[name]))
+    return module
+
+
 def game_of_state(state: Mapping[str, Any]) -> Game[Any, Any]:
     """The game of a stored round: its ``"game"`` key (Four Card Frenzy's rounds have none)."""
     return game(state.get("game", FOUR_CARD_FRENZY))
+
+
+@cache
+def meter_catalogue() -> Mapping[tuple[str, str], MeterKind]:
+    """Every meter a table of any game may be linked to, by (kind, paytable): the union of
+    the games' :meth:`~table.games.base.Game.meter_catalogue` (the meters store's and the
+    admin's). Two games naming the same meter is a mistake in a game."""
+    out: dict[tuple[str, str], MeterKind] = {}
+    for name in GAMES:
+        for kind in game(name).meter_catalogue():
+            key = (kind.kind, kind.paytable)
+            if key in out:
+                raise ValueError(
+                    f"two games have a {kind.kind} meter for paytable {kind.paytable!r}"
+                )
+            out[key] = kind
+    return MappingProxyType(out)
 
 
 def contract_settler(name: object) -> Callable[[object], dict[str, Any]]:

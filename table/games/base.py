@@ -36,6 +36,7 @@ from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 from table.games.errors import EngineError, InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Transfer, to_player
+from table.games.progressive import MeterRates
 from table.games.shoe import Fault, RandomSource
 
 __all__ = [
@@ -77,9 +78,12 @@ __all__ = [
     "InvalidInput",
     "Line",
     "MeterChange",
+    "MeterKind",
+    "MeterRates",
     "MeterReading",
     "MeterSpec",
     "Move",
+    "PaytableReport",
     "Problem",
     "RandomSource",
     "Recalled",
@@ -394,6 +398,29 @@ class MeterSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class MeterKind:
+    """One meter any Rules Submission of the game may offer, as the meters store
+    (``table/meters.py``) and the admin's meter form know it: a meter row is ``kind`` for
+    ``paytable`` ("" when it serves no lettered paytable), with ``rates``
+    (:mod:`table.games.progressive`) per unit of one of ``stakes``, the table's fixed wager.
+
+    ``wagers``: the wagers whose stakes feed it at "no more bets" and which it pays;
+    ``split``: those of them whose jackpot is shared by every box with that wager (a jackpot
+    on a hand they all share, the dealer's: §657a.12(f)(2)). ``family``: the meters one
+    table's meters must all come from ("" for none), with one wager among them (Crazy 4
+    Poker: one progressive paytable per table, house interpretation 5)."""
+
+    kind: str
+    paytable: str
+    label: str
+    rates: MeterRates
+    wagers: tuple[str, ...]
+    stakes: tuple[int, ...]
+    family: str = ""
+    split: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Sign:
     """A posted sign: a wager, the paytable in force and its rows (hand, payout words)."""
 
@@ -703,6 +730,13 @@ class Game(Protocol[R, S]):
         applies each :class:`MeterChange` a step returns."""
         ...
 
+    def meter_catalogue(self) -> tuple[MeterKind, ...]:
+        """Every meter any Rules Submission of this game may offer (often none), each once: the
+        meters store creates, links, feeds and pays meters by it, and the admin's meter form
+        lists it. :meth:`meters` of any rules names only meters of it (``pool`` is
+        ``kind:paytable:wager``)."""
+        ...
+
     def signs(self, rules: R) -> tuple[Sign, ...]:
         """The signs posted at the table: every wager offered and its payouts."""
         ...
@@ -796,6 +830,40 @@ class Game(Protocol[R, S]):
 
     def from_dict(self, data: Mapping[str, Any]) -> S:
         """A round from :meth:`to_dict`; anything else raises ``InvalidInput("bad_state")``."""
+        ...
+
+
+@runtime_checkable
+class PaytableReport(Protocol):
+    """A game's paytable report: the exact figures (by enumeration) of every paytable its
+    Rules Submission may choose. ``manage.py paytable_report`` computes it, writes it to
+    ``table/data/`` and writes the game's section of ``docs/paytables.md``; :meth:`Game.math_report`
+    reads the written file. A module of the game's own, named in :data:`table.games.REPORTS`:
+    pure, no Django and no files."""
+
+    def parse_sections(self, text: str | None) -> list[str]:
+        """The parts of the report ``text`` names (``--only``: comma-separated, in the game's
+        words), in order, each once; every part for None. A name it does not know raises
+        ``InvalidInput``. A report computed only whole has no parts (``[]``)."""
+        ...
+
+    def build_report(
+        self,
+        progress: Callable[[str], None],
+        sections: Sequence[str] | None = None,
+        previous: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The report, JSON-ready: ``sections`` (of :meth:`parse_sections`; None: all of it)
+        computed, the other parts kept from ``previous`` (the report as last written).
+        ``progress`` hears a line at each step."""
+        ...
+
+    def text_lines(self, report: Mapping[str, Any]) -> list[str]:
+        """The console summary of what :meth:`build_report` computed."""
+        ...
+
+    def markdown_lines(self, report: Mapping[str, Any]) -> list[str]:
+        """The game's section of ``docs/paytables.md``."""
         ...
 
 

@@ -252,6 +252,14 @@ def quiet(_: str) -> None:
     return None
 
 
+def whole_report(text: str | None) -> list[str]:
+    """A paytable report's ``parse_sections`` when it is computed only whole: it has no
+    parts, so any part named is unknown."""
+    if text:
+        raise InvalidInput("unknown_section", f"this report is computed whole: no part {text!r}")
+    return []
+
+
 def exact(x: Fraction) -> str:
     """An exact figure as the fraction ``numerator/denominator``."""
     return f"{x.numerator}/{x.denominator}"

@@ -210,13 +210,10 @@ class Context:
         increments = [c for c in changes if c.kind == "increment"]
         if increments:
             boxes = [b for b in self.game.boxes(self.state) if b.in_play]
-            progressive = [b.wagers["progressive"] for b in boxes if b.wagers.get("progressive")]
-            hand_bonus = [
-                b.wagers[w] for b in boxes for w in meters.HAND_BONUS_WAGERS if b.wagers.get(w)
-            ]
-            booked = _meter_call(
-                meters.apply_increments, self.table, row, progressive, hand_bonus, self.held
-            )
+            # Every stake of each wager that feeds a meter of the game.
+            feeding = dict.fromkeys(w for k in self.game.meter_catalogue() for w in k.wagers)
+            stakes = {w: [b.wagers[w] for b in boxes if b.wagers.get(w)] for w in feeding}
+            booked = _meter_call(meters.apply_increments, self.table, row, stakes, self.held)
             wanted = {c.meter: (c.amount, c.reserve) for c in increments if c.amount or c.reserve}
             got = {k: (i.primary, i.reserve) for k, i in booked.items() if i.primary or i.reserve}
             if wanted != got:
@@ -228,7 +225,8 @@ class Context:
         if any(c.kind == "reverse" for c in changes):
             _meter_call(meters.reverse_increments, row, self.held)
         owners = {b.box: b.player for b in self.game.boxes(self.state)}
-        for hit, shares in _hits(changes, owners):
+        split = frozenset(w for k in self.game.meter_catalogue() for w in k.split)
+        for hit, shares in _hits(changes, owners, split):
             self._hold({player for _, player in hit.winners})
             standing = _meter_call(meters.table_meters, self.table).get(hit.meter)
             if standing is None:
@@ -282,10 +280,11 @@ def _less_meter_payouts(
 
 
 def _hits(
-    changes: tuple[MeterChange, ...], owners: dict[int, str]
+    changes: tuple[MeterChange, ...], owners: dict[int, str], split: frozenset[str]
 ) -> list[tuple[Any, list[MeterChange]]]:
-    """The payouts as the meters store's hits, in order: a dealer-hand jackpot split between
-    boxes (§657a.12(f)(2)) is one hit with every share's box, the others one box each."""
+    """The payouts as the meters store's hits, in order: a jackpot split between boxes (a
+    ``split`` wager's, the dealer's hand: §657a.12(f)(2)) is one hit with every share's box,
+    the others one box each."""
     from ..meters import Hit
 
     out: list[tuple[Any, list[MeterChange]]] = []
@@ -300,13 +299,13 @@ def _hits(
     for change in changes:
         if change.kind != "payout":
             continue
-        split = change.wager == "hand_bonus_dealer"
+        shared = change.wager in split
         if group and not (
-            split and group[0].wager == change.wager and group[0].meter == change.meter
+            shared and group[0].wager == change.wager and group[0].meter == change.meter
         ):
             close()
         group.append(change)
-        if not split or change.reset:
+        if not shared or change.reset:
             close()
     close()
     return out

@@ -52,7 +52,8 @@ for i in range(1, rounds + 1):
     with transaction.atomic():
         rnd = Round.objects.create(table=table, number=i, rules_submission=table.rules, rules={},
                                    phase="betting", state={}, commitment="-", deck_back="red")
-        meters.apply_increments(table, rnd, [100] * (1 + i % 4), [100] * (i % 3))
+        meters.apply_increments(table, rnd, {"progressive": [100] * (1 + i % 4),
+                                           "hand_bonus_player": [100] * (i % 3)})
         hits = [meters.Hit("five_card", 100 if i % 5 == 0 else 10, ((6, me),))]
         if i % 3 == 0:
             hits.append(meters.Hit("hand_bonus", 10 if i % 2 else 100,

@@ -13,7 +13,16 @@ from typing import Any
 
 import pytest
 
-from table.games import FOUR_CARD_FRENZY, GAMES, contract_settler, game, game_of_state
+from table.games import (
+    FOUR_CARD_FRENZY,
+    GAMES,
+    REPORTS,
+    contract_settler,
+    game,
+    game_of_state,
+    meter_catalogue,
+    paytable_report,
+)
 from table.games.base import (
     BET,
     BETTING_PHASE,
@@ -33,6 +42,7 @@ from table.games.base import (
     Game,
     Inputs,
     MeterReading,
+    PaytableReport,
     Role,
     check_view,
 )
@@ -182,6 +192,48 @@ def test_every_game_satisfies_the_protocol(name: str) -> None:
     # The platform's rows know a round in play by its phase alone (the admin, recall).
     assert g.phases[0] == BETTING_PHASE and SETTLED_PHASE in g.phases
     assert contract_settler(name) is g.settle_one
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_game_has_its_paytable_report(name: str) -> None:
+    """``manage.py paytable_report`` and docs/paytables.md reach a game's report only through
+    the registry (:data:`REPORTS`), each module the :class:`PaytableReport` it promises."""
+    assert set(REPORTS) == set(GAMES)
+    report = paytable_report(name)
+    assert isinstance(report, PaytableReport)
+    for member in ("parse_sections", "build_report", "text_lines", "markdown_lines"):
+        promised = list(inspect.signature(getattr(PaytableReport, member)).parameters)[1:]
+        assert list(inspect.signature(getattr(report, member)).parameters) == promised, member
+    whole = report.parse_sections(None)
+    if not whole:  # a report computed whole refuses any part named alone
+        with pytest.raises(InvalidInput):
+            report.parse_sections("main")
+    with pytest.raises(InvalidInput) as refused:
+        paytable_report("blackjack")
+    assert refused.value.code == "unknown_game"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_meters_a_table_needs_are_in_its_game_catalogue(name: str) -> None:
+    """Every meter :meth:`Game.meters` names (``pool`` = ``kind:paytable:wager``) is one of
+    the game's :meth:`Game.meter_catalogue`, with its seed and reseed for that wager, fed and
+    paid by wagers the game has; the registry's catalogue is every game's."""
+    g = game(name)
+    catalogue = {(m.kind, m.paytable): m for m in g.meter_catalogue()}
+    assert len(catalogue) == len(g.meter_catalogue())
+    assert all(meter_catalogue()[key] is m for key, m in catalogue.items())
+    rules = g.default_rules()
+    wagers = {w.key for w in g.wagers(rules)}
+    for m in catalogue.values():
+        assert set(m.wagers) <= wagers and set(m.split) <= set(m.wagers) and m.stakes
+    for spec in g.meters(rules):
+        kind, paytable, wager = spec.pool.split(":")
+        found = catalogue[(kind, paytable)]
+        assert int(wager) in found.stakes
+        assert (spec.seed, spec.reseed) == (
+            found.rates.seed_amount(int(wager)),
+            found.rates.reseed_amount(int(wager)),
+        )
 
 
 def test_every_member_of_the_interface_is_documented() -> None:

@@ -22,14 +22,8 @@ NOT_YET: dict[str, str] = {
     # the game's own paytable sources and jurisdictions (not in the interface), and its admin
     # form the column form with its live mathematics; moving its rules to the JSON choices
     # the other games use takes a migration.
-    "table/models.py": "Four Card Frenzy's rules columns; Crazy 4 Poker's meter catalogue",
+    "table/models.py": "Four Card Frenzy's rules columns",
     "table/admin/rules.py": "Four Card Frenzy's column form, paytable catalogue and signs",
-    # The progressive meters' store keeps Crazy 4 Poker's meters and uses their arithmetic.
-    "table/meters.py": "Crazy 4 Poker's meter arithmetic",
-    # Tools over each game's own mathematics and engine, not the table.
-    "table/paytable_report.py": "each game's report module, for docs/paytables.md",
-    "table/management/commands/paytable_report.py": "each game's enumeration",
-    "table/management/commands/bench_engine.py": "Four Card Frenzy's engine, benchmarked",
 }
 #: Every platform module: table/ but the games and the migrations.
 PLATFORM = tuple(

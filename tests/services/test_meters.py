@@ -3,6 +3,7 @@ in the ledger, the history, the frames (CRAZY_4_POKER.md "Meters", interpretatio
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -16,9 +17,9 @@ from hypothesis import strategies as st
 from table import ledger, meters
 from table.games.cards import parse_card
 from table.games.crazy_4_poker.contract import parse_box
-from table.games.crazy_4_poker.meters import Meter
 from table.games.crazy_4_poker.rules import Rules
 from table.games.crazy_4_poker.settlement import settle_round
+from table.games.progressive import Meter
 from table.models import (
     Account,
     AppendOnlyError,
@@ -31,6 +32,12 @@ from table.models import (
 from tests.services.conftest import make_player
 
 Hit = meters.Hit
+
+
+def stakes(progressive: Sequence[int] = (), hand_bonus: Sequence[int] = ()) -> dict[str, list[int]]:
+    """A Crazy 4 Poker round's meter stakes by wager (the hand-bonus hands on the player's
+    hand), as the table's command hands them to the meters store."""
+    return {"progressive": list(progressive), "hand_bonus_player": list(hand_bonus)}
 
 
 def new_round(table: Table, number: int | None = None) -> Round:
@@ -100,6 +107,15 @@ def test_a_new_meter_starts_at_its_seed_funded_by_the_house(table: Table) -> Non
     )
 
 
+def test_the_kind_choices_name_every_meter_of_the_games() -> None:
+    """The meter row's kind choices (as the migrations have them) are the kinds of the games'
+    meter catalogues, each with its label: the admin offers and the store keeps only those."""
+    from table.games import meter_catalogue
+
+    catalogue = {(m.kind, m.label) for m in meter_catalogue().values()}
+    assert catalogue == set(ProgressiveMeter.KINDS)
+
+
 def test_a_meter_no_paytable_has_is_refused(table: Table) -> None:
     with pytest.raises(meters.MeterError):
         meters.create_meter("x", "mega", "A", 100)  # Five-Card A has one five_card meter
@@ -141,7 +157,7 @@ def test_increments_at_close_feed_every_meter_and_count_folded_boxes(
     ]
     bankroll = ledger.table_bankroll(table).balance
     with transaction.atomic():
-        incs = meters.apply_increments(table, rnd, progressive, hands)
+        incs = meters.apply_increments(table, rnd, stakes(progressive, hands))
     for kind, meter in {**m, "hand_bonus": hand_bonus}.items():
         assert standing(meter) == (expected[kind].amount, expected[kind].reserve)
     # 3 wagers x 9% / 7% / 3% of $1; 4 hands x 13% + 8% reserve.
@@ -158,9 +174,9 @@ def test_increments_at_close_feed_every_meter_and_count_folded_boxes(
 def test_a_round_feeds_its_meters_once(table: Table, hand_bonus: ProgressiveMeter) -> None:
     rnd = new_round(table)
     with transaction.atomic():
-        meters.apply_increments(table, rnd, hand_bonus=[100])
+        meters.apply_increments(table, rnd, stakes(hand_bonus=[100]))
     with pytest.raises(meters.MeterError) as e, transaction.atomic():
-        meters.apply_increments(table, rnd, hand_bonus=[100])
+        meters.apply_increments(table, rnd, stakes(hand_bonus=[100]))
     assert e.value.code == "already_incremented"
     assert standing(hand_bonus) == (10_000_00 + 13, 8)
 
@@ -186,7 +202,7 @@ def test_bad_increments_change_nothing(
     rnd = new_round(table)
     before = [standing(m) for m in ProgressiveMeter.objects.all()]
     with pytest.raises(meters.MeterError) as e, transaction.atomic():
-        meters.apply_increments(table, rnd, progressive, hand)
+        meters.apply_increments(table, rnd, stakes(progressive, hand))
     assert e.value.code == code
     assert [standing(m) for m in ProgressiveMeter.objects.all()] == before
     assert not MeterEvent.objects.filter(kind="increment").exists()
@@ -201,7 +217,7 @@ def test_a_void_takes_the_increments_back_out(table: Table, hand_bonus: Progress
     before = [standing(x) for x in (*m.values(), hand_bonus)]
     bankroll = ledger.table_bankroll(table).balance
     with transaction.atomic():
-        meters.apply_increments(table, rnd, [100, 100], [100, 100, 100])
+        meters.apply_increments(table, rnd, stakes([100, 100], [100, 100, 100]))
     assert standing(hand_bonus) != before[-1]
     with transaction.atomic():
         back = meters.reverse_increments(rnd)
@@ -221,7 +237,7 @@ def test_a_void_after_a_linked_table_hit_takes_back_only_what_is_left(
     hb = meters.create_meter("linked hand bonus", "hand_bonus", "", 100, [one, two])
     first = new_round(one)
     with transaction.atomic():
-        meters.apply_increments(one, first, hand_bonus=[100] * 10)  # +130, reserve +80
+        meters.apply_increments(one, first, stakes(hand_bonus=[100] * 10))  # +130, reserve +80
     with transaction.atomic():
         meters.pay_hits(
             two, new_round(two), [Hit("hand_bonus", 100, ((2, "alice"),), "hand_bonus_player")]
@@ -242,7 +258,7 @@ def test_a_hit_pays_the_meter_as_it_stands_at_that_box_s_turn(table: Table, alic
     m = meters.create_meter("five", "five_card", "A", 100, [table])
     rnd = new_round(table)
     with transaction.atomic():
-        meters.apply_increments(table, rnd, [100] * 5)  # 5 x 21 cents
+        meters.apply_increments(table, rnd, stakes([100] * 5))  # 5 x 21 cents
         paid = meters.pay_hits(table, rnd, [Hit("five_card", 100, ((4, "alice"),))])
     assert paid[0].paid == 10_000_00 + 105  # this round's increments included
     assert ledger.player_account(alice).balance == 10_000_00 + 10_000_00 + 105
@@ -260,7 +276,7 @@ def test_a_second_winner_gets_what_the_first_left(table: Table, alice: Any, bob:
     m = five_card_c("c", 100, table)
     rnd = new_round(table)
     with transaction.atomic():
-        meters.apply_increments(table, rnd, [100, 100])
+        meters.apply_increments(table, rnd, stakes([100, 100]))
         paid = meters.pay_hits(
             table,
             rnd,
@@ -278,14 +294,14 @@ def test_a_hundred_percent_hit_resets_to_reseed_plus_reserve(
     rnd = new_round(table)
     bankroll = ledger.table_bankroll(table).balance
     with transaction.atomic():
-        meters.apply_increments(table, rnd, hand_bonus=[100] * 25)  # 325, reserve 200
+        meters.apply_increments(table, rnd, stakes(hand_bonus=[100] * 25))  # 325, reserve 200
         meters.pay_hits(table, rnd, [Hit("hand_bonus", 100, ((1, "alice"),), "hand_bonus_player")])
     # Interpretation 6: reseed $0 + the reserve, and the reserve to 0.
     assert standing(hand_bonus) == (200, 0)
     four = meters.create_meter("four B", "four_card", "B", 500, [table])
     rnd = new_round(table)
     with transaction.atomic():
-        meters.apply_increments(table, rnd, [500] * 3)  # 25% / 5% of $5: 375, reserve 75
+        meters.apply_increments(table, rnd, stakes([500] * 3))  # 25% / 5% of $5: 375, reserve 75
         meters.pay_hits(table, rnd, [Hit("four_card", 100, ((3, "alice"),))])
     assert standing(four) == (5_000_00 + 75, 0)  # $1,000 for 1 at $5, plus the reserve
     # The hitting table's bankroll funded the $5,000 reseed (the hand bonus reseeds $0).
@@ -296,7 +312,7 @@ def test_a_percentage_pays_rounded_down_and_leaves_the_rest(table: Table, alice:
     m = meters.create_meter("five", "five_card", "A", 100, [table])
     rnd = new_round(table)
     with transaction.atomic():
-        meters.apply_increments(table, rnd, [100] * 5)  # 10,001.05
+        meters.apply_increments(table, rnd, stakes([100] * 5))  # 10,001.05
         paid = meters.pay_hits(table, rnd, [Hit("five_card", 10, ((5, "alice"),))])
     assert paid[0].paid == 1_000_10  # 10% of 1,000,105 cents is 100,010.5: rounded down
     assert standing(m) == (10_001_05 - 1_000_10, 0)
@@ -308,7 +324,7 @@ def test_a_dealer_hand_jackpot_is_split_and_the_leftover_cents_stay(
 ) -> None:
     rnd = new_round(table)
     with transaction.atomic():
-        meters.apply_increments(table, rnd, hand_bonus=[100] * 3)  # 10,000.39, reserve 0.24
+        meters.apply_increments(table, rnd, stakes(hand_bonus=[100] * 3))  # 10,000.39, reserve 0.24
         winners = ((6, "alice"), (4, "bob"), (2, "carol"))
         paid = meters.pay_hits(table, rnd, [Hit("hand_bonus", 100, winners, "hand_bonus_dealer")])
     # 1,000,039 cents in three shares of 333,346; 1 cent stays, on top of reseed $0 + reserve.
@@ -322,7 +338,7 @@ def test_a_dealer_hand_jackpot_is_split_and_the_leftover_cents_stay(
     # A straight flush on the dealer's hand: 10% of what is left, split, rounded down.
     rnd2 = new_round(table)
     with transaction.atomic():
-        meters.apply_increments(table, rnd2, hand_bonus=[100] * 2)  # 25 + 26, reserve 16
+        meters.apply_increments(table, rnd2, stakes(hand_bonus=[100] * 2))  # 25 + 26, reserve 16
         paid = meters.pay_hits(
             table, rnd2, [Hit("hand_bonus", 10, ((5, "alice"), (1, "bob")), "hand_bonus_dealer")]
         )
@@ -365,13 +381,15 @@ def test_hits_agree_with_the_engine_s_settlement(
         meters.apply_increments(
             table,
             rnd,
-            [b.wagers.progressive for b in boxes],
-            [
-                s
-                for b in boxes
-                for s in (b.wagers.hand_bonus_player, b.wagers.hand_bonus_dealer)
-                if s
-            ],
+            {
+                "progressive": [b.wagers.progressive for b in boxes],
+                "hand_bonus_player": [
+                    b.wagers.hand_bonus_player for b in boxes if b.wagers.hand_bonus_player
+                ],
+                "hand_bonus_dealer": [
+                    b.wagers.hand_bonus_dealer for b in boxes if b.wagers.hand_bonus_dealer
+                ],
+            },
         )
         payments = meters.pay_hits(table, rnd, hits)
     for result in engine.meters:
@@ -441,7 +459,7 @@ def test_a_table_takes_one_meter_of_each_kind_from_one_paytable(
     # Linked behind the admin's back anyway: the services refuse rather than guess.
     extra = meters.create_meter("second mega", "mega", "C", 100, [table])
     with pytest.raises(meters.MeterError) as e, transaction.atomic():
-        meters.apply_increments(table, new_round(table), [100])
+        meters.apply_increments(table, new_round(table), stakes([100]))
     assert e.value.code == "bad_links"
     assert standing(extra) == (10_000_00, 0)
 
@@ -476,7 +494,7 @@ def test_each_committed_change_publishes_one_meter_frame(
     rnd = new_round(table)
     with django_capture_on_commit_callbacks(execute=True):
         with transaction.atomic():
-            meters.apply_increments(table, rnd, hand_bonus=[100])
+            meters.apply_increments(table, rnd, stakes(hand_bonus=[100]))
             meters.pay_hits(
                 table, rnd, [Hit("hand_bonus", 10, ((3, "alice"),), "hand_bonus_player")]
             )
@@ -492,9 +510,9 @@ def test_each_committed_change_publishes_one_meter_frame(
     # A change that rolls back sends nothing.
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         with pytest.raises(meters.MeterError), transaction.atomic():
-            meters.apply_increments(table, new_round(table), hand_bonus=[100])
+            meters.apply_increments(table, new_round(table), stakes(hand_bonus=[100]))
             meters.apply_increments(
-                table, Round.objects.get(table=table, number=2), hand_bonus=[100]
+                table, Round.objects.get(table=table, number=2), stakes(hand_bonus=[100])
             )
     assert callbacks == []
     channel_layers.backends.clear()
@@ -576,7 +594,7 @@ def test_meters_and_ledger_conserve_money(ops: list[tuple[Any, ...]]) -> None:
             if op[0] == "increment":
                 rnd = new_round(table)
                 with transaction.atomic():
-                    meters.apply_increments(table, rnd, [100] * op[2], [500] * op[3])
+                    meters.apply_increments(table, rnd, stakes([100] * op[2], [500] * op[3]))
                 counts = {"five_card": op[2], "hand_bonus": op[3]}
                 for kind, n in counts.items():
                     model[kind][0] += n * (wager[kind] * spec[kind][0] // 100)
@@ -633,7 +651,7 @@ def test_the_accounts_a_table_command_holds_stay_up_to_date(
     rnd = new_round(table)
     with transaction.atomic():
         players, bankroll, held = ledger.lock_for_table(table, ["alice"])
-        meters.apply_increments(table, rnd, hand_bonus=[100], held=held)
+        meters.apply_increments(table, rnd, stakes(hand_bonus=[100]), held=held)
         hit = Hit("hand_bonus", 10, ((1, "alice"),), "hand_bonus_player")
         meters.pay_hits(table, rnd, [hit], held=held)
         for account in (bankroll, players["alice"]):

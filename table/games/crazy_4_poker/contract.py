@@ -12,9 +12,9 @@ from table.games.cards import Card, parse_card, parse_cards, trusted_codes
 from table.games.common import box_number, check_keys
 from table.games.common import json_object as _object
 from table.games.errors import InvalidInput
+from table.games.progressive import Meter
 
 from .hands import four_card_category_key
-from .meters import Meter
 from .paytables import PROGRESSIVES, ProgressiveType
 from .rules import Progressive, Rules
 from .settlement import (

@@ -19,6 +19,7 @@ from typing import Any, Final
 from table.games.cards import codes
 from table.games.errors import EngineError, InvalidInput
 from table.games.four_card_frenzy.hands import describe
+from table.games.progressive import Meter
 from table.games.shoe import Fault
 
 from ..base import (
@@ -46,6 +47,7 @@ from ..base import (
     Inputs,
     Line,
     MeterChange,
+    MeterKind,
     MeterSpec,
     Move,
     Problem,
@@ -73,7 +75,7 @@ from ..base import (
 )
 from . import contract
 from .hands import best_four
-from .meters import Meter
+from .meters import CATALOGUE, METER_LABELS
 from .paytables import (
     FIVE_CARD_PROGRESSIVES,
     FOUR_CARD_PROGRESSIVES,
@@ -119,14 +121,6 @@ _PROGRESSIVE_OPTIONS: Final = tuple(
     [f"four_card {n}" for n in FOUR_CARD_PROGRESSIVES]
     + [f"five_card {n}" for n in FIVE_CARD_PROGRESSIVES]
 )
-_METER_LABELS: Final = {
-    "four_card": "Four-Card Progressive",
-    "five_card": "Five-Card Progressive",
-    "mega": "Mega",
-    "major": "Major",
-    "minor": "Minor",
-    "hand_bonus": "Five Card Hand Bonus",
-}
 
 
 def _meter_change(change: Any) -> MeterChange:
@@ -330,7 +324,7 @@ class Crazy4Poker:
         out = []
         for spec in r.meters:
             wager = r.meter_wager(spec.name)
-            # What the meters store links tables by (table/models.py's meter_catalogue):
+            # What the meters store links tables by (its catalogue, :meth:`meter_catalogue`):
             # the meter's kind, its progressive paytable letter ("" for the hand bonus) and
             # the table's fixed wager.
             letter = ""
@@ -340,13 +334,16 @@ class Crazy4Poker:
             out.append(
                 MeterSpec(
                     spec.name,
-                    _METER_LABELS.get(spec.name, spec.name),
+                    METER_LABELS.get(spec.name, spec.name),
                     pool,
                     spec.seed_amount(wager),
                     spec.reseed_amount(wager),
                 )
             )
         return tuple(out)
+
+    def meter_catalogue(self) -> tuple[MeterKind, ...]:
+        return CATALOGUE
 
     def signs(self, rules: TableRules) -> tuple[Sign, ...]:
         r = rules.rules

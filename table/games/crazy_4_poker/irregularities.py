@@ -20,10 +20,10 @@ from typing import Final
 
 from table.games.cards import Card
 from table.games.errors import InvalidInput
+from table.games.progressive import Increment, Meter, reverse_increment
 from table.games.shoe import Deal, DealPlan, Fault
 from table.games.shoe import deal as _shoe_deal
 
-from .meters import Increment, Meter, reverse_increment
 from .settlement import BoxInPlay
 
 

@@ -1,83 +1,62 @@
-"""Progressive meters (§657a.12(d)(3)-(4), (e)(3)-(4), (f)(2), (f)(4)).
+"""Crazy 4 Poker's progressive meters (§657a.12(d)(3)-(4), (e)(3)-(4), (f)(2), (f)(4)): which
+meters its paytables have and which wagers feed them and are paid from them, the catalogue
+the meters store keeps them by (:meth:`~table.games.base.Game.meter_catalogue`).
 
-A meter has an amount (what a 100% payout pays) and a reserve (house interpretation 6: it
-accumulates at its rate and is added to the reseed when the meter pays 100%). Every
-progressive wager adds the table's rates to each of its meters, and every hand-bonus wager
-(each hand) to the hand-bonus meter, at "no more bets" (§657a.10(a)(2)), folded boxes
-included; a void round takes the increments back out (§657a.13). A winner is paid from the
-meter as it stands at that box's turn (§657a.12(d)(4), (e)(4)).
+Every progressive wager adds the table's rates to each meter of its progressive paytable (a
+Five-Card C wager feeds mega, major and minor), and every hand-bonus wager (each hand) to the
+hand-bonus meter, at "no more bets" (§657a.10(a)(2)), folded boxes included. A jackpot on the
+dealer's hand is split between every box with a live dealer-hand wager (§657a.12(f)(2)). One
+progressive paytable and one wager per table (house interpretation 5). The arithmetic is
+every game's: :mod:`table.games.progressive`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from typing import Final
 
-from table.games.errors import InvalidInput
+from table.games.base import MeterKind
 
-from .paytables import MeterSpec
+from .paytables import FIXED_WAGERS, HAND_BONUS_METER, PROGRESSIVES, ProgressiveType
+from .settlement import HAND_BONUS_DEALER, HAND_BONUS_PLAYER, PROGRESSIVE
 
-
-@dataclass(frozen=True, slots=True)
-class Meter:
-    """A meter's standing in cents."""
-
-    amount: int
-    reserve: int = 0
-
-    def __post_init__(self) -> None:
-        for what, v in (("amount", self.amount), ("reserve", self.reserve)):
-            if type(v) is not int or v < 0:
-                raise InvalidInput(
-                    "bad_meter", f"a meter {what} is a whole number of cents ≥ 0, not {v!r}"
-                )
+#: Each meter's name for people (the admin, the felt's meters).
+METER_LABELS: Final = {
+    "four_card": "Four-Card Progressive",
+    "five_card": "Five-Card Progressive",
+    "mega": "Mega",
+    "major": "Major",
+    "minor": "Minor",
+    "hand_bonus": "Five Card Hand Bonus",
+}
 
 
-@dataclass(frozen=True, slots=True)
-class Increment:
-    """What the wagers at "no more bets" added to one meter."""
-
-    primary: int
-    reserve: int
-
-
-def seeded(spec: MeterSpec, wager: int) -> Meter:
-    """A new meter at its seed (§657a.12(d)(3), (e)(3), (f)(4))."""
-    return Meter(spec.seed_amount(wager))
-
-
-def increment_for(spec: MeterSpec, stakes: Iterable[int]) -> Increment:
-    """The rates of ``spec`` applied to each stake, each share rounded down to the cent."""
-    primary = reserve = 0
-    for stake in stakes:
-        primary += stake * spec.primary // 100
-        reserve += stake * spec.reserve // 100
-    return Increment(primary, reserve)
-
-
-def apply_increment(meter: Meter, inc: Increment) -> Meter:
-    return Meter(meter.amount + inc.primary, meter.reserve + inc.reserve)
-
-
-def reverse_increment(meter: Meter, inc: Increment) -> Meter:
-    """A void round's increments taken back out (§657a.13, house rule)."""
-    if meter.amount < inc.primary or meter.reserve < inc.reserve:
-        raise InvalidInput("bad_meter", "the meter holds less than the increment to reverse")
-    return Meter(meter.amount - inc.primary, meter.reserve - inc.reserve)
+def _catalogue() -> tuple[MeterKind, ...]:
+    hand_bonus = MeterKind(
+        HAND_BONUS_METER.name,
+        "",
+        METER_LABELS[HAND_BONUS_METER.name],
+        HAND_BONUS_METER,
+        (HAND_BONUS_PLAYER, HAND_BONUS_DEALER),
+        FIXED_WAGERS,
+        split=(HAND_BONUS_DEALER,),
+    )
+    progressive = [
+        MeterKind(
+            rates.name,
+            letter,
+            METER_LABELS[rates.name],
+            rates,
+            (PROGRESSIVE,),
+            FIXED_WAGERS,
+            family=f"{ProgressiveType(kind).value} {letter}",
+        )
+        for kind, tables in PROGRESSIVES.items()
+        for letter, table in tables.items()
+        for rates in table.meters
+    ]
+    return (hand_bonus, *progressive)
 
 
-def pay_out(meter: Meter, spec: MeterSpec, wager: int, percent: int, paid: int) -> Meter:
-    """The meter after ``paid`` cents of a ``percent``% payout have left it.
-
-    100% resets it to the reseed plus the reserve (the reserve to 0); anything not paid out
-    (the cents a split leaves) stays on it. A smaller percentage leaves the rest.
-    """
-    if not 0 <= paid <= meter.amount:
-        raise InvalidInput("bad_meter", f"cannot pay {paid} from a meter of {meter.amount}")
-    if percent == 100:
-        return Meter(spec.reseed_amount(wager) + meter.reserve + meter.amount - paid)
-    return Meter(meter.amount - paid, meter.reserve)
-
-
-def total(meters: Mapping[str, Meter]) -> int:
-    return sum(m.amount + m.reserve for m in meters.values())
+#: Every meter of §657a.12: the hand-bonus meter (no paytable letter), then each progressive
+#: paytable's meters ("four_card A" ... "five_card D" are their families).
+CATALOGUE: Final = _catalogue()

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Final
 
 from table.games.errors import InvalidInput
+from table.games.progressive import MeterRates
 
 from .hands import FiveCardCategory, FourCardHand, SixCardHand
 
@@ -180,24 +181,6 @@ MEGA, MAJOR, MINOR = "mega", "major", "minor"
 HAND_BONUS = "hand_bonus"
 
 
-@dataclass(frozen=True, slots=True)
-class MeterSpec:
-    """A progressive meter: seed and reseed per unit of the table's fixed wager, and the
-    percentages of every wager added to it (primary) and to its reserve."""
-
-    name: str
-    seed: int  # "$5,000 for 1": the meter starts at seed x the table's wager
-    reseed: int
-    primary: int  # percent of each wager
-    reserve: int = 0
-
-    def seed_amount(self, wager: int) -> int:
-        return self.seed * wager
-
-    def reseed_amount(self, wager: int) -> int:
-        return self.reseed * wager
-
-
 # --- Four-Card Progressive (§657a.12(d)) --------------------------------------------------------
 
 
@@ -212,7 +195,7 @@ class ProgressiveTable:
 
     type: ProgressiveType
     paytable: Paytable
-    meters: tuple[MeterSpec, ...]
+    meters: tuple[MeterRates, ...]
     #: Envy Bonus in cents by the receiving box's wager (100 or 500), by qualifying hand.
     envy: Mapping[int, tuple[tuple[HandClass, int], ...]]
 
@@ -233,7 +216,7 @@ class ProgressiveTable:
 
 
 def _four_card(
-    name: str, trips: int, meter: MeterSpec, straight_flush_envy: bool
+    name: str, trips: int, meter: MeterRates, straight_flush_envy: bool
 ) -> ProgressiveTable:
     table = Paytable(
         "progressive",
@@ -256,8 +239,8 @@ def _four_card(
 
 
 FOUR_CARD_PROGRESSIVES: Final = {
-    "A": _four_card("A", 9, MeterSpec(FOUR_CARD, 5000, 5000, 29), True),
-    "B": _four_card("B", 15, MeterSpec(FOUR_CARD, 1000, 1000, 25, 5), False),
+    "A": _four_card("A", 9, MeterRates(FOUR_CARD, 5000, 5000, 29), True),
+    "B": _four_card("B", 15, MeterRates(FOUR_CARD, 1000, 1000, 25, 5), False),
 }
 
 # --- Five-Card Progressive (§657a.12(e)) --------------------------------------------------------
@@ -270,7 +253,7 @@ _FIVE_CARD_ENVY: Final[dict[int, tuple[tuple[HandClass, int], ...]]] = {
 
 
 def _five_card(name: str, top: tuple[Payout, Payout, Payout], trips: int,
-               meters: tuple[MeterSpec, ...]) -> ProgressiveTable:  # fmt: skip
+               meters: tuple[MeterRates, ...]) -> ProgressiveTable:  # fmt: skip
     table = Paytable(
         "progressive",
         name,
@@ -293,22 +276,22 @@ FIVE_CARD_PROGRESSIVES: Final = {
         "A",
         (OfMeter(FIVE_CARD, 100), OfMeter(FIVE_CARD, 10), ForOne(300)),
         9,
-        (MeterSpec(FIVE_CARD, 10000, 10000, 21),),
+        (MeterRates(FIVE_CARD, 10000, 10000, 21),),
     ),
     "B": _five_card(
         "B",
         (OfMeter(MEGA, 100), OfMeter(MAJOR, 100), ForOne(300)),
         9,
-        (MeterSpec(MEGA, 10000, 10000, 11), MeterSpec(MAJOR, 1000, 1000, 10)),
+        (MeterRates(MEGA, 10000, 10000, 11), MeterRates(MAJOR, 1000, 1000, 10)),
     ),
     "C": _five_card(
         "C",
         (OfMeter(MEGA, 100), OfMeter(MAJOR, 100), OfMeter(MINOR, 100)),
         10,
         (
-            MeterSpec(MEGA, 10000, 10000, 9),
-            MeterSpec(MAJOR, 1000, 1000, 7),
-            MeterSpec(MINOR, 250, 250, 3),
+            MeterRates(MEGA, 10000, 10000, 9),
+            MeterRates(MAJOR, 1000, 1000, 7),
+            MeterRates(MINOR, 250, 250, 3),
         ),
     ),
     "D": _five_card(
@@ -316,9 +299,9 @@ FIVE_CARD_PROGRESSIVES: Final = {
         (OfMeter(MEGA, 100), OfMeter(MAJOR, 100), OfMeter(MINOR, 100)),
         9,
         (
-            MeterSpec(MEGA, 10000, 10000, 10),
-            MeterSpec(MAJOR, 1000, 1000, 8),
-            MeterSpec(MINOR, 250, 250, 3),
+            MeterRates(MEGA, 10000, 10000, 10),
+            MeterRates(MAJOR, 1000, 1000, 8),
+            MeterRates(MINOR, 250, 250, 3),
         ),
     ),
 }
@@ -343,7 +326,7 @@ HAND_BONUS_PAYTABLE: Final = Paytable(
     ),
 )
 #: §657a.12(f)(4): seed $10,000 for 1, reseed $0, 13% primary, 8% reserve.
-HAND_BONUS_METER: Final = MeterSpec(HAND_BONUS, 10000, 0, 13, 8)
+HAND_BONUS_METER: Final = MeterRates(HAND_BONUS, 10000, 0, 13, 8)
 MAGIC_CARD: Final = ForOne(20)  # §657a.12(f)(3), paid on top of the wager's own result
 LUCKY_BONUS: Final = ForOne(5)
 

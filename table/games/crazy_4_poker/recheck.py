@@ -19,10 +19,10 @@ from typing import Any
 
 from table.games.common import compare_resettlement, restack_problems, void_problems
 from table.games.errors import EngineError
+from table.games.progressive import Meter
 from table.games.shoe import DealPlan, Fault
 
 from .irregularities import FROM_DEAL, deal
-from .meters import Meter
 from .round import Phase, Round
 from .settlement import SIX_CARD_BONUS, Draws, settle
 

@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from table.games.common import Progress, exact
+from table.games.common import Progress, exact, whole_report
 from table.games.common import one_in as _one_in
 from table.games.common import percent as _p
 from table.games.common import quiet as _quiet
@@ -43,6 +43,7 @@ from table.games.four_card_frenzy.analysis import (
     five_card_hands,
     hand_words,
 )
+from table.games.progressive import MeterRates
 
 from . import analysis
 from .hands import (
@@ -61,7 +62,6 @@ from .paytables import (
     SIX_CARD_BONUS_PAYTABLES,
     SUPER_BONUS,
     ForOne,
-    MeterSpec,
     OfMeter,
     Paytable,
     ProgressiveTable,
@@ -262,7 +262,7 @@ def main_game_section(progress: Progress = _quiet) -> dict[str, Any]:
 
 
 def _row_json(row: analysis.Row, payout: ToOne | ForOne | OfMeter,
-              meters: Mapping[str, MeterSpec]) -> dict[str, Any]:  # fmt: skip
+              meters: Mapping[str, MeterRates]) -> dict[str, Any]:  # fmt: skip
     p = row.probability
     out: dict[str, Any] = {
         "label": row.label,
@@ -289,7 +289,7 @@ def _row_json(row: analysis.Row, payout: ToOne | ForOne | OfMeter,
 
 
 def return_at_seed(table: Paytable, wager: analysis.SideWager,
-                   meters: Mapping[str, MeterSpec]) -> Fraction:  # fmt: skip
+                   meters: Mapping[str, MeterRates]) -> Fraction:  # fmt: skip
     """What a "for 1" table pays back per unit staked if every meter always stood at its seed."""
     total = Fraction(0)
     for row, counted in zip(table.rows, wager.rows, strict=True):
@@ -304,7 +304,7 @@ def return_at_seed(table: Paytable, wager: analysis.SideWager,
 
 
 def long_run_return(table: Paytable, wager: analysis.SideWager,
-                    meters: Mapping[str, MeterSpec]) -> Fraction:  # fmt: skip
+                    meters: Mapping[str, MeterRates]) -> Fraction:  # fmt: skip
     """The return per unit staked over an endless run of the meters.
 
     Everything that goes onto a meter is paid out by it eventually: its primary and reserve
@@ -363,7 +363,7 @@ def _fixed_json(wager: analysis.SideWager, table: Paytable) -> dict[str, Any]:
 def _meter_json(
     wager: analysis.SideWager,
     table: Paytable,
-    meters: Sequence[MeterSpec],
+    meters: Sequence[MeterRates],
     envy: dict[str, Any] | None,
 ) -> dict[str, Any]:
     specs = {m.name: m for m in meters}
@@ -487,8 +487,18 @@ def side_wager_sections(progress: Progress = _quiet) -> dict[str, Any]:
     }
 
 
-def build_report(progress: Progress = _quiet) -> dict[str, Any]:
-    """The whole Crazy 4 Poker report."""
+def parse_sections(text: str | None) -> list[str]:
+    """The report is computed whole: it has no parts to name alone (``--only``)."""
+    return whole_report(text)
+
+
+def build_report(
+    progress: Progress = _quiet,
+    sections: Sequence[str] | None = None,
+    previous: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The whole Crazy 4 Poker report (no parts: ``sections`` is None, ``previous`` unused)."""
+    whole_report(",".join(sections or ()))
     started = time.perf_counter()
     main = main_game_section(progress)
     wagers = side_wager_sections(progress)

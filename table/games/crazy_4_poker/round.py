@@ -50,6 +50,7 @@ from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Transfer, to_player
 from table.games.events import Step as EngineStep
 from table.games.four_card_frenzy.hands import describe
+from table.games.progressive import Increment, Meter
 from table.games.shoe import (
     CARDS_PER_STACK,
     DealPlan,
@@ -70,7 +71,6 @@ from .hands import (
     four_card_hand,
 )
 from .irregularities import CONSEQUENCES, FROM_DEAL, Irregularity, deal
-from .meters import Increment, Meter
 from .paytables import HAND_BONUS_PAYTABLE, HandClass, OfMeter, ProgressiveType
 from .rules import Rules, draw_bonuses, play_range
 from .settlement import (

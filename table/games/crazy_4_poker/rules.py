@@ -18,6 +18,7 @@ from typing import Final
 from table.games.cards import Card
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.four_card_frenzy.hands import category_of
+from table.games.progressive import MeterRates
 from table.games.shoe import RandomSource
 
 from .hands import PAIR_OF_ACES
@@ -27,7 +28,6 @@ from .paytables import (
     PROGRESSIVES,
     QUEENS_UP_PAYTABLES,
     SIX_CARD_BONUS_PAYTABLES,
-    MeterSpec,
     Paytable,
     ProgressiveTable,
     ProgressiveType,
@@ -77,7 +77,7 @@ class Rules:
     magic_card_probability: Fraction = Fraction(0)
     lucky_bonus_probability: Fraction = Fraction(0)
     max_boxes_per_player: int = 2  # §657a.7(e)
-    meters: tuple[MeterSpec, ...] = field(init=False)
+    meters: tuple[MeterRates, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         if self.hand_bonus_wager is not None:
@@ -120,7 +120,7 @@ class Rules:
             six_card,
         )
 
-    def meter_spec(self, name: str) -> MeterSpec:
+    def meter_spec(self, name: str) -> MeterRates:
         for spec in self.meters:
             if spec.name == name:
                 return spec

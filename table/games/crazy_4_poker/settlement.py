@@ -24,6 +24,14 @@ from typing import Final
 
 from table.games.cards import Card, card_code
 from table.games.errors import InvalidInput
+from table.games.progressive import (
+    Increment,
+    Meter,
+    apply_increment,
+    increment_for,
+    pay_out,
+    share,
+)
 
 from .hands import (
     BestFour,
@@ -37,7 +45,6 @@ from .hands import (
     four_card_hand,
     six_card_hand_trusted,
 )
-from .meters import Increment, Meter, apply_increment, increment_for, pay_out
 from .paytables import (
     EVEN_MONEY,
     HAND_BONUS,
@@ -440,7 +447,7 @@ class _MeterBook:
     def pay(self, name: str, percent: int, pool_share: int | None = None) -> int:
         """Pay ``percent``% of the meter (or ``pool_share`` of it, for a split) and book it."""
         meter = self.now[name]
-        paid = meter.amount * percent // 100 if pool_share is None else pool_share
+        paid = share(meter, percent) if pool_share is None else pool_share
         spec = self.rules.meter_spec(name)
         self.now[name] = pay_out(meter, spec, self.rules.meter_wager(name), percent, paid)
         self.paid[name] += paid
@@ -544,8 +551,9 @@ def settle(
                 stake = w.hand_bonus_dealer
                 if dealer_row is not None and isinstance(dealer_row.payout, OfMeter):
                     if dealer_share is None:  # taken once, at the first such box in order
-                        pool = book.now[HAND_BONUS].amount * dealer_row.payout.percent // 100
-                        dealer_share = pool // len(dealer_hand_wagers)
+                        dealer_share = share(
+                            book.now[HAND_BONUS], dealer_row.payout.percent, len(dealer_hand_wagers)
+                        )
                         book.pay(
                             HAND_BONUS,
                             dealer_row.payout.percent,

@@ -42,6 +42,7 @@ from ..base import (
     Game,
     GameStep,
     Inputs,
+    MeterKind,
     MeterSpec,
     Move,
     Problem,
@@ -208,6 +209,9 @@ class FiveCardHiLo:
         )
 
     def meters(self, rules: HiLoRules) -> tuple[MeterSpec, ...]:
+        return ()
+
+    def meter_catalogue(self) -> tuple[MeterKind, ...]:
         return ()
 
     def signs(self, rules: HiLoRules) -> tuple[Sign, ...]:

@@ -23,11 +23,11 @@ One room past 500 lines: one document, each section built from the same enumerat
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from table.games.common import Progress, exact
+from table.games.common import Progress, exact, whole_report
 from table.games.common import one_in as _one_in
 from table.games.common import percent as _p
 from table.games.common import quiet as _quiet
@@ -378,8 +378,18 @@ def wager_sections(progress: Progress = _quiet) -> dict[str, Any]:
     return {"tie": tie, "poker_bonus": poker}
 
 
-def build_report(progress: Progress = _quiet) -> dict[str, Any]:
-    """The whole Five Card Hi-Lo report."""
+def parse_sections(text: str | None) -> list[str]:
+    """The report is computed whole: it has no parts to name alone (``--only``)."""
+    return whole_report(text)
+
+
+def build_report(
+    progress: Progress = _quiet,
+    sections: Sequence[str] | None = None,
+    previous: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The whole Five Card Hi-Lo report (no parts: ``sections`` is None, ``previous`` unused)."""
+    whole_report(",".join(sections or ()))
     started = time.perf_counter()
     main = main_game_section(progress)
     wagers = wager_sections(progress)

@@ -60,6 +60,7 @@ from ..base import (
     Game,
     GameStep,
     Inputs,
+    MeterKind,
     MeterSpec,
     Move,
     Problem,
@@ -211,6 +212,9 @@ class FourCardFrenzy:
         )
 
     def meters(self, rules: TableRules) -> tuple[MeterSpec, ...]:
+        return ()
+
+    def meter_catalogue(self) -> tuple[MeterKind, ...]:
         return ()
 
     def signs(self, rules: TableRules) -> tuple[Sign, ...]:

@@ -2,48 +2,40 @@
 
 Enumerates every deal of every game and writes each game's JSON report in ``table/data/``
 (:data:`table.paytable_report.REPORT_FILES`): Four Card Frenzy's ``paytable_report.json``
-(:mod:`table.games.four_card_frenzy.analysis`, read by the admin through
-:mod:`table.paytable_report`),
-``crazy_4_poker_report.json`` (:mod:`table.games.crazy_4_poker.report`) and
-``five_card_hi_lo_report.json`` (:mod:`table.games.five_card_hi_lo.report`); ``--markdown``
-also writes ``docs/paytables.md`` from all three. This command only dispatches: each game's
-report is built by its own package. All three take 83 s on the shared 2-core machine under
-load (Four Card Frenzy 41 s, Crazy 4 Poker 40 s, Five Card Hi-Lo 2.5 s), 1.4 GB at peak.
-``--game`` picks games; ``--only prime,four_card_bonus`` recomputes some Four Card Frenzy
-sections (and, without ``--game``, only that game) and keeps the others from the existing file.
+(read by the admin through :mod:`table.paytable_report`), ``crazy_4_poker_report.json`` and
+``five_card_hi_lo_report.json``; ``--markdown`` also writes ``docs/paytables.md`` from all
+three. This command only dispatches: each game's report is built, summed up and written as
+Markdown by the game's own report module (:data:`table.games.REPORTS`,
+:class:`table.games.base.PaytableReport`). All three take 83 s on the shared 2-core machine
+under load (Four Card Frenzy 41 s, Crazy 4 Poker 40 s, Five Card Hi-Lo 2.5 s), 1.4 GB at peak.
+``--game`` picks games; ``--only prime,four_card_bonus`` recomputes some parts of a report
+that has parts (Four Card Frenzy's; without ``--game``, only that game) and keeps the others
+from the existing file.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from table.games.crazy_4_poker import report as crazy_4_poker
-from table.games.five_card_hi_lo import report as five_card_hi_lo
-from table.games.four_card_frenzy import analysis
+from table.games import paytable_report
+from table.games.errors import InvalidInput
 from table.paytable_report import (
     CRAZY_4_POKER,
     DATA_DIR,
     FIVE_CARD_HI_LO,
     FOUR_CARD_FRENZY,
+    GAME_TITLES,
     REPORT_FILES,
     REPORT_PATH,
-    four_card_frenzy_text,
     load_game_report,
     markdown,
 )
 
-ALIASES = {
-    "main": "bad_beat",
-    "main_game": "bad_beat",
-    "allsix": "all_six",
-    "fcf": "four_card_bonus",
-}
 GAME_ALIASES = {
     "fcf": FOUR_CARD_FRENZY,
     "frenzy": FOUR_CARD_FRENZY,
@@ -52,34 +44,27 @@ GAME_ALIASES = {
     "hilo": FIVE_CARD_HI_LO,
     "hi_lo": FIVE_CARD_HI_LO,
 }
-Progress = Callable[[str], None]
-#: The other games: each package's ``build_report(progress)`` and ``text_lines(report)``.
-GAME_REPORTS: dict[str, Any] = {
-    CRAZY_4_POKER: crazy_4_poker,
-    FIVE_CARD_HI_LO: five_card_hi_lo,
-}
 
 
-def parse_only(text: str | None) -> list[str]:
-    if not text:
-        return list(analysis.SECTIONS)
-    names = []
-    for part in text.split(","):
-        name = ALIASES.get(part.strip(), part.strip())
-        if name not in analysis.SECTIONS:
-            raise CommandError(
-                f"unknown section {part.strip()!r} (choose from "
-                f"{', '.join(analysis.SECTIONS)}; 'main' means bad_beat)"
-            )
-        if name not in names:
-            names.append(name)
-    return names
+def sectioned() -> list[str]:
+    """The games whose report has parts ``--only`` may name (Four Card Frenzy's)."""
+    return [g for g in REPORT_FILES if paytable_report(g).parse_sections(None)]
+
+
+def parse_only(text: str | None, game: str | None = None) -> list[str]:
+    """The parts of ``game``'s report (the first with parts) ``--only`` names; all for None."""
+    try:
+        return paytable_report(game or sectioned()[0]).parse_sections(text)
+    except InvalidInput as exc:
+        raise CommandError(exc.message) from exc
 
 
 def parse_games(text: str | None, only: str | None) -> list[str]:
-    """The games to compute, in the docs' order; ``--only`` alone means Four Card Frenzy."""
+    """The games to compute, in the docs' order; ``--only`` alone means the games whose report
+    has parts."""
+    with_parts = sectioned()
     if not text:
-        return [FOUR_CARD_FRENZY] if only else list(REPORT_FILES)
+        return with_parts if only else list(REPORT_FILES)
     wanted = set()
     for part in text.split(","):
         name = part.strip().lower().replace("-", "_")
@@ -92,8 +77,9 @@ def parse_games(text: str | None, only: str | None) -> list[str]:
                 f"unknown game {part.strip()!r} (choose from {', '.join(REPORT_FILES)} or all)"
             )
         wanted.add(name)
-    if only and FOUR_CARD_FRENZY not in wanted:
-        raise CommandError("--only names Four Card Frenzy sections: add four_card_frenzy")
+    if only and not wanted & set(with_parts):
+        titles = " or ".join(GAME_TITLES[g] for g in with_parts)
+        raise CommandError(f"--only names {titles} sections: add {' or '.join(with_parts)}")
     return [g for g in REPORT_FILES if g in wanted]
 
 
@@ -149,19 +135,18 @@ class Command(BaseCommand):
         reports: dict[str, dict[str, Any]] = {}
         lines: list[str] = []
         for game in games:
-            if game == FOUR_CARD_FRENZY:
-                reports[game] = self.four_card_frenzy(
-                    parse_only(options["only"]), paths[game], progress, lines
-                )
-            else:
-                reports[game] = GAME_REPORTS[game].build_report(progress)
-                lines += [*GAME_REPORTS[game].text_lines(reports[game]), ""]
+            report = paytable_report(game)
+            sections = previous = None
+            if options["only"] and report.parse_sections(None):
+                sections = parse_only(options["only"], game)
+                previous = self.previous(paths[game], sections, report.parse_sections(None))
+            reports[game] = report.build_report(progress, sections, previous)
+            lines += [*report.text_lines(reports[game]), ""]
+            write_json(paths[game], reports[game])
         lines.append(f"total time {round(time.perf_counter() - started, 2)} s")
         self.stdout.write("\n".join(lines))
 
         for game in games:
-            if game != FOUR_CARD_FRENZY:  # Four Card Frenzy's was written with its sections
-                write_json(paths[game], reports[game])
             self.stdout.write(f"wrote {paths[game]}")
         if options["markdown"]:
             for game in REPORT_FILES:
@@ -177,23 +162,15 @@ class Command(BaseCommand):
             Path(options["markdown"]).write_text(markdown(reports), encoding="utf-8")
             self.stdout.write(f"wrote {options['markdown']}")
 
-    def four_card_frenzy(
-        self, sections: list[str], output: Path, progress: Progress, lines: list[str]
-    ) -> dict[str, Any]:
-        """Four Card Frenzy's report, as before: only ``sections`` recomputed, the others
-        kept from ``output``; written at once."""
-        previous: dict[str, Any] | None = None
-        if output.exists() and len(sections) < len(analysis.SECTIONS):
-            try:
-                previous = json.loads(output.read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError) as exc:
-                raise CommandError(f"cannot read the existing report {output}: {exc}") from exc
-        started = time.perf_counter()
-        report = analysis.build_report(sections, previous, progress)
-        report["seconds_this_run"] = round(time.perf_counter() - started, 2)
-        report["sections_this_run"] = sections
-        lines += four_card_frenzy_text(report, sections)
-        lines.append(f"time {report['seconds_this_run']} s")
-        lines.append("")
-        write_json(output, report)
-        return report
+    def previous(
+        self, output: Path, sections: list[str], every: list[str]
+    ) -> dict[str, Any] | None:
+        """The report as last written at ``output``, whose parts not in ``sections`` are kept
+        (None when every part is computed now, or there is none)."""
+        if not output.exists() or len(sections) >= len(every):
+            return None
+        try:
+            found: dict[str, Any] = json.loads(output.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise CommandError(f"cannot read the existing report {output}: {exc}") from exc
+        return found

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from table.games.cards import Card, parse_card, parse_cards
-from table.games.crazy_4_poker.meters import Meter, seeded
 from table.games.crazy_4_poker.rules import Rules
 from table.games.crazy_4_poker.settlement import (
     BoxInPlay,
@@ -14,6 +13,7 @@ from table.games.crazy_4_poker.settlement import (
     Wagers,
     settle_round,
 )
+from table.games.progressive import Meter, seeded
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -12,7 +12,6 @@ from collections import defaultdict
 from typing import Any
 
 from table.games.cards import DECK, parse_card
-from table.games.crazy_4_poker.meters import Meter, seeded
 from table.games.crazy_4_poker.round import (
     MeterChange,
     Phase,
@@ -21,6 +20,7 @@ from table.games.crazy_4_poker.round import (
     TableRules,
 )
 from table.games.crazy_4_poker.rules import Rules
+from table.games.progressive import Meter, seeded
 
 FULL = Rules.from_names("A", ("five_card", "C", 100), 100, "E")
 FOUR_CARD = Rules.from_names("B", ("four_card", "A", 500), None, "A")

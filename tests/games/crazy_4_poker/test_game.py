@@ -66,9 +66,9 @@ def test_a_play_up_to_three_times_the_ante_with_aces() -> None:
 
 
 def test_each_meter_is_one_the_meters_store_can_link() -> None:
-    """The meters a table needs name the store's meters (kind, paytable, wager: table/models.py)
-    with the seed and reseed of §657a.12 for the table's fixed wager."""
-    from table.models import meter_catalogue
+    """The meters a table needs name the store's meters (kind, paytable, wager: the games'
+    meter catalogue) with the seed and reseed of §657a.12 for the table's fixed wager."""
+    from table.games import meter_catalogue
 
     catalogue = meter_catalogue()
     stored = GAME.rules_to_dict(GAME.default_rules())
@@ -85,5 +85,6 @@ def test_each_meter_is_one_the_meters_store_can_link() -> None:
                     name, paytable, cents = spec.pool.split(":")
                     assert int(cents) == wager
                     engine = catalogue[(name, paytable)]
-                    assert spec.seed == engine.seed_amount(wager)
-                    assert spec.reseed == engine.reseed_amount(wager)
+                    assert spec.seed == engine.rates.seed_amount(wager)
+                    assert spec.reseed == engine.rates.reseed_amount(wager)
+                    assert wager in engine.stakes

@@ -14,9 +14,9 @@ from table.games.crazy_4_poker.irregularities import (
     dealer_card_exposed,
     void_round,
 )
-from table.games.crazy_4_poker.meters import Meter
 from table.games.crazy_4_poker.settlement import no_more_bets
 from table.games.errors import InvalidInput
+from table.games.progressive import Meter
 from table.games.shoe import DealPlan, Fault
 
 from .helpers import box, rules

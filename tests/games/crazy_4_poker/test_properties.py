@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from table.games.crazy_4_poker.contract import settlement_json
 from table.games.crazy_4_poker.hands import best_four
-from table.games.crazy_4_poker.meters import Meter
 from table.games.crazy_4_poker.rules import Rules, play_range
 from table.games.crazy_4_poker.settlement import (
     FORFEITED_ON_FOLD,
@@ -29,6 +28,7 @@ from table.games.crazy_4_poker.settlement import (
     Wagers,
     settle_round,
 )
+from table.games.progressive import Meter
 
 from .helpers import cards, rules
 

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from table.games.cards import DECK, card_code, parse_card
-from table.games.crazy_4_poker.meters import Meter
 from table.games.crazy_4_poker.round import (
     DEALER,
     VOID_REASONS,
@@ -25,6 +24,7 @@ from table.games.crazy_4_poker.rules import Rules
 from table.games.errors import EngineError, InvalidInput, RuleViolation
 from table.games.events import PUBLIC, to_player
 from table.games.events import Step as EngineStep
+from table.games.progressive import Meter
 from table.games.shoe import Fault, commitment, shuffle
 
 from ...conftest import SeededSource

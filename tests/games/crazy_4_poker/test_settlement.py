@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from table.games.crazy_4_poker.meters import Meter
 from table.games.crazy_4_poker.settlement import (
     BoxSettlement,
     Outcome,
@@ -12,6 +11,7 @@ from table.games.crazy_4_poker.settlement import (
     no_more_bets,
 )
 from table.games.errors import InvalidInput
+from table.games.progressive import Meter
 
 from .helpers import box, play_round, rules
 
