@@ -18,12 +18,9 @@ GAME_PACKAGES = tuple(sorted(module.rpartition(".")[0] for module in GAMES.value
 #: Platform modules that still import a game's own modules, and why (each one a debt: the
 #: test fails once it no longer does, so that it leaves this list).
 NOT_YET: dict[str, str] = {
-    # Four Card Frenzy's Rules Submission is model columns whose choices are labelled with
-    # the game's own paytable sources and jurisdictions (not in the interface), and its admin
-    # form the column form with its live mathematics; moving its rules to the JSON choices
-    # the other games use takes a migration.
-    "table/models.py": "Four Card Frenzy's rules columns; Crazy 4 Poker's meter catalogue",
-    "table/admin/rules.py": "Four Card Frenzy's column form, paytable catalogue and signs",
+    # The progressive meters' rows check their kind and paytable against Crazy 4 Poker's
+    # meters and build its MeterSpec.
+    "table/models.py": "Crazy 4 Poker's meter catalogue",
     # The progressive meters' store keeps Crazy 4 Poker's meters and uses their arithmetic.
     "table/meters.py": "Crazy 4 Poker's meter arithmetic",
     # Tools over each game's own mathematics and engine, not the table.
