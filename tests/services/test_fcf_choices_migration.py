@@ -78,3 +78,28 @@ def test_the_columns_become_the_games_choices_and_come_back() -> None:
     assert house.game == "four_card_frenzy"
     assert house.game_rules() == TableRules(**CHOICES)
     assert house.game_problems() == []
+
+
+def test_the_rules_read_once_follow_every_change_of_the_choices() -> None:
+    """``game_rules`` is read once per set of choices (the command path reads a submission
+    with every command): a change of the choices, in place or not, reads them again, and a
+    change to one instance's choices never reaches another read of the same stored text."""
+    import json
+
+    from table.models import RulesSubmission
+
+    stored = json.dumps(game("four_card_frenzy").rules_to_dict(TableRules(ante_min=10_00)))
+    first = RulesSubmission(name="a", game="four_card_frenzy")
+    first.read_choices(stored)
+    rules = first.game_rules()
+    assert rules == TableRules(ante_min=10_00)
+    second = RulesSubmission(name="b", game="four_card_frenzy")
+    second.read_choices(stored)
+    assert second.game_rules() is rules  # the same text: the rules read before
+    first.choices["ante_min"] = 20_00  # in place
+    assert first.game_rules().ante_min == 20_00
+    first.choices = {**first.choices, "two_decks": False}
+    assert first.game_rules() == TableRules(ante_min=20_00, two_decks=False)
+    third = RulesSubmission(name="c", game="four_card_frenzy")
+    third.read_choices(stored)
+    assert third.game_rules() == rules and third.choices["ante_min"] == 10_00
