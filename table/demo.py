@@ -15,12 +15,13 @@ linked), their dealer, six players with play money, and the house's staff, each 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
-from table.games import CRAZY_4_POKER, FIVE_CARD_HI_LO, game
+from table.games import CRAZY_4_POKER, FIVE_CARD_HI_LO, FOUR_CARD_FRENZY, game
 
 from . import duties, ledger, meters
 from .models import Account, DealerAssignment, ProgressiveMeter, RulesSubmission, Table
@@ -98,11 +99,13 @@ def duty_group(name: str) -> Group:
     return group
 
 
-def game_rules_submission(name: str, title: str) -> RulesSubmission:
-    """The Rules Submission of a game other than Four Card Frenzy: its default choices."""
+def game_rules_submission(name: str, title: str, **choices: Any) -> RulesSubmission:
+    """A game's Rules Submission: its default choices but ``choices`` (the game's own names),
+    as the game stores them (``rules_to_dict``)."""
     g = game(name)
+    stored = {**g.rules_to_dict(g.default_rules()), **choices}
     rules, _ = RulesSubmission.objects.get_or_create(
-        name=title, defaults={"game": name, "choices": g.rules_to_dict(g.default_rules())}
+        name=title, defaults={"game": name, "choices": g.rules_to_dict(g.parse_rules(stored))}
     )
     return rules
 
@@ -120,21 +123,20 @@ def link_meters(table: Table, rules: RulesSubmission) -> None:
 
 @transaction.atomic
 def ensure_demo(table_name: str = "Frenzy 1") -> Demo:
-    rules, _ = RulesSubmission.objects.get_or_create(
-        name="Pennsylvania demo",
-        defaults=dict(
-            jurisdiction="pennsylvania",
-            bad_beat_paytable="B",
-            prime_paytable="A",
-            four_card_bonus_paytable="C",
-            all_six_paytable="E",
-            payout_limit=100_000_00,
-            adjacent_boxes=2,
-            ante_min=5_00,
-            ante_max=500_00,
-            decision_seconds=20,
-            betting_seconds=15,
-        ),
+    rules = game_rules_submission(
+        FOUR_CARD_FRENZY,
+        "Pennsylvania demo",
+        jurisdiction="pennsylvania",
+        bad_beat_paytable="B",
+        prime_paytable="A",
+        four_card_bonus_paytable="C",
+        all_six_paytable="E",
+        payout_limit=100_000_00,
+        adjacent_boxes=2,
+        ante_min=5_00,
+        ante_max=500_00,
+        decision_seconds=20,
+        betting_seconds=15,
     )
     table, created = Table.objects.get_or_create(name=table_name, defaults={"rules": rules})
     ledger.table_bankroll(table)

@@ -11,6 +11,7 @@ table's rules, a round's events, its ledger postings, a meter's tables) read bes
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from typing import Any
@@ -20,17 +21,18 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from table.games.four_card_frenzy.paytables import PAYTABLES, PaytableKind
-from table.games.four_card_frenzy.rules import JURISDICTION_NAMES, Jurisdiction, TableRules
 from table.money import dollars
 
+#: What each stored text of a Rules Submission's choices gives, by game and text: the choices
+#: and the rules they read as. A command reads its table's submission anew each time, and its
+#: rules are the same (frozen) value until the choices change.
+_READ: dict[tuple[str, str | bytes], tuple[dict[str, Any], Any]] = {}
+_READ_MOST = 64
 
-def _choices(kind: PaytableKind) -> list[tuple[str, str]]:
-    out = []
-    for name, table in PAYTABLES[kind].items():
-        where = "Pennsylvania" if table.source.startswith("§") else "manufacturer"
-        out.append((name, f"{name} ({where}, {table.source})"))
-    return out
+
+def _copied(choices: dict[str, Any]) -> dict[str, Any]:
+    """A copy of stored choices that a change in place to either leaves the other as it was."""
+    return {k: copy.deepcopy(v) if isinstance(v, dict | list) else v for k, v in choices.items()}
 
 
 class Money(models.BigIntegerField):
@@ -46,11 +48,10 @@ def _game_choices() -> list[tuple[str, str]]:
 class RulesSubmission(models.Model):
     """What a game's chapter leaves to the casino (§601a.2): paytables, wagers offered, limits.
 
-    A submission names its game; a table runs the game of its submission. Four Card Frenzy's
-    choices are this model's columns (the game came first, and its admin page with the live
-    mathematics is built on them); every other game's are the JSON ``choices``, in the form
-    the game's ``rules_to_dict`` writes and its ``parse_rules`` reads, checked by its
-    ``rules_problems`` in the admin, a rules change and opening a round alike.
+    A submission names its game; a table runs the game of its submission. Its choices are the
+    JSON ``choices``, in the form the game's ``rules_to_dict`` writes and its ``parse_rules``
+    reads, checked by its ``rules_problems`` in the admin, a rules change and opening a round
+    alike (Four Card Frenzy's were model columns until migration 0010).
     """
 
     name = models.CharField(max_length=100, unique=True)
@@ -60,79 +61,8 @@ class RulesSubmission(models.Model):
         default="four_card_frenzy",
         help_text="The game this Rules Submission is for; a table runs the game of its rules.",
     )
-    #: The choices of a game other than Four Card Frenzy (its ``rules_to_dict`` form).
+    #: The game's choices (its ``rules_to_dict`` form); empty: the game's default rules.
     choices = models.JSONField(default=dict, blank=True)
-    jurisdiction = models.CharField(
-        "jurisdiction",
-        max_length=16,
-        choices=[(j.value, JURISDICTION_NAMES[j]) for j in Jurisdiction],
-        default=Jurisdiction.PENNSYLVANIA.value,
-        help_text=(
-            "Whose paytables the Submission selects from. Pennsylvania: only the tables "
-            "§684a.12(c)-(f) list (bad beat A-D, Prime A-B, Four Card Bonus A-H, All-Six "
-            "A-E). Manufacturer's rules: only BB-1 to BB-6, Prime-1 and Prime-2, FC-1 to "
-            "FC-12, and no All-Six Bonus."
-        ),
-    )
-    bad_beat_paytable = models.CharField(
-        "bad beat paytable (§684a.12(c))",
-        max_length=8,
-        choices=_choices(PaytableKind.BAD_BEAT),
-        default="A",
-    )
-    offers_prime = models.BooleanField("offer the Prime Wager (§684a.7(d)(2))", default=True)
-    prime_paytable = models.CharField(
-        "Prime paytable (§684a.12(d))",
-        max_length=8,
-        choices=_choices(PaytableKind.PRIME),
-        default="A",
-    )
-    offers_four_card_bonus = models.BooleanField(
-        "offer the Four Card Bonus Wager (§684a.7(d)(3))", default=True
-    )
-    four_card_bonus_paytable = models.CharField(
-        "Four Card Bonus paytable (§684a.12(e))",
-        max_length=8,
-        choices=_choices(PaytableKind.FOUR_CARD_BONUS),
-        default="A",
-    )
-    offers_all_six = models.BooleanField(
-        "offer the All-Six Bonus Wager (§684a.7(d)(4))", default=True
-    )
-    all_six_paytable = models.CharField(
-        "All-Six Bonus paytable (§684a.12(f))",
-        max_length=8,
-        choices=_choices(PaytableKind.ALL_SIX),
-        default="A",
-    )
-    payout_limit = Money(
-        "aggregate payout limit per player per round, cents (§684a.12(g))",
-        null=True,
-        blank=True,
-        help_text="Empty for no limit. Applies to Ante, Raise and Odds winnings only.",
-    )
-    adjacent_boxes = models.PositiveSmallIntegerField(
-        "adjacent boxes one player may play (§684a.7(e))",
-        default=2,
-        validators=[MinValueValidator(1), MaxValueValidator(6)],
-    )
-    ante_min = Money("Ante minimum, cents", default=5_00)
-    ante_max = Money("Ante maximum, cents", default=500_00)
-    prime_min = Money("Prime minimum, cents", default=1_00)
-    prime_max = Money("Prime maximum, cents", default=100_00)
-    four_card_bonus_min = Money("Four Card Bonus minimum, cents", default=1_00)
-    four_card_bonus_max = Money("Four Card Bonus maximum, cents", default=100_00)
-    all_six_min = Money("All-Six minimum, cents", default=1_00)
-    all_six_max = Money("All-Six maximum, cents", default=100_00)
-    two_decks = models.BooleanField(
-        "two decks alternating in an automated shuffler (§684a.3(b))", default=True
-    )
-    decision_seconds = models.PositiveSmallIntegerField(
-        "seconds a player has to raise or fold", default=20
-    )
-    betting_seconds = models.PositiveSmallIntegerField(
-        "automatic dealer's betting countdown, seconds", default=15
-    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -143,12 +73,47 @@ class RulesSubmission(models.Model):
         return self.name
 
     def game_rules(self) -> Any:
-        """The rules in the game's own value (what its rounds are opened under)."""
-        from table.games import FOUR_CARD_FRENZY, game
+        """The rules in the game's own value (what its rounds are opened under):
+        ``game(self.game).parse_rules(self.choices)``, read once per set of choices (the
+        instance keeps them with a copy of the choices they came from, and reads again
+        only once the choices differ, a change in place included)."""
+        choices = self.choices or {}
+        kept = self._parsed
+        if kept is not None and kept[0] == self.game and kept[1] == choices:
+            return kept[2]
+        from table.games import game
 
-        if self.game == FOUR_CARD_FRENZY:
-            return self.to_table_rules()
-        return game(self.game).parse_rules(self.choices or {})
+        rules = game(self.game).parse_rules(choices)
+        self._parsed = (self.game, _copied(choices), rules)
+        return rules
+
+    #: (game, choices, rules) as :meth:`game_rules` last read them.
+    _parsed: tuple[str, dict[str, Any], Any] | None = None
+
+    def read_choices(self, stored: Any) -> None:
+        """Set the choices from the column as a plain SQL read gives it (JSON text), with
+        the rules they read as if the same text was read before (the command path reads
+        its table's submission with every command, table/services/command.py)."""
+        if not isinstance(stored, str | bytes):
+            self.choices = stored
+            return
+        key = (self.game, stored)
+        found = _READ.get(key)
+        if found is None:
+            from table.games.errors import InvalidInput
+
+            self.choices = json.loads(stored)
+            try:
+                self.game_rules()
+            except InvalidInput:
+                return  # malformed: game_rules() says so when asked
+            assert self._parsed is not None
+            if len(_READ) >= _READ_MOST:
+                _READ.clear()  # start over (one step, safe beside another thread's read)
+            found = _READ[key] = (self._parsed[1], self._parsed[2])
+        kept, rules = found
+        self.choices = _copied(kept)
+        self._parsed = (self.game, kept, rules)
 
     def game_problems(self) -> list[tuple[str, str]]:
         """Every reason these rules cannot be used, as (field, words); malformed choices too."""
@@ -160,31 +125,6 @@ class RulesSubmission(models.Model):
         except InvalidInput as exc:
             return [("choices", exc.message)]
         return [(p.field, p.words) for p in game(self.game).rules_problems(rules)]
-
-    def to_table_rules(self) -> TableRules:
-        return TableRules(
-            bad_beat_paytable=self.bad_beat_paytable,
-            prime_paytable=self.prime_paytable,
-            four_card_bonus_paytable=self.four_card_bonus_paytable,
-            all_six_paytable=self.all_six_paytable,
-            payout_limit=self.payout_limit,
-            offers_prime=self.offers_prime,
-            offers_four_card_bonus=self.offers_four_card_bonus,
-            offers_all_six=self.offers_all_six,
-            adjacent_boxes=self.adjacent_boxes,
-            ante_min=self.ante_min,
-            ante_max=self.ante_max,
-            prime_min=self.prime_min,
-            prime_max=self.prime_max,
-            four_card_bonus_min=self.four_card_bonus_min,
-            four_card_bonus_max=self.four_card_bonus_max,
-            all_six_min=self.all_six_min,
-            all_six_max=self.all_six_max,
-            two_decks=self.two_decks,
-            decision_seconds=self.decision_seconds,
-            betting_seconds=self.betting_seconds,
-            jurisdiction=self.jurisdiction,
-        )
 
     def clean(self) -> None:
         problems = self.game_problems()

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from . import accounts, common, duties, meters, rounds, rules, tables
+from . import accounts, common, duties, game_rules, meters, rounds, rules, tables
 from .accounts import CreditForm, credit_players
 from .common import ReadOnlyAdmin, ReadOnlyInline
-from .rules import mathematics_html, paytable_catalogue_html, posted_sign_html
 from .tables import deck_rows
 
 admin.site.site_header = "Four Card Frenzy — casino administration"
@@ -30,10 +29,8 @@ __all__ = [
     "credit_players",
     "deck_rows",
     "duties",
-    "mathematics_html",
+    "game_rules",
     "meters",
-    "paytable_catalogue_html",
-    "posted_sign_html",
     "rounds",
     "rules",
     "tables",

@@ -1,7 +1,8 @@
-"""The Rules Submission of a game after Four Card Frenzy: a form built from the game's
-``rules_fields`` (stored in ``RulesSubmission.choices`` as its ``rules_to_dict``), checked by
-its ``parse_rules`` and ``rules_problems`` field by field, and its posted signs and exact
-mathematics (``Game.signs``, ``Game.math_report``) rendered from templates."""
+"""The Rules Submission of any game: a form built from the game's ``rules_fields`` (stored in
+``RulesSubmission.choices`` as its ``rules_to_dict``), checked by its ``parse_rules`` and
+``rules_problems`` field by field, and its posted signs and exact mathematics
+(``Game.signs``, ``Game.math_report``) rendered from templates, or from the game's own
+templates where it draws them (``Game.staff_parts``)."""
 
 from __future__ import annotations
 
@@ -14,14 +15,12 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from table.games import game
-from table.games.base import Game, RulesField
+from table.games.base import Game, RulesField, StaffPart
 from table.games.errors import InvalidInput
 
 from ..models import ProgressiveMeter, RulesSubmission
 from ..money import DollarField
 
-#: The form's name of a game's choice (kept apart from Four Card Frenzy's model columns).
-PREFIX = "choice__"
 #: No single limit is anywhere near ten million dollars: catch typos.
 MAX_LIMIT_CENTS = 10_000_000_00
 
@@ -32,7 +31,7 @@ def _structured(f: RulesField) -> bool:
 
 
 def _help(f: RulesField) -> str:
-    words = []
+    words = [f.help] if f.help else []
     if _structured(f):
         words.append(f"JSON, as {json.dumps(f.default)}")
         if f.options:
@@ -47,7 +46,7 @@ def form_field(f: RulesField) -> forms.Field:
     required = not f.optional
     label, help_text = f.label, _help(f)
     if f.kind == "choice":
-        options = [(o, o) for o in f.options]
+        options = [(o, f.option_words.get(o, o)) for o in f.options]
         if f.optional:
             options = [("", "not offered"), *options]
         return forms.ChoiceField(
@@ -93,18 +92,19 @@ class GameRulesForm(forms.ModelForm):
         stored = self.instance.choices if self.instance.game == self.game_name else None
         values = stored or g.rules_to_dict(g.default_rules())
         for f in g.rules_fields():
-            self.fields[PREFIX + f.name].initial = form_initial(f, values.get(f.name, f.default))
+            self.fields[f.name].initial = form_initial(f, values.get(f.name, f.default))
         if "game" in self.fields:
             self.fields["game"].initial = self.game_name
+            self.fields["game"].required = False  # a form without it: the page's game
 
     def clean_game(self) -> str:
-        name: str = self.cleaned_data["game"]
+        name: str = self.cleaned_data.get("game") or self.game_name
         if name != self.game_name:
             raise forms.ValidationError("Choose the game first, then fill in its choices.")
         return name
 
     def _value(self, f: RulesField) -> Any:
-        value = self.cleaned_data.get(PREFIX + f.name)
+        value = self.cleaned_data.get(f.name)
         if value in ("", None):
             return None if f.optional or f.kind != "flag" else False
         if _structured(f):
@@ -123,18 +123,18 @@ class GameRulesForm(forms.ModelForm):
         base = g.rules_to_dict(g.default_rules())
         data = dict(base)
         for f in fields:
-            if PREFIX + f.name in self.errors:
+            if f.name in self.errors:
                 continue
             try:
                 data[f.name] = self._value(f)
             except forms.ValidationError as exc:
-                self.add_error(PREFIX + f.name, exc)
+                self.add_error(f.name, exc)
                 continue
             # Each choice on its own, the others as the game's defaults: which one is wrong.
             try:
                 g.parse_rules({**base, f.name: data[f.name]})
             except InvalidInput as exc:
-                self.add_error(PREFIX + f.name, exc.message)
+                self.add_error(f.name, exc.message)
         if self.errors:
             return cleaned
         try:
@@ -144,7 +144,7 @@ class GameRulesForm(forms.ModelForm):
             return cleaned
         names = {f.name for f in fields}
         for problem in g.rules_problems(rules):
-            target = PREFIX + problem.field if problem.field in names else None
+            target = problem.field if problem.field in names else None
             self.add_error(target, problem.words)
         if not self.errors:
             self.instance.choices = g.rules_to_dict(rules)
@@ -163,12 +163,18 @@ def game_form(name: str) -> type[GameRulesForm]:
     """The form class of one game's Rules Submission (its choices as declared fields)."""
     attrs: dict[str, Any] = {"game_name": name}
     for f in game(name).rules_fields():
-        attrs[PREFIX + f.name] = form_field(f)
+        attrs[f.name] = form_field(f)
     return type(f"{name.title().replace('_', '')}RulesForm", (GameRulesForm,), attrs)
 
 
-def choice_names(name: str) -> tuple[str, ...]:
-    return tuple(PREFIX + f.name for f in game(name).rules_fields())
+def choice_fieldsets(name: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The game's choices by the part of the form each belongs in (:attr:`RulesField.group`),
+    in the order the game lists them; a choice of no group is among the game's choices."""
+    g = game(name)
+    groups: dict[str, list[str]] = {}
+    for f in g.rules_fields():
+        groups.setdefault(f.group or f"Choices ({g.regulation})", []).append(f.name)
+    return [(title, tuple(names)) for title, names in groups.items()]
 
 
 def _rules_of(obj: RulesSubmission) -> tuple[Game[Any, Any], Any] | None:
@@ -179,37 +185,64 @@ def _rules_of(obj: RulesSubmission) -> tuple[Game[Any, Any], Any] | None:
         return None
 
 
-def game_signs_html(obj: RulesSubmission) -> SafeString:
-    """The signs the table posts under these choices (``Game.signs``), and its limits."""
-    found = _rules_of(obj)
-    context: dict[str, Any] = {"signs": [], "wagers": [], "problem": ""}
-    if found is None:
-        context["problem"] = "These choices cannot be read: fix them and save."
-    else:
-        g, rules = found
-        context["signs"] = [s.to_dict() for s in g.signs(rules)]
-        context["wagers"] = [w for w in g.wagers(rules) if w.offered]
-        context["settings"] = g.table_settings(rules)
-        context["regulation"] = g.regulation
+def _parts(g: Game[Any, Any], rules: Any, place: str) -> list[StaffPart]:
+    return [p for p in g.staff_parts(rules) if p.place == place]
+
+
+def _render(parts: list[StaffPart]) -> SafeString:
+    return SafeString("".join(render_to_string(p.template, dict(p.context)) for p in parts))
+
+
+def signs_html(g: Game[Any, Any], rules: Any) -> SafeString:
+    """The signs a table posts under ``rules``, with its limits: as the game draws them
+    (a ``signs`` staff part), else from ``Game.signs``, ``wagers`` and ``table_settings``.
+    Also the rules a round was played under (the round's admin page)."""
+    own = _parts(g, rules, "signs")
+    if own:
+        return _render(own)
+    context = {
+        "signs": [s.to_dict() for s in g.signs(rules)],
+        "wagers": [w for w in g.wagers(rules) if w.offered],
+        "settings": g.table_settings(rules),
+        "regulation": g.regulation,
+        "problem": "",
+    }
     return render_to_string("admin/table/game_signs.html", context)
+
+
+def _unreadable(template: str) -> SafeString:
+    problem = "These choices cannot be read: fix them and save."
+    return render_to_string(template, {"problem": problem})
+
+
+def game_signs_html(obj: RulesSubmission) -> SafeString:
+    """The signs the table posts under these choices, and what the game shows beside them
+    (every paytable to choose from: ``reference`` staff parts)."""
+    found = _rules_of(obj)
+    if found is None:
+        return _unreadable("admin/table/game_signs.html")
+    g, rules = found
+    return SafeString(signs_html(g, rules) + _render(_parts(g, rules, "reference")))
 
 
 def game_mathematics_html(obj: RulesSubmission) -> SafeString:
     """The exact house edge of every wager offered under these choices (``Game.math_report``,
-    from the game's committed report), and the progressive meters linked for it."""
+    from the game's committed report, or as the game draws it), and the progressive meters
+    linked for it."""
     found = _rules_of(obj)
-    context: dict[str, Any] = {"figures": [], "meters": [], "problem": ""}
     if found is None:
-        context["problem"] = "These choices cannot be read: fix them and save."
-    else:
-        g, rules = found
-        context["figures"] = list(g.math_report(rules))
-        specs = g.meters(rules)
-        if specs and obj.pk is not None:
-            context["meters"] = list(
-                ProgressiveMeter.objects.filter(
-                    tables__rules=obj, kind__in=[s.name for s in specs]
-                ).distinct()
-            )
-        context["specs"] = specs
+        return _unreadable("admin/table/game_mathematics.html")
+    g, rules = found
+    own = _parts(g, rules, "mathematics")
+    if own:
+        return _render(own)
+    context: dict[str, Any] = {"figures": list(g.math_report(rules)), "meters": [], "problem": ""}
+    specs = g.meters(rules)
+    if specs and obj.pk is not None:
+        context["meters"] = list(
+            ProgressiveMeter.objects.filter(
+                tables__rules=obj, kind__in=[s.name for s in specs]
+            ).distinct()
+        )
+    context["specs"] = specs
     return render_to_string("admin/table/game_mathematics.html", context)

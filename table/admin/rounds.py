@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
-from table.games import FOUR_CARD_FRENZY, game
+from table.games import game
 from table.games.base import FINISHED_PHASES, SETTLED_PHASE
 from table.games.cards import codes
 from table.games.errors import InvalidInput
@@ -34,7 +34,7 @@ from .common import (
     _pretty_json,
 )
 from .duties import HASH_HIDDEN, HIDDEN_IN_PLAY, NoSecretLookups, in_play, secret_from
-from .rules import posted_sign_html
+from .game_rules import signs_html
 
 # --- Rounds and their events ------------------------------------------------------------------
 
@@ -175,19 +175,8 @@ class RoundAdmin(NoSecretLookups, ReadOnlyAdmin):
 
     @admin.display(description="rules it was played under")
     def rules_played(self, obj: Round) -> SafeString:
-        if obj.game != FOUR_CARD_FRENZY:
-            g = game(obj.game)
-            signs = render_to_string(
-                "admin/table/game_signs.html",
-                {
-                    "signs": [s.to_dict() for s in g.signs(g.parse_rules(obj.rules))],
-                    "wagers": [w for w in g.wagers(g.parse_rules(obj.rules)) if w.offered],
-                    "settings": g.table_settings(g.parse_rules(obj.rules)),
-                    "regulation": g.regulation,
-                },
-            )
-        else:
-            signs = posted_sign_html(game(FOUR_CARD_FRENZY).parse_rules(obj.rules))
+        g = game(obj.game)
+        signs = signs_html(g, g.parse_rules(obj.rules))
         fingerprint = hashlib.sha256(json.dumps(obj.rules, sort_keys=True).encode()).hexdigest()[
             :12
         ]

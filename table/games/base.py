@@ -93,6 +93,7 @@ __all__ = [
     "RulesField",
     "Sign",
     "Stack",
+    "StaffPart",
     "TableSettings",
     "Timer",
     "Transfer",
@@ -353,6 +354,12 @@ class RulesField:
     default: Any
     options: tuple[str, ...] = ()
     optional: bool = False
+    #: A sentence for staff under the field (what the regulation allows, what empty means).
+    help: str = ""
+    #: Each option in words, by option (a paytable with its source); missing: the option.
+    option_words: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: The part of the form the field belongs in ("": the game's choices).
+    group: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,6 +448,25 @@ class Figure:
     paytable: str
     house_edge: float
     basis: str
+
+
+@dataclass(frozen=True, slots=True)
+class StaffPart:
+    """Something staff see of a game's Rules Submission that the game draws itself, in its
+    own template (under ``templates/``) from a JSON-ready ``context``.
+
+    On the Rules Submission's page (:meth:`Game.staff_parts`) ``place`` says where:
+    ``signs`` and ``mathematics`` are drawn instead of the platform's own drawing of
+    :meth:`Game.signs` and :meth:`Game.math_report` (a ``signs`` part also shows the rules a
+    round was played under), ``reference`` follows the signs (e.g. every paytable to choose
+    from). A page of its own (:meth:`Game.staff_page`) is served under the admin, with
+    ``title``; with no ``template`` its context is served as JSON (e.g. the figures a live
+    preview of unsaved choices reads)."""
+
+    place: str
+    template: str
+    context: Mapping[str, Any]
+    title: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -744,6 +770,18 @@ class Game(Protocol[R, S]):
     def math_report(self, rules: R) -> tuple[Figure, ...]:
         """The exact house edge of every wager offered under ``rules`` (by enumeration;
         may take seconds - the platform caches it per Rules Submission)."""
+        ...
+
+    def staff_parts(self, rules: R) -> tuple[StaffPart, ...]:
+        """What the admin's Rules Submission page shows of ``rules`` in the game's own
+        templates (:class:`StaffPart`); empty: the platform draws the interface's signs and
+        figures."""
+        ...
+
+    def staff_page(self, name: str) -> StaffPart | None:
+        """A page of the game's own for staff beside its Rules Submissions (a comparison of
+        every paytable, the figures a staff part's live preview reads), by its name in the
+        admin's address; None: no such page."""
         ...
 
     # --- a round -------------------------------------------------------------------------------

@@ -117,8 +117,10 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
     for f in _RULES_FIELDS:
         if isinstance(f, models.BooleanField):
             setattr(rules, f.attname, bool(getattr(rules, f.attname)))
+        elif f.attname == "choices":
+            # The game's choices as stored (JSON text), with the rules they read as.
+            rules.read_choices(rules.choices)
         elif isinstance(f, models.JSONField):
-            # The choices of a game after Four Card Frenzy, as stored (text on SQLite).
             setattr(rules, f.attname, fastsql.loads(getattr(rules, f.attname)))
     table.rules = rules
     answer, request, phase, state, seat_rows, dealer_rows = found[rules_end:]

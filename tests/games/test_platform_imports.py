@@ -17,14 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME_PACKAGES = tuple(sorted(module.rpartition(".")[0] for module in GAMES.values()))
 #: Platform modules that still import a game's own modules, and why (each one a debt: the
 #: test fails once it no longer does, so that it leaves this list).
-NOT_YET: dict[str, str] = {
-    # Four Card Frenzy's Rules Submission is model columns whose choices are labelled with
-    # the game's own paytable sources and jurisdictions (not in the interface), and its admin
-    # form the column form with its live mathematics; moving its rules to the JSON choices
-    # the other games use takes a migration.
-    "table/models.py": "Four Card Frenzy's rules columns",
-    "table/admin/rules.py": "Four Card Frenzy's column form, paytable catalogue and signs",
-}
+NOT_YET: dict[str, str] = {}
 #: Every platform module: table/ but the games and the migrations.
 PLATFORM = tuple(
     sorted(

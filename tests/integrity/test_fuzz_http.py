@@ -167,7 +167,7 @@ def test_garbage_in_the_rules_submission_form_gives_form_errors(
         assert not created
     else:  # the garbling happened to leave a valid Submission: it must obey the regulation
         for rules in RulesSubmission.objects.filter(pk__in=created):
-            assert rules.to_table_rules().problems() == []
+            assert rules.game_rules().problems() == []
             rules.delete()
 
 

@@ -228,7 +228,7 @@ def test_a_miscounted_deck_is_removed_and_the_other_deck_plays(
 def test_a_single_deck_table_needs_new_decks_after_a_miscount(
     game: Game, alice: Any, table: Table
 ) -> None:
-    table.rules.two_decks = False
+    table.rules.choices = {**table.rules.choices, "two_decks": False}
     table.rules.save()
     game.sit(alice, 1)
     game.play([(alice, 1, {"ante": 5_00})])

@@ -314,7 +314,7 @@ class ServicesMachine(RuleBasedStateMachine):
 
 
 def test_random_command_sequences_keep_the_books(rules: Any, dealer: Any) -> None:
-    rules.payout_limit = 50_000_00
+    rules.choices = {**rules.choices, "payout_limit": 50_000_00}
     rules.full_clean()
     rules.save()
     table = Table.objects.create(name="Stateful", rules=rules)

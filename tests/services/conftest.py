@@ -16,6 +16,7 @@ from table.games.cards import parse_card
 from table.games.four_card_frenzy.round import Round as EngineRound
 from table.models import Account, DealerAssignment, Round, RulesSubmission, Table
 from tests.conftest import SeededSource
+from tests.examples import fcf_rules
 
 User = get_user_model()
 START = 10_000_00  # every test player starts with $10,000
@@ -87,8 +88,8 @@ def balance(user: Any) -> int:
 
 @pytest.fixture
 def rules() -> RulesSubmission:
-    return RulesSubmission.objects.create(
-        name="Test rules",
+    rules: RulesSubmission = fcf_rules(
+        "Test rules",
         bad_beat_paytable="B",
         prime_paytable="A",
         four_card_bonus_paytable="C",
@@ -96,6 +97,7 @@ def rules() -> RulesSubmission:
         payout_limit=None,
         adjacent_boxes=2,
     )
+    return rules
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from table import services
 from table.models import Account, Round, RulesSubmission, Table
-from tests.examples import RULES_SUBMISSION_FORM
+from tests.examples import RULES_SUBMISSION_FORM, fcf_rules
 
 from .conftest import START, Game, balance, current_row
 
@@ -138,22 +138,22 @@ def test_rules_submission_add_form_refuses_in_plain_words(boss: Client) -> None:
 
     ok = boss.post(url(RulesSubmission, "add"), VALID)
     assert ok.status_code == 302
-    saved = RulesSubmission.objects.get(name="Casino rules")
-    assert saved.payout_limit == 100_000_00
-    assert (saved.ante_min, saved.ante_max) == (10_00, 1_000_00)
-    assert saved.four_card_bonus_paytable == "E"
+    saved = RulesSubmission.objects.get(name="Casino rules").choices
+    assert saved["payout_limit"] == 100_000_00
+    assert (saved["ante_min"], saved["ante_max"]) == (10_00, 1_000_00)
+    assert saved["four_card_bonus_paytable"] == "E"
 
     nolimit = boss.post(
         url(RulesSubmission, "add"), {**VALID, "name": "No limit", "payout_limit": ""}
     )
     assert nolimit.status_code == 302
-    assert RulesSubmission.objects.get(name="No limit").payout_limit is None
+    assert RulesSubmission.objects.get(name="No limit").choices["payout_limit"] is None
 
 
 def test_table_admin_changes_rules_through_the_services(
     boss: Client, game: Game, alice: Any, table: Table, rules: RulesSubmission
 ) -> None:
-    other = RulesSubmission.objects.create(name="Other rules", bad_beat_paytable="A")
+    other = fcf_rules("Other rules", bad_beat_paytable="A")
     game.sit(alice, 1)
     game.open()
     game.bet(alice, 1, ante=10_00)
@@ -182,7 +182,7 @@ def test_table_admin_changes_rules_through_the_services(
     page = boss.get(url(Table, "change", table.pk)).content.decode()
     assert "Must be changed by" in page and "red" in page and "blue" in page
     # A Rules Submission that breaks §684a.12(g) cannot be put in force.
-    bad = RulesSubmission.objects.create(name="Bad", payout_limit=1_00)
+    bad = fcf_rules("Bad", payout_limit=1_00)
     refused = boss.post(url(Table, "change", table.pk), {**form, "rules": str(bad.pk)})
     assert "cannot be used" in refused.content.decode()
 

@@ -9,10 +9,17 @@ from django.test import Client
 from django.urls import reverse
 
 from table.demo import make_user
-from table.models import RulesSubmission
 from table.paytable_report import load_report
+from tests.examples import fcf_rules
 
 pytestmark = pytest.mark.django_db
+
+
+def REPORT_URL() -> str:  # noqa: N802
+    """Four Card Frenzy's page comparing every paytable (``Game.staff_page``)."""
+    return reverse(
+        "admin:table_rulessubmission_game_page", args=["four_card_frenzy", "paytable-report"]
+    )
 
 
 @pytest.fixture
@@ -25,8 +32,8 @@ def staff_client() -> Client:
 def test_the_change_form_shows_house_edges_and_flags_the_selected_tables(
     staff_client: Client,
 ) -> None:
-    rules = RulesSubmission.objects.create(
-        name="flagged", four_card_bonus_paytable="A", all_six_paytable="E", bad_beat_paytable="D"
+    rules = fcf_rules(
+        "flagged", four_card_bonus_paytable="A", all_six_paytable="E", bad_beat_paytable="D"
     )
     html = staff_client.get(
         reverse("admin:table_rulessubmission_change", args=[rules.pk])
@@ -38,9 +45,7 @@ def test_the_change_form_shows_house_edges_and_flags_the_selected_tables(
     assert "Optimal strategy" in html and "Raise 3x with a pair of aces" in html
     # Four Card Bonus A keeps over 15%: the admin says so, with the reason.
     assert "above the usual 15.00% ceiling" in html
-    quiet = RulesSubmission.objects.create(
-        name="quiet", four_card_bonus_paytable="FC-9", all_six_paytable="C"
-    )
+    quiet = fcf_rules("quiet", four_card_bonus_paytable="FC-9", all_six_paytable="C")
     html = staff_client.get(
         reverse("admin:table_rulessubmission_change", args=[quiet.pk])
     ).content.decode()
@@ -48,7 +53,7 @@ def test_the_change_form_shows_house_edges_and_flags_the_selected_tables(
 
 
 def test_the_report_page_compares_every_paytable(staff_client: Client) -> None:
-    page = staff_client.get(reverse("admin:table_rulessubmission_paytable_report"))
+    page = staff_client.get(REPORT_URL())
     assert page.status_code == 200
     html = page.content.decode()
     for name in ("FC-12", "BB-6", "Prime-2", "E", "H"):
@@ -57,5 +62,5 @@ def test_the_report_page_compares_every_paytable(staff_client: Client) -> None:
 
 
 def test_only_staff_reach_the_report(client: Client) -> Any:
-    page = client.get(reverse("admin:table_rulessubmission_paytable_report"))
+    page = client.get(REPORT_URL())
     assert page.status_code == 302

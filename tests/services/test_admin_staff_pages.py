@@ -17,7 +17,7 @@ from table.games.cards import card_label, parse_card
 from table.models import LedgerTransaction, Round, RulesSubmission, Table
 from table.paytable_report import load_report
 from table.templatetags.frenzy_tags import WAGER_NAMES
-from tests.examples import RULES_SUBMISSION_FORM
+from tests.examples import RULES_SUBMISSION_FORM, fcf_rules
 
 from .conftest import Game, current_row
 
@@ -78,16 +78,14 @@ def test_a_manufacturer_submission_takes_only_the_manufacturers_tables(boss: Cli
     assert not RulesSubmission.objects.filter(name=MANUFACTURER_FORM["name"]).exists()
     ok = boss.post(add_url(), MANUFACTURER_FORM)
     assert ok.status_code == 302
-    saved = RulesSubmission.objects.get(name=MANUFACTURER_FORM["name"])
-    assert saved.jurisdiction == "manufacturer" and saved.four_card_bonus_paytable == "FC-5"
+    saved = RulesSubmission.objects.get(name=MANUFACTURER_FORM["name"]).choices
+    assert saved["jurisdiction"] == "manufacturer" and saved["four_card_bonus_paytable"] == "FC-5"
     listing = boss.get(reverse("admin:table_rulessubmission_changelist")).content.decode()
     assert "Manufacturer&#x27;s rules" in listing or "Manufacturer's rules" in listing
 
 
 def test_services_refuse_the_same_way(table: Table, staff: Any, game: Game, alice: Any) -> None:
-    pennsylvania_with_fc5 = RulesSubmission.objects.create(
-        name="PA with FC-5", four_card_bonus_paytable="FC-5"
-    )
+    pennsylvania_with_fc5 = fcf_rules("PA with FC-5", four_card_bonus_paytable="FC-5")
     with pytest.raises(services.ServiceError) as refused:
         services.change_rules(table.pk, pennsylvania_with_fc5, staff)
     assert refused.value.code == "bad_rules"
@@ -96,7 +94,9 @@ def test_services_refuse_the_same_way(table: Table, staff: Any, game: Game, alic
     assert table.rules_id != pennsylvania_with_fc5.pk
     # A Submission already in force that breaks its jurisdiction (say, data from before the
     # check) deals no round.
-    RulesSubmission.objects.filter(pk=table.rules_id).update(bad_beat_paytable="BB-4")
+    RulesSubmission.objects.filter(pk=table.rules_id).update(
+        choices={**table.rules.choices, "bad_beat_paytable": "BB-4"}
+    )
     with pytest.raises(services.ServiceError) as closed:
         game.open()
     assert closed.value.code == "bad_rules" and "BB-4" in closed.value.message
@@ -106,8 +106,8 @@ def test_services_refuse_the_same_way(table: Table, staff: Any, game: Game, alic
 def test_the_demo_submission_is_pennsylvania() -> None:
     demo = ensure_demo()
     rules = demo.table.rules
-    assert rules.jurisdiction == "pennsylvania"
-    assert rules.to_table_rules().problems() == []
+    assert rules.game == "four_card_frenzy" and rules.choices["jurisdiction"] == "pennsylvania"
+    assert rules.game_rules().problems() == []
 
 
 # --- mathematics of the choices being edited --------------------------------------------------
@@ -115,7 +115,9 @@ def test_the_demo_submission_is_pennsylvania() -> None:
 
 def test_the_change_form_serves_every_options_exact_figures(boss: Client) -> None:
     page = boss.get(add_url()).content.decode()
-    figures_url = reverse("admin:table_rulessubmission_paytable_figures")
+    figures_url = reverse(
+        "admin:table_rulessubmission_game_page", args=["four_card_frenzy", "paytable-figures"]
+    )
     assert 'id="math-preview"' in page and f'data-figures="{figures_url}"' in page
     assert "table/admin_rules.js" in page
     assert "<script>" not in page.replace(" ", "")  # no inline script (CSP)
@@ -132,7 +134,11 @@ def test_the_change_form_serves_every_options_exact_figures(boss: Client) -> Non
 
 
 def test_only_staff_get_the_figures(client: Client) -> None:
-    answer = client.get(reverse("admin:table_rulessubmission_paytable_figures"))
+    answer = client.get(
+        reverse(
+            "admin:table_rulessubmission_game_page", args=["four_card_frenzy", "paytable-figures"]
+        )
+    )
     assert answer.status_code == 302
 
 

@@ -27,13 +27,13 @@ def test_a_new_submissions_two_decks_take_effect_at_the_next_round(
 ) -> None:
     """§684a.3(b): changing ``two_decks`` in the submission in force changes the decks at the
     next shuffle, not only when someone next changes decks."""
-    table.rules.two_decks = False
+    table.rules.choices = {**table.rules.choices, "two_decks": False}
     table.rules.save()
     game.sit(alice, 1)
     game.play([(alice, 1, {"ante": 5_00})])
     assert backs(table) == ["red"]
     two = type(table.rules).objects.get(pk=table.rules.pk)
-    two.pk, two.name, two.two_decks = None, "Two decks", True
+    two.pk, two.name, two.choices = None, "Two decks", {**two.choices, "two_decks": True}
     two.save()
     services.change_rules(table.pk, two)
     game.play([(alice, 1, {"ante": 5_00})])
@@ -97,9 +97,9 @@ def admin_form(rules: Any, **changes: str) -> dict[str, str]:
 
     form = dict(RULES_SUBMISSION_FORM, name=rules.name, four_card_bonus_paytable="C")
     form.update(
-        bad_beat_paytable=rules.bad_beat_paytable,
-        prime_paytable=rules.prime_paytable,
-        all_six_paytable=rules.all_six_paytable,
+        bad_beat_paytable=rules.choices["bad_beat_paytable"],
+        prime_paytable=rules.choices["prime_paytable"],
+        all_six_paytable=rules.choices["all_six_paytable"],
         payout_limit="",
         ante_min="5",
         ante_max="500",
@@ -132,7 +132,7 @@ def test_saving_the_submission_in_force_tells_players_before_the_next_round(
     before = RoundEvent.objects.filter(table=table).count()
     page = boss.post(change, admin_form(table.rules, four_card_bonus_paytable="F"), follow=True)
     assert "from round 3: Four Card Bonus pays by paytable F (was C)" in page.content.decode()
-    assert RulesSubmission.objects.get(pk=table.rules_id).four_card_bonus_paytable == "F"
+    assert RulesSubmission.objects.get(pk=table.rules_id).choices["four_card_bonus_paytable"] == "F"
     told = RoundEvent.objects.filter(table=table)[before:]
     notice = next(e for e in told if e.kind == "rules_pending")
     assert notice.data["changes"] == ["Four Card Bonus pays by paytable F (was C)"]

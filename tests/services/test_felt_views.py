@@ -53,7 +53,7 @@ def test_a_fold_without_optional_wagers_leaves_the_layout_at_once(
 
 
 def test_the_posted_signs_include_ante_raise_and_the_odds_push(table: Table) -> None:
-    signs = posted_paytables(table.rules.to_table_rules())
+    signs = posted_paytables(table.rules.game_rules())
     names = [s["wager"] for s in signs]
     ante = signs[names.index("Ante and Raise")]
     assert ("Ante: dealer below king high", "push") in [tuple(r) for r in ante["rows"]]

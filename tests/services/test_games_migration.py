@@ -52,8 +52,11 @@ def test_existing_submissions_and_rounds_become_four_card_frenzy_with_the_same_c
         _migrate(leaves)
     from table.models import RulesSubmission
 
+    # Migration 0010 then moved the columns into the choices: the same rules.
     migrated = RulesSubmission.objects.get(name="Demo rules")
-    assert migrated.game_rules() == migrated.to_table_rules()
+    assert migrated.game_rules() == TableRules(
+        bad_beat_paytable="B", all_six_paytable="C", payout_limit=50_000_00
+    )
     assert isinstance(migrated.game_rules(), TableRules)
     assert migrated.game_problems() == []
 

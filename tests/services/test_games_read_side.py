@@ -318,9 +318,9 @@ def form_data(name: str, title: str, **changes: Any) -> dict[str, Any]:
             value = ""
         elif not isinstance(value, str | int):
             value = json.dumps(value)
-        data[f"choice__{f.name}"] = value
+        data[f.name] = value
     for key, value in changes.items():
-        data[f"choice__{key}"] = value
+        data[key] = value
     return data
 
 
@@ -329,7 +329,7 @@ def test_a_rules_submission_of_another_game_is_added_and_shown(name: str, boss: 
     page = boss.get(admin_url("add") + f"?game={name}")
     assert page.status_code == 200
     text = page.content.decode()
-    assert "choice__ante_min" in text and "bad_beat_paytable" not in text
+    assert 'name="ante_min"' in text and "bad_beat_paytable" not in text
     answer = boss.post(admin_url("add"), form_data(name, "house rules", ante_min="10.00"))
     assert answer.status_code == 302, answer.content.decode()[:3000]
     saved = RulesSubmission.objects.get(name="house rules")
@@ -356,8 +356,8 @@ def test_a_bad_crazy_4_poker_choice_is_refused_in_words(boss: Client) -> None:
     )
     assert answer.status_code == 200
     errors = answer.context["adminform"].form.errors
-    assert "unknown five_card progressive paytable" in " ".join(errors["choice__progressive"])
-    assert "choice__hand_bonus" in errors
+    assert "unknown five_card progressive paytable" in " ".join(errors["progressive"])
+    assert "hand_bonus" in errors
     assert not RulesSubmission.objects.filter(name="bad").exists()
 
 

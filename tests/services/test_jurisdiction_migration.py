@@ -48,7 +48,5 @@ def test_existing_submissions_get_the_jurisdiction_of_their_tables() -> None:
     # The submission that mixed the two families is not rewritten: it says why it cannot be
     # used (Pennsylvania's bad beat A and Prime A, and an All-Six Bonus the manufacturer's
     # rules do not have).
-    problems = dict(
-        RulesSubmission.objects.get(name="manufacturer bonus").to_table_rules().problems()
-    )
+    problems = dict(RulesSubmission.objects.get(name="manufacturer bonus").game_rules().problems())
     assert sorted(problems) == ["all_six_paytable", "bad_beat_paytable", "prime_paytable"]

@@ -23,6 +23,7 @@ from table.models import (
     SettlementLine,
 )
 from tests.conftest import SeededSource
+from tests.examples import fcf_rules
 
 from .conftest import START, Game, balance, current_row, engine_round, make_player
 
@@ -64,7 +65,7 @@ def test_full_round_moves_money_as_settled(game: Game, alice: Any, bob: Any, tab
         assert {line.wager for line in lines} == {w for w, v in staked.items() if v}
     rnd = engine_round(table)
     assert commitment(rnd.order, rnd.salt) == row.commitment
-    assert row.rules == table.rules.to_table_rules().to_dict()
+    assert row.rules == table.rules.game_rules().to_dict()
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7, 8])
@@ -180,7 +181,7 @@ def test_dealer_card_exposed_returns_main_wagers_and_settles_optional(
 def test_payout_limit_withholds_above_the_limit(
     game: Game, alice: Any, table: Any, rules: RulesSubmission, stack_shoe: Any
 ) -> None:
-    rules.payout_limit = 50_000_00
+    rules.choices = {**rules.choices, "payout_limit": 50_000_00}
     rules.full_clean()
     rules.save()
     # Box 1: four aces; dealer king high (qualifies).
@@ -230,9 +231,7 @@ def test_bad_beat_pays_the_odds_from_the_submissions_table(
 def test_rules_change_during_a_round_waits_for_it(
     game: Game, alice: Any, table: Any, rules: RulesSubmission, staff: Any
 ) -> None:
-    other = RulesSubmission.objects.create(
-        name="Other rules", bad_beat_paytable="D", offers_all_six=False, ante_min=10_00
-    )
+    other = fcf_rules("Other rules", bad_beat_paytable="D", offers_all_six=False, ante_min=10_00)
     game.sit(alice, 1)
     game.open()
     game.bet(alice, 1, ante=10_00)
@@ -253,13 +252,15 @@ def test_rules_change_during_a_round_waits_for_it(
     game.open()
     second = current_row(table)
     assert second.rules_submission_id == other.pk
-    assert second.rules == other.to_table_rules().to_dict()
+    assert second.rules == other.game_rules().to_dict() == other.choices
     # The rules of the new round refuse what the old rules allowed.
     with pytest.raises(services.ServiceError) as refused:
         game.bet(alice, 1, ante=10_00, all_six=5_00)
     assert refused.value.code == "not_offered"
     # Editing the submission later does not rewrite history.
-    RulesSubmission.objects.filter(pk=other.pk).update(ante_max=900_00)
+    RulesSubmission.objects.filter(pk=other.pk).update(
+        choices={**other.choices, "ante_max": 900_00}
+    )
     second.refresh_from_db()
     assert second.rules["ante_max"] == 500_00
     services.fail_unfinished_round(table.pk)
@@ -268,14 +269,14 @@ def test_rules_change_during_a_round_waits_for_it(
 def test_rules_change_between_rounds_is_immediate(
     table: Any, rules: RulesSubmission, staff: Any
 ) -> None:
-    other = RulesSubmission.objects.create(name="Other rules", bad_beat_paytable="C")
+    other = fcf_rules("Other rules", bad_beat_paytable="C")
     assert services.change_rules(table.pk, other, staff).response["pending"] is False
     table.refresh_from_db()
     assert table.rules_id == other.pk and table.pending_rules_id is None
 
 
 def test_rules_that_break_the_regulation_cannot_be_put_in_force(table: Any, staff: Any) -> None:
-    bad = RulesSubmission.objects.create(name="Too low", payout_limit=1_000_00)
+    bad = fcf_rules("Too low", payout_limit=1_000_00)
     with pytest.raises(services.ServiceError) as refused:
         services.change_rules(table.pk, bad, staff)
     assert refused.value.code == "bad_rules"
@@ -287,7 +288,7 @@ def test_every_round_records_its_rules(game: Game, alice: Any, table: Any) -> No
     for ante in (5_00, 10_00):
         game.play([(alice, 1, {"ante": ante})])
     for row in Round.objects.filter(table=table):
-        assert row.rules == row.rules_submission.to_table_rules().to_dict()
+        assert row.rules == row.rules_submission.game_rules().to_dict()
         assert row.state["rules"] == row.rules
 
 

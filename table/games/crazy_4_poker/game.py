@@ -56,6 +56,7 @@ from ..base import (
     RoundStatus,
     RulesField,
     Sign,
+    StaffPart,
     TableSettings,
     Timer,
     WagerSpec,
@@ -437,6 +438,12 @@ class Crazy4Poker:
                 Figure(LABELS[SIX_CARD_BONUS], name, float(entry["house_edge"]), "per unit wagered")
             )
         return tuple(out)
+
+    def staff_parts(self, rules: TableRules) -> tuple[StaffPart, ...]:
+        return ()  # the platform draws the signs and figures
+
+    def staff_page(self, name: str) -> StaffPart | None:
+        return None
 
     # --- a round ----------------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ from ..base import (
     RoundStatus,
     RulesField,
     Sign,
+    StaffPart,
     TableSettings,
     Timer,
     WagerSpec,
@@ -292,6 +293,12 @@ class FiveCardHiLo:
                 Figure(LABELS[POKER_BONUS], letter, float(bonus["house_edge"]), "per unit wagered")
             )
         return tuple(out)
+
+    def staff_parts(self, rules: HiLoRules) -> tuple[StaffPart, ...]:
+        return ()  # the platform draws the signs and figures
+
+    def staff_page(self, name: str) -> StaffPart | None:
+        return None
 
     # --- a round ----------------------------------------------------------------------------
 

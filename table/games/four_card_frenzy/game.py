@@ -11,17 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
+from types import MappingProxyType
 from typing import Any, Final
 
 from table.games.cards import card_code, codes
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import Step
-from table.games.four_card_frenzy import contract
+from table.games.four_card_frenzy import contract, staff
 from table.games.four_card_frenzy.hands import best_four, describe, max_raise_multiple
 from table.games.four_card_frenzy.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
 from table.games.four_card_frenzy.recheck import recheck
 from table.games.four_card_frenzy.round import DEAL_IRREGULARITIES, VOID_REASONS, Phase, Round
 from table.games.four_card_frenzy.rules import (
+    JURISDICTION_NAMES,
     OPTIONAL,
     PAYTABLE_FIELDS,
     Jurisdiction,
@@ -69,6 +71,7 @@ from ..base import (
     RoundStatus,
     RulesField,
     Sign,
+    StaffPart,
     TableSettings,
     Timer,
     WagerSpec,
@@ -93,17 +96,89 @@ LABELS: Final = {
     FOUR_CARD_BONUS: "Four Card Bonus",
     ALL_SIX: "All-Six Bonus",
 }
+#: The Rules Submission's choices in the admin's words, citing the section each implements.
 _FIELD_LABELS: Final = {
-    "bad_beat_paytable": "Odds bad beat paytable (§684a.12(c))",
+    "jurisdiction": "Jurisdiction (whose paytables the Submission selects from)",
+    "bad_beat_paytable": "Bad beat paytable (§684a.12(c))",
+    "offers_prime": "Offer the Prime Wager (§684a.7(d)(2))",
     "prime_paytable": "Prime paytable (§684a.12(d))",
+    "offers_four_card_bonus": "Offer the Four Card Bonus Wager (§684a.7(d)(3))",
     "four_card_bonus_paytable": "Four Card Bonus paytable (§684a.12(e))",
+    "offers_all_six": "Offer the All-Six Bonus Wager (§684a.7(d)(4))",
     "all_six_paytable": "All-Six Bonus paytable (§684a.12(f))",
-    "payout_limit": "Payout limit (§684a.12(g))",
-    "adjacent_boxes": "Adjacent boxes per player (§684a.7(e))",
-    "two_decks": "Two decks used alternately (§684a.3(b))",
-    "jurisdiction": "Jurisdiction",
+    "payout_limit": "Aggregate payout limit per player per round (§684a.12(g))",
+    "adjacent_boxes": "Adjacent boxes one player may play (§684a.7(e))",
+    "ante_min": "Ante minimum",
+    "ante_max": "Ante maximum",
+    "prime_min": "Prime minimum",
+    "prime_max": "Prime maximum",
+    "four_card_bonus_min": "Four Card Bonus minimum",
+    "four_card_bonus_max": "Four Card Bonus maximum",
+    "all_six_min": "All-Six Bonus minimum",
+    "all_six_max": "All-Six Bonus maximum",
+    "two_decks": "Two decks alternating in an automated shuffler (§684a.3(b))",
+    "decision_seconds": "Time a player has to raise or fold",
+    "betting_seconds": "Automatic dealer's betting countdown",
 }
+_FIELD_HELP: Final = {
+    "jurisdiction": (
+        "Whose paytables the Submission selects from. Pennsylvania: only the tables "
+        "§684a.12(c)-(f) list (bad beat A-D, Prime A-B, Four Card Bonus A-H, All-Six "
+        "A-E). Manufacturer's rules: only BB-1 to BB-6, Prime-1 and Prime-2, FC-1 to "
+        "FC-12, and no All-Six Bonus."
+    ),
+    "payout_limit": (
+        "Leave empty for no limit. Applies to Ante, Raise and Odds winnings only; it may not "
+        "be under the greater of $50,000 and the most one player can win in one round at the "
+        "table minimum."
+    ),
+    "ante_min": "The Odds is always equal to the Ante (§684a.7(d)(1)).",
+}
+#: The admin form's parts, in order; a field not named here is among the limits.
+_GROUPS: Final = {
+    **{
+        name: "Paytables (§684a.12) and optional wagers offered (§684a.7(d))"
+        for name in (
+            "bad_beat_paytable",
+            "offers_prime",
+            "prime_paytable",
+            "offers_four_card_bonus",
+            "four_card_bonus_paytable",
+            "offers_all_six",
+            "all_six_paytable",
+            "jurisdiction",
+        )
+    },
+    "two_decks": "Table play",
+    "decision_seconds": "Table play",
+    "betting_seconds": "Table play",
+}
+_LIMITS_GROUP: Final = "Limits, in dollars"
 _PAYTABLE_KINDS: Final = {name: kind for name, _wager, kind in PAYTABLE_FIELDS}
+#: The form's order: the paytables as §684a.12 lists them, then whose tables they are.
+_ORDER: Final = (
+    "bad_beat_paytable",
+    "offers_prime",
+    "prime_paytable",
+    "offers_four_card_bonus",
+    "four_card_bonus_paytable",
+    "offers_all_six",
+    "all_six_paytable",
+    "jurisdiction",
+    "ante_min",
+    "ante_max",
+    "prime_min",
+    "prime_max",
+    "four_card_bonus_min",
+    "four_card_bonus_max",
+    "all_six_min",
+    "all_six_max",
+    "payout_limit",
+    "adjacent_boxes",
+    "two_decks",
+    "decision_seconds",
+    "betting_seconds",
+)
 #: The Ante and Raise pay even money; the dealer's qualifying decides only the Ante.
 ANTE_RAISE_POSTED: Final = (
     ("Ante: you beat or tie a dealer with king high or better", "1 to 1"),
@@ -120,13 +195,38 @@ def _step(step: Step) -> GameStep:
     return GameStep(step.events, step.transfers)
 
 
+def _paytable_words(kind: PaytableKind) -> dict[str, str]:
+    """Each paytable with whose it is and its source: "B (Pennsylvania, §684a.12(c))"."""
+    out = {}
+    for name, table in PAYTABLES[kind].items():
+        where = "Pennsylvania" if table.source.startswith("§") else "manufacturer"
+        out[name] = f"{name} ({where}, {table.source})"
+    return out
+
+
 def _field(name: str, kind: str, default: Any) -> RulesField:
-    label = _FIELD_LABELS.get(name, name.replace("_", " ").capitalize())
+    label, group = _FIELD_LABELS[name], _GROUPS.get(name, _LIMITS_GROUP)
+    options: tuple[str, ...] = ()
+    words: dict[str, str] = {}
     if name in _PAYTABLE_KINDS:
-        return RulesField(name, label, "choice", default, tuple(PAYTABLES[_PAYTABLE_KINDS[name]]))
-    if name == "jurisdiction":
-        return RulesField(name, label, "choice", default, tuple(j.value for j in Jurisdiction))
-    return RulesField(name, label, kind, default, optional=name == "payout_limit")
+        kind = "choice"
+        words = _paytable_words(_PAYTABLE_KINDS[name])
+        options = tuple(words)
+    elif name == "jurisdiction":
+        kind = "choice"
+        words = {j.value: JURISDICTION_NAMES[j] for j in Jurisdiction}
+        options = tuple(words)
+    return RulesField(
+        name,
+        label,
+        kind,
+        default,
+        options,
+        optional=name == "payout_limit",
+        help=_FIELD_HELP.get(name, ""),
+        option_words=MappingProxyType(words),
+        group=group,
+    )
 
 
 def _kind(name: str, type_name: str) -> str:
@@ -167,11 +267,7 @@ class FourCardFrenzy:
     # --- the Rules Submission -------------------------------------------------------------
 
     def rules_fields(self) -> tuple[RulesField, ...]:
-        default = TableRules()
-        return tuple(
-            _field(f.name, _kind(f.name, str(f.type)), getattr(default, f.name))
-            for f in fields(TableRules)
-        )
+        return _RULES_FIELDS
 
     def default_rules(self) -> TableRules:
         return TableRules()
@@ -262,6 +358,14 @@ class FourCardFrenzy:
                     Figure(LABELS[wager], name, float(entry["house_edge"]), "per unit wagered")
                 )
         return tuple(out)
+
+    def staff_parts(self, rules: TableRules) -> tuple[StaffPart, ...]:
+        """The signs as posted with the payout limit's floor (§684a.12(g)), every paytable
+        to choose from, and the paytable mathematics with its live preview (:mod:`.staff`)."""
+        return staff.staff_parts(rules)
+
+    def staff_page(self, name: str) -> StaffPart | None:
+        return staff.staff_page(name)
 
     # --- a round ----------------------------------------------------------------------------
 
@@ -467,5 +571,12 @@ class FourCardFrenzy:
             raise InvalidInput("bad_state", f"not a Four Card Frenzy round: {data.get('game')!r}")
         return Round.from_dict({k: v for k, v in data.items() if k != "game"})
 
+
+_TYPES: Final = {f.name: str(f.type) for f in fields(TableRules)}
+#: Every choice of the Rules Submission (its stored form is ``TableRules.to_dict``).
+_RULES_FIELDS: Final = tuple(
+    _field(name, _kind(name, _TYPES[name]), getattr(TableRules(), name)) for name in _ORDER
+)
+assert set(_ORDER) == set(_TYPES), "every field of TableRules is a choice of the form"
 
 GAME: Final[Game[TableRules, Round]] = FourCardFrenzy()

@@ -18,14 +18,13 @@ from django.core.management.base import BaseCommand, CommandError
 from bench.flood import run, summary
 from table import ledger, services
 from table.demo import dealer_permission, make_user
-from table.management.commands.bench_load import bot_user, cookie_for
-from table.models import RulesSubmission, Seat, Table
+from table.games import FOUR_CARD_FRENZY
+from table.management.commands.bench_load import bench_rules, bot_user, cookie_for
+from table.models import Seat, Table
 
 
 def seed(tables: int) -> list[dict[str, Any]]:
-    rules, _ = RulesSubmission.objects.get_or_create(
-        name="Bench rules", defaults={"adjacent_boxes": 1, "ante_min": 5_00, "decision_seconds": 60}
-    )
+    rules = bench_rules(FOUR_CARD_FRENZY)  # bench_load's Four Card Frenzy rules
     dealer = make_user("bench-dealer")
     dealer.user_permissions.add(dealer_permission())
     dealer_cookie = cookie_for(dealer)

@@ -26,21 +26,28 @@ from table.demo import dealer_permission, make_user
 from table.games import FOUR_CARD_FRENZY, GAMES, game
 from table.models import DealerAssignment, ProgressiveMeter, RulesSubmission, Seat, Table
 
+#: What the bench's Four Card Frenzy tables choose besides the game's default rules: one box
+#: per bot player, and time enough to decide under load.
+FOUR_CARD_FRENZY_BENCH: dict[str, Any] = {
+    "adjacent_boxes": 1,
+    "ante_min": 5_00,
+    "decision_seconds": 60,
+}
+
 
 def bench_rules(name: str) -> RulesSubmission:
-    """The bench tables' Rules Submission of a game: Four Card Frenzy's as before; the other
-    games' the game's default rules (Crazy 4 Poker's with a Five-Card Progressive and the
-    hand bonus, so every round moves the shared meters)."""
-    if name == FOUR_CARD_FRENZY:
-        rules, _ = RulesSubmission.objects.get_or_create(
-            name="Bench rules",
-            defaults={"adjacent_boxes": 1, "ante_min": 5_00, "decision_seconds": 60},
-        )
-        return rules
+    """The bench tables' Rules Submission of a game: Four Card Frenzy's as before (its
+    defaults but :data:`FOUR_CARD_FRENZY_BENCH`); the other games' the game's default rules
+    (Crazy 4 Poker's with a Five-Card Progressive and the hand bonus, so every round moves the
+    shared meters)."""
     played = game(name)
+    stored = played.rules_to_dict(played.default_rules())
+    title = f"Bench rules ({played.title})"
+    if name == FOUR_CARD_FRENZY:
+        stored = played.rules_to_dict(played.parse_rules({**stored, **FOUR_CARD_FRENZY_BENCH}))
+        title = "Bench rules"
     rules, _ = RulesSubmission.objects.get_or_create(
-        name=f"Bench rules ({played.title})",
-        defaults={"game": name, "choices": played.rules_to_dict(played.default_rules())},
+        name=title, defaults={"game": name, "choices": stored}
     )
     return rules
 
