@@ -109,7 +109,7 @@ def test_every_page_sends_a_strict_policy_and_needs_nothing_inline(demo: Table) 
         (staff, "/rounds/mine/", 200),
         (staff, "/admin/", 200),
         (staff, "/admin/table/rulessubmission/", 200),
-        (staff, "/admin/table/rulessubmission/paytable-report/", 200),
+        (staff, "/admin/table/rulessubmission/game-pages/four_card_frenzy/paytable-report/", 200),
         (staff, "/admin/table/rulessubmission/add/", 200),
         (staff, f"/admin/table/table/{table}/change/", 200),
     ]
