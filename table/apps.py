@@ -4,7 +4,7 @@ from django.apps import AppConfig
 class TableConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "table"
-    verbose_name = "Four Card Frenzy"
+    verbose_name = "Table games"
 
     def ready(self) -> None:
         from django.contrib.admin.models import LogEntry

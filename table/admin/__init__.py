@@ -16,8 +16,8 @@ from .accounts import CreditForm, credit_players
 from .common import ReadOnlyAdmin, ReadOnlyInline
 from .tables import deck_rows
 
-admin.site.site_header = "Four Card Frenzy — casino administration"
-admin.site.site_title = "Four Card Frenzy admin"
+admin.site.site_header = "Casino table games — administration"
+admin.site.site_title = "Casino table games admin"
 admin.site.index_title = "Rules Submissions, tables, rounds and the ledger"
 
 __all__ = [
