@@ -11,9 +11,9 @@ reads them, for the admin and the docs:
   kind, the paytable kinds ``prime``, ``four_card_bonus``, ``all_six`` and ``bad_beat`` (the
   main game's Ante, Odds and Raise, one entry per bad-beat table). Under each,
   ``paytables[name]`` has ``rows`` (``label``, ``payout``, ``probability``, ``return``...),
-  ``hit_frequency`` and ``house_edge``; see :func:`paytable_summary`.
-* :func:`flags` lists the tables whose house edge is out of the usual casino range, each with
-  the reason in plain words.
+  ``hit_frequency`` and ``house_edge``.
+* Four Card Frenzy's flags (tables out of the usual house-edge range) and one paytable's
+  summary are its report module's (:mod:`table.games.four_card_frenzy.report`).
 """
 
 from __future__ import annotations
@@ -42,13 +42,6 @@ GAME_TITLES: Final = {
     FIVE_CARD_HI_LO: "Five Card Hi-Lo",
 }
 
-#: A side bet usually keeps between about 2% and 15% of what is wagered on it.
-SIDE_BET_MAX_HOUSE_EDGE: Final = 0.15
-#: A main game like this one usually keeps under about 5% of the Ante.
-MAIN_GAME_MAX_HOUSE_EDGE: Final = 0.05
-SIDE_BETS: Final = ("prime", "four_card_bonus", "all_six")
-MAIN_GAME: Final = "bad_beat"
-
 
 def load_report(path: Path | str | None = None) -> dict[str, Any]:
     """The committed report (or the one at ``path``)."""
@@ -76,67 +69,6 @@ def _read(path: Path) -> dict[str, Any]:
     with open(path, encoding="utf-8") as fh:
         document: dict[str, Any] = json.load(fh)
     return document
-
-
-def paytable_summary(kind: str, name: str, report: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One paytable's entry: ``rows`` (label, payout, probability, return), ``hit_frequency``,
-    ``house_edge`` and, for the main game, ``element_of_risk`` and ``strategy``.
-
-    Raises :class:`KeyError` for a kind or name the report does not hold.
-    """
-    document = report if report is not None else load_report()
-    entry: dict[str, Any] = document["wagers"][kind]["paytables"][name]
-    return entry
-
-
-def _pct(x: float) -> str:
-    return f"{x * 100:.2f}%"
-
-
-def flags(report: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Tables whose house edge is outside the usual range, each with the reason in words.
-
-    Each flag is ``{"kind", "name", "house_edge", "reason"}``. A negative house edge (the
-    player has the advantage) is always flagged; so is a side bet keeping more than 15% or a
-    main game keeping more than 5% of the Ante.
-    """
-    document = report if report is not None else load_report()
-    wagers = document.get("wagers", {})
-    out: list[dict[str, Any]] = []
-    for kind, section in wagers.items():
-        title = section.get("title", kind)
-        for name, entry in section.get("paytables", {}).items():
-            edge = float(entry["house_edge"])
-            reason = None
-            if edge < 0:
-                reason = (
-                    f"{title}, table {name}: the player has the advantage - a house edge of "
-                    f"{_pct(edge)}, so the casino loses {_pct(-edge)} of every unit wagered "
-                    "in the long run."
-                )
-            elif kind in SIDE_BETS and edge > SIDE_BET_MAX_HOUSE_EDGE:
-                reason = (
-                    f"{title}, table {name}: the house keeps {_pct(edge)} of every unit "
-                    f"wagered, above the usual {_pct(SIDE_BET_MAX_HOUSE_EDGE)} ceiling for a "
-                    "side bet."
-                )
-                other = entry.get("manufacturer_counterpart")
-                if other:
-                    other_edge = float(section["paytables"][other]["house_edge"])
-                    reason += (
-                        f" It pays only from two pair up (§684a.12(e) as written), while the "
-                        f"manufacturer's {other}, identical from two pair up, also pays a pair "
-                        f"of queens to aces 1 to 1 and keeps {_pct(other_edge)}; the 'two aces "
-                        "and two queens' row may be a misreading of 'QQ-AA'."
-                    )
-            elif kind == MAIN_GAME and edge > MAIN_GAME_MAX_HOUSE_EDGE:
-                reason = (
-                    f"{title}, table {name}: the house keeps {_pct(edge)} of the Ante, above "
-                    f"the usual {_pct(MAIN_GAME_MAX_HOUSE_EDGE)} for a main game."
-                )
-            if reason:
-                out.append({"kind": kind, "name": name, "house_edge": edge, "reason": reason})
-    return out
 
 
 def markdown(reports: Mapping[str, dict[str, Any]] | None = None) -> str:

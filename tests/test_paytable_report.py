@@ -13,15 +13,14 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from table.games.four_card_frenzy.paytables import PAYTABLES, PaytableKind
+from table.games.four_card_frenzy.report import flags, paytable_summary
 from table.management.commands.paytable_report import parse_games, parse_only
 from table.paytable_report import (
     GAME_TITLES,
     REPORT_PATH,
-    flags,
     load_game_report,
     load_report,
     markdown,
-    paytable_summary,
 )
 
 KINDS = (

@@ -149,7 +149,9 @@ _MATH_KINDS: Final = (
 
 def _report() -> tuple[dict[str, Any], dict[tuple[str, str], str]]:
     """The committed report, and the reason each flagged table is flagged."""
-    from table.paytable_report import flags, load_report
+    from table.paytable_report import load_report
+
+    from .report import flags
 
     report = load_report()
     return report, {(f["kind"], f["name"]): f["reason"] for f in flags(report)}
