@@ -36,6 +36,7 @@ from ..base import (
     WITHDRAW,
     Actor,
     Amount,
+    Ask,
     BoxState,
     Choice,
     Command,
@@ -76,6 +77,7 @@ from ..base import (
 )
 from . import contract
 from .hands import best_four
+from .irregularities import Irregularity
 from .meters import CATALOGUE, METER_LABELS
 from .paytables import (
     FIVE_CARD_PROGRESSIVES,
@@ -118,6 +120,8 @@ LABELS: Final = {
     SIX_CARD_BONUS: "Six Card Bonus",
 }
 _HOUSE_VOIDS: Final = frozenset({"server_restart"})
+#: The evidence a dealer gives with a dealer card exposed: the card seen (§657a.13(d)).
+EXPOSED_CARD: Final = "card"
 _PROGRESSIVE_OPTIONS: Final = tuple(
     [f"four_card {n}" for n in FOUR_CARD_PROGRESSIVES]
     + [f"five_card {n}" for n in FIVE_CARD_PROGRESSIVES]
@@ -567,7 +571,10 @@ class Crazy4Poker:
                 state.check_void(reason, {"declared_by": "dealer"})
             except EngineError:
                 continue
-            choices.append(Choice(why.explanation, {"reason": reason}))
+            # §657a.13(d): the dealer says which of the dealer's cards was seen.
+            asks = (Ask(EXPOSED_CARD, "The dealer card that was exposed"),)
+            exposed = reason == Irregularity.DEALER_CARD_EXPOSED
+            choices.append(Choice(why.explanation, {"reason": reason}, asks if exposed else ()))
         if choices:
             moves.append(Move(VOID, "Void the round", choices=tuple(choices)))
         return tuple(moves)
@@ -598,8 +605,17 @@ class Crazy4Poker:
             meters = {n: Meter(m.amount, m.reserve) for n, m in inputs.meters.items()}
             return _step(state.settle({n: meters[n] for n in state.meter_names if n in meters}))
         if name == VOID:
+            reason = args.get("reason", "")
             evidence = args.get("evidence") or {"declared_by": actor.name or actor.role.value}
-            return _step(state.void(args.get("reason", ""), dict(evidence)))
+            if reason == Irregularity.DEALER_CARD_EXPOSED and actor.role is Role.DEALER:
+                if not isinstance(evidence, Mapping) or not evidence.get(EXPOSED_CARD):
+                    # §657a.13(d): nobody sees the dealer's cards before the reveal; the
+                    # dealer who saw one names it, and the round checks it is the dealer's.
+                    raise InvalidInput(
+                        "no_evidence", "say which dealer card was exposed (§657a.13(d))"
+                    )
+                return _step(state.dealer_card_exposed(dict(evidence)))
+            return _step(state.void(reason, dict(evidence)))
         if name == ABANDON:
             return _step(state.abandon(args.get("player", "")))
         raise InvalidInput("unknown_command", f"Crazy 4 Poker has no command {name!r}")
