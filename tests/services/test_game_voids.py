@@ -12,6 +12,7 @@ miscount, misdealt or not (§663a.10(f)). Four Card Frenzy's own refusals stay a
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from table.models import MeterEvent, Round, RoundEvent, RulesSubmission, Table
 from .conftest import START, balance, make_player
 from .test_games_at_table import (
     C4P,
+    HILO,
     books_balance,
     c4p,
     hilo,
@@ -258,6 +260,38 @@ def test_five_card_hi_lo_a_misdeal_found_by_the_stub_count_voids(hilo: Any) -> N
     books_balance(table)
 
 
+@pytest.mark.parametrize("reason", ["stub_miscount", "stub_miscount_misdealt"])
+def test_five_card_hi_lo_a_stub_that_counts_52_voids_nothing(hilo: Any, reason: str) -> None:
+    """§663a.10(e): a stub count that shows 52 cards and no misdeal voids nothing (the refusal
+    Crazy 4 Poker gives)."""
+    table, dealer, alice = hilo_at(hilo, "decisions")
+    assert offered(table) == []
+    refused("stub_correct", table, (alice,), lambda: services.void_round(table.pk, reason, dealer))
+
+
+@pytest.mark.parametrize("phase", ["setting", "revealed"])
+def test_five_card_hi_lo_no_stub_void_once_play_has_gone_on(hilo: Any, phase: str) -> None:
+    """§663a.10(c)-(f), §663a.11(a): the stub is counted right after the deal, before the
+    players examine their cards. Once the hands are being set, or the dealer's is face up, a
+    stub void (even with a card gone) would let the dealer choose the outcome: refused."""
+    table, dealer, alice = hilo_at(hilo, "decisions")
+    services.act(table.pk, alice, "decide", 1, {"play": True})
+    if phase == "revealed":
+        [move] = HILO.moves(state(table), Actor.player("alice"))
+        services.act(table.pk, alice, "set_hands", 1, dict(move.choices[0].args))
+        services.reveal(table.pk, dealer)
+    assert state(table).phase.value == phase
+    tamper(table, lose_a_stub_card)
+    assert offered(table) == []
+    for reason in ("stub_miscount", "stub_miscount_misdealt"):
+        refused(
+            "irregularity_not_now",
+            table,
+            (alice,),
+            partial(services.void_round, table.pk, reason, dealer),
+        )
+
+
 # --- every game: what the console offers works ------------------------------------------------
 
 
@@ -323,7 +357,6 @@ def test_every_void_the_console_offers_is_accepted(name: str) -> None:
         == {
             "four_card_frenzy": {"betting": 1, "closed": 0, "decisions": 0, "miscount": 1},
             "crazy_4_poker": {"betting": 1, "closed": 0, "decisions": 1, "miscount": 2},
-            # Five Card Hi-Lo offers both stub voids on trust (until the count is checked).
-            "five_card_hi_lo": {"betting": 1, "closed": 1, "decisions": 2, "miscount": 2},
+            "five_card_hi_lo": {"betting": 1, "closed": 1, "decisions": 0, "miscount": 1},
         }[name]
     )
