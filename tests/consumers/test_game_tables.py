@@ -158,3 +158,138 @@ async def test_the_console_closes_a_hi_lo_table_with_its_void(
     assert (await version_and_balances(table, alice_user))[1] == start[1]
     for sock in (alice, dealer):
         await sock.close()
+
+
+# --- hostile frames at a Five Card Hi-Lo table ------------------------------------------------
+
+#: Alice's box 1: two aces (one may go low, §663a.11(d)); bob's box 3: a straight; the dealer's.
+HILO_SHOE = (
+    ["AS", "AD", "7C", "4H", "2S"] + ["5C", "6D", "7H", "8S", "9C"] + ["KC", "QD", "JS", "3C", "8D"]
+)
+
+
+async def test_hostile_settings_at_a_hi_lo_table_change_nothing(
+    table_setup: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """§663a.11(a)(1), (d): each player sets only their own box, with its own five cards, up
+    to one ace low, while the hands are being set. Every other setting frame is refused with
+    the reason in words; the table's version and the balances stay as they were."""
+    from table import services
+    from tests.services.conftest import StackedSource
+
+    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(HILO_SHOE))
+    table = await table_named(HILO_TABLE)
+    alice_user, bob_user = table_setup["alice"], table_setup["bob"]
+    alice, bob, dealer = await joined(table, alice_user, bob_user, dealer=table_setup["dealer"])
+    await ok(alice, cmd="sit", box=1)
+    await ok(bob, cmd="sit", box=3)
+    await ok(dealer, cmd="open_betting")
+    await ok(alice, cmd="act", move="bet", box=1, args={"ante": 10_00})
+    await ok(bob, cmd="act", move="bet", box=3, args={"ante": 10_00})
+    await ok(dealer, cmd="no_more_bets")
+    await ok(dealer, cmd="deal")
+    await ok(alice, cmd="act", move="decide", box=1, args={"play": True})
+    await ok(bob, cmd="act", move="decide", box=3, args={"play": True})
+    await settled_down(alice)
+    everyone = (alice_user, bob_user)
+    legal = {"high": ["AS", "7C", "4H"], "low": ["AD", "2S"]}  # one ace low
+    hostile = [
+        # Two aces low: §663a.11(d) allows up to one.
+        (alice, "illegal_setting", 1, {"high": ["7C", "4H", "2S"], "low": ["AS", "AD"]}),
+        # A card the box does not hold (the dealer's king).
+        (alice, "bad_setting", 1, {"high": ["AS", "AD", "7C"], "low": ["4H", "KC"]}),
+        # Bob setting alice's box (§663a.11(a)(1): nobody touches another player's cards).
+        (bob, "not_your_box", 1, legal),
+    ]
+    for sock, code, box, args in hostile:
+        reply = await refused(
+            sock, table, everyone, code, cmd="act", move="set_hands", box=box, args=args
+        )
+        assert reply["message"]
+    await ok(alice, cmd="act", move="set_hands", box=1, args=legal)
+    await ok(
+        bob,
+        cmd="act",
+        move="set_hands",
+        box=3,
+        args={"high": ["9C", "8S", "7H"], "low": ["6D", "5C"]},
+    )
+    await ok(dealer, cmd="reveal")
+    # Once the dealer's hand is face up nobody sets (or sets again).
+    for sock, box, args in (
+        (alice, 1, legal),
+        (bob, 3, {"high": ["9C", "8S", "5C"], "low": ["7H", "6D"]}),
+    ):
+        await refused(
+            sock, table, everyone, "wrong_phase", cmd="act", move="set_hands", box=box, args=args
+        )
+    await ok(dealer, cmd="settle")
+    for sock in (alice, bob, dealer):
+        await sock.close()
+
+
+# --- hostile act frames at a Crazy 4 Poker table ---------------------------------------------
+
+#: Box 1 a royal flush in hearts (Play up to 3x), box 2 a pair of nines (below a pair of aces:
+#: Play only 1x, §657a.11(b)), the dealer king high.
+C4P_SHOE = (
+    ["AH", "KH", "QH", "JH", "TH"] + ["9S", "9D", "4C", "6S", "2D"] + ["KC", "8D", "5S", "3C", "7D"]
+)
+
+
+async def test_hostile_act_frames_at_a_crazy_4_poker_table_change_nothing(
+    table_setup: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """§657a.7, §657a.11(b): a bet outside the table's limits, a Play out of turn, a Play above
+    the Ante without a pair of aces or better: each refused with its reason, the table's
+    version and the balances unchanged."""
+    from table import services
+    from tests.services.conftest import StackedSource
+
+    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(C4P_SHOE))
+    table = await table_named(C4P_TABLE)
+    alice_user, bob_user = table_setup["alice"], table_setup["bob"]
+    alice, bob, dealer = await joined(table, alice_user, bob_user, dealer=table_setup["dealer"])
+    await ok(alice, cmd="sit", box=1)
+    await ok(bob, cmd="sit", box=2)
+    await ok(dealer, cmd="open_betting")
+    view = await alice.until(lambda f: f["type"] == "view" and f["round"] is not None)
+    bet = next(m for m in view["round"]["moves"] if m["move"] == "bet" and m["box"] == 1)
+    ante = next(a for a in bet["amounts"] if a["arg"] == "ante")
+    everyone = (alice_user, bob_user)
+    for amount in (ante["high"] + 100, ante["low"] - 100):
+        await refused(
+            alice,
+            table,
+            everyone,
+            "out_of_limits",
+            cmd="act",
+            move="bet",
+            box=1,
+            args={"ante": amount},
+        )
+    await ok(alice, cmd="act", move="bet", box=1, args={"ante": 5_00})
+    await ok(bob, cmd="act", move="bet", box=2, args={"ante": 5_00})
+    await ok(dealer, cmd="no_more_bets")
+    await ok(dealer, cmd="deal")
+    # Box 1 decides first (§657a.11(b): from the dealer's left).
+    await refused(
+        bob, table, everyone, "not_your_turn", cmd="act", move="decide", box=2, args={"play": 5_00}
+    )
+    await ok(alice, cmd="act", move="decide", box=1, args={"play": 15_00})  # 3x: a royal flush
+    # Bob's pair of nines is below a pair of aces: the Ante, or fold.
+    for play in (10_00, 15_00):
+        reply = await refused(
+            bob,
+            table,
+            everyone,
+            "play_not_allowed",
+            cmd="act",
+            move="decide",
+            box=2,
+            args={"play": play},
+        )
+        assert "§657a.11(b)" in reply["message"]
+    await ok(bob, cmd="act", move="decide", box=2, args={"play": 5_00})
+    for sock in (alice, bob, dealer):
+        await sock.close()
