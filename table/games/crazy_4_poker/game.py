@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any, Final
 
 from table.games.cards import codes
@@ -96,7 +97,7 @@ from .round import (
     Step,
     TableRules,
 )
-from .rules import Rules
+from .rules import Rules, bonus_return
 from .settlement import (
     ANTE,
     HAND_BONUS_DEALER,
@@ -181,6 +182,26 @@ def _rules_words(data: Mapping[str, Any]) -> dict[str, Any]:
     h = data.get("hand_bonus")
     out["hand_bonus"] = "not offered" if h is None else f"{dollars(h['wager'])} wager"
     return out
+
+
+def _bonus_words(r: Rules, extra: Fraction) -> str:
+    """The Magic Card's and Lucky Bonus's trigger probabilities and the return they add."""
+    parts = []
+    if r.magic_card_probability:
+        parts.append(
+            f"Magic Card drawn on {float(r.magic_card_probability):.2%} of rounds "
+            "(20 for 1 when it matches one of the hand's five cards: 5 in 52)"
+        )
+    if r.lucky_bonus_probability:
+        parts.append(
+            f"Lucky Bonus drawn on {float(r.lucky_bonus_probability):.2%} of rounds "
+            "(5 for 1 when the hand's position is drawn: 1 in 7)"
+        )
+    return (
+        "; ".join(parts)
+        + f": they add a return of {float(extra):.2%} per unit wagered on a live hand "
+        "(a folded box's wager gets none); the meter at its seed"
+    )
 
 
 class Crazy4Poker:
@@ -427,14 +448,27 @@ class Crazy4Poker:
             )
         if r.hand_bonus_wager is not None:
             entry = wagers["hand_bonus"]["paytables"]["posted"]
+            at_seed = float(entry["house_edge_at_seed"])
             out.append(
                 Figure(
                     "Five Card Hand Bonus",
                     "§657a.12(f)",
-                    float(entry["house_edge_at_seed"]),
+                    at_seed,
                     "per unit wagered, the meter at its seed",
                 )
             )
+            extra = bonus_return(r)
+            if extra > 0:
+                # §657a.12(f)(3) (CRAZY_4_POKER.md): the draws pay on top of the paytable, on
+                # a live wager on the matching hand, as often as the Submission triggers them.
+                out.append(
+                    Figure(
+                        "Five Card Hand Bonus with the Magic Card and Lucky Bonus",
+                        "§657a.12(f)(3)",
+                        at_seed - float(extra),
+                        _bonus_words(r, extra),
+                    )
+                )
         if r.six_card_bonus is not None:
             name = r.six_card_bonus.name
             entry = wagers["six_card_bonus"]["paytables"][name]
