@@ -22,7 +22,7 @@ from table import meters, services
 from table.games import game as game_named
 from table.games.base import VOID, Actor
 from table.games.cards import card_code
-from table.models import MeterEvent, Round, RoundEvent, RulesSubmission, Table
+from table.models import MeterEvent, Round, RoundEvent, Table
 
 from .conftest import START, balance, make_player
 from .test_games_at_table import (
@@ -328,10 +328,6 @@ def test_every_void_the_console_offers_is_accepted(name: str) -> None:
     miscount); those it does not offer are refused (above, and in the games' own tests)."""
     g = game_named(name)
     table, dealer = make_table(name, g)
-    if name == "four_card_frenzy":
-        # Four Card Frenzy's Rules Submission is its columns, not choices JSON.
-        table.rules = RulesSubmission.objects.create(name="Frenzy rules", game=name)
-        table.save()
     if name == C4P.name:
         meters.create_meter("five card A", "five_card", "A", 100, [table])
         meters.create_meter("hand bonus", "hand_bonus", "", 100, [table])
