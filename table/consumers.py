@@ -723,7 +723,8 @@ class DealerConsumer(TableConsumer):
         if command.cmd == "time_out":
             return services.time_out(t, dealer, **kw)
         if command.cmd == "void":
-            return services.void_round(t, command.reason, dealer, **kw)
+            evidence = dict(command.evidence) or None
+            return services.void_round(t, command.reason, dealer, evidence, **kw)
         if command.cmd == "arm_fault":
             return services.arm_fault(t, command.fault, dealer, **kw)
         raise services.ServiceError("unknown_command", f"unknown command {command.cmd!r}")

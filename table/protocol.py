@@ -159,35 +159,23 @@ class DealerAction(Command):
     ]
 
 
-#: The irregularities a dealer may name: Four Card Frenzy's, then those the other games' moves
-#: offer (Crazy 4 Poker §657a.10(f), §657a.13(a), (d); Five Card Hi-Lo §663a.10(f),
-#: §663a.13(a)). The game decides whether the reason applies now.
-VOID_REASONS = (
-    "face_up_cards",
-    "wrong_card_count",
-    "shoe_jam",
-    "stub_miscount",
-    "cards_face_up",
-    "stub_count_wrong",
-    "dealer_card_exposed",
-    "stub_miscount_misdealt",
-    "table_closed",
-)
+#: The irregularities a dealer names, as each game's void move offers them (its choice's
+#: ``args``): Four Card Frenzy's console sends ``face_up_cards``, ``wrong_card_count``,
+#: ``shoe_jam``, ``stub_miscount``; the other games' consoles send the reasons their dealer
+#: moves offer (Crazy 4 Poker ``stub_count_wrong``, ``dealer_card_exposed``; Five Card Hi-Lo
+#: ``stub_miscount``, ``stub_miscount_misdealt``; every game ``table_closed``). The frame
+#: checks only the shape: the game decides whether the reason exists and applies now.
+VoidReason = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_]*$")]
 
 
 class Void(Command):
     cmd: Literal["void"]
-    reason: Literal[
-        "face_up_cards",
-        "wrong_card_count",
-        "shoe_jam",
-        "stub_miscount",
-        "cards_face_up",
-        "stub_count_wrong",
-        "dealer_card_exposed",
-        "stub_miscount_misdealt",
-        "table_closed",
-    ]
+    reason: VoidReason
+    evidence: Annotated[dict[ArgName, ArgScalar], Field(max_length=MAX_ACT_ARGS)] = Field(
+        default_factory=dict,
+        description="What the dealer saw, as the void choice asks for it (e.g. the dealer "
+        'card exposed: {"card": "KS"})',
+    )
 
 
 class ArmFault(Command):

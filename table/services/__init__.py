@@ -28,7 +28,6 @@ from ..broadcast import Publication
 from .command import dealer_name, execute, fingerprint, player_name
 from .context import Context, Result, ServiceError
 from .dealing import (
-    DECLARABLE_VOIDS,
     arm_fault,
     change_decks,
     close_table,
@@ -52,7 +51,6 @@ from .takeover import DEALER_STALE, claim_dealing, hand_back, release_dealing, t
 
 __all__ = [
     "DEALER_STALE",
-    "DECLARABLE_VOIDS",
     "GRACE_SECONDS",
     "PLAYER_MOVES",
     "Context",

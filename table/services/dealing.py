@@ -45,9 +45,12 @@ from .takeover import _check_driver
 RANDOM: RandomSource = SecretsSource()
 
 
-#: What a dealer may name in a ``void`` command; the engine still wants the evidence.
-#: ``stub_miscount`` is each game's own :attr:`Game.stub_miscount_reason`.
-DECLARABLE_VOIDS = ("face_up_cards", "wrong_card_count", "shoe_jam", "stub_miscount")
+#: The platform's own word for a stub miscount, taken at every table: each game's own is its
+#: :attr:`Game.stub_miscount_reason` (Four Card Frenzy's console sends this one).
+STUB_MISCOUNT = "stub_miscount"
+#: The void of a table closing while betting (§684a, §657a, §663a: no round is dealt on a
+#: closed table); every game knows it, and the table closes with it.
+TABLE_CLOSED = "table_closed"
 
 
 def _actor(ctx: Context) -> Actor:
@@ -69,6 +72,14 @@ def _send(ctx: Context, command: Command, inputs: Inputs | None = None) -> GameS
 def _dealer_may(game: Game[Any, Any], state: Any, move: str) -> bool:
     """Whether the dealer's moves offer ``move`` now (the step due)."""
     return any(m.name == move for m in game.moves(state, Actor.dealer()))
+
+
+def _dealer_may_void(game: Game[Any, Any], state: Any, reason: str) -> bool:
+    """Whether the dealer's moves offer a void for ``reason`` now."""
+    return any(
+        m.name == VOID and any(c.args.get("reason") == reason for c in m.choices)
+        for m in game.moves(state, Actor.dealer())
+    )
 
 
 def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
@@ -288,51 +299,67 @@ def settle(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> 
 
 
 def void_round(
-    table_id: int, reason: str, dealer: AbstractBaseUser | None = None, **kw: Any
+    table_id: int,
+    reason: str,
+    dealer: AbstractBaseUser | None = None,
+    evidence: dict[str, Any] | None = None,
+    **kw: Any,
 ) -> Result:
-    """Void the round for a named irregularity of §684a.13: every stake goes back."""
+    """Void the round for an irregularity the dealer names (§684a.13, §657a.13, §663a.13,
+    and the stub counts of §684a.10(f), §657a.10(f), §663a.10(f)): every stake goes back.
 
+    The reason and its evidence (``evidence``: what the dealer saw, e.g. which dealer card was
+    exposed) go to the game as they are: the game knows which reasons exist and when each may
+    happen, and takes none on trust (the deal's irregularities only from the shoe, a stub
+    miscount only from the count, nothing once the outcome is known). ``table_closed`` closes
+    the table as :func:`close_table` does."""
+
+    request: dict[str, Any] = {"reason": reason}
+    if evidence:
+        request["evidence"] = evidence
+    return _declared_void(table_id, "void", reason, evidence, dealer, request, **kw)
+
+
+def _declared_void(
+    table_id: int,
+    command: str,
+    reason: str,
+    evidence: dict[str, Any] | None,
+    dealer: AbstractBaseUser | None,
+    request: dict[str, Any] | None,
+    **kw: Any,
+) -> Result:
     def body(ctx: Context) -> dict[str, Any]:
-        if reason not in DECLARABLE_VOIDS:
-            raise ServiceError("unknown_irregularity", f"unknown irregularity {reason!r}")
-        # The engine takes no void on trust: the deal's irregularities only from the shoe,
-        # a stub miscount only from the count, nothing once the outcome is known.
+        if reason == TABLE_CLOSED:
+            _close(ctx)
+            return {"reason": reason}
         ctx.live_round()
-        named = ctx.game.stub_miscount_reason if reason == "stub_miscount" else reason
-        _send(ctx, Command(VOID, None, {"reason": named}))
+        named = ctx.game.stub_miscount_reason if reason == STUB_MISCOUNT else reason
+        found = {**(evidence or {}), "declared_by": ctx.actor}
+        _send(ctx, Command(VOID, None, {"reason": named, "evidence": found}))
         return {"reason": reason}
 
     return execute(
-        table_id,
-        dealer_name(dealer),
-        "void",
-        _as_dealer(dealer, body),
-        request={"reason": reason},
-        **kw,
+        table_id, dealer_name(dealer), command, _as_dealer(dealer, body), request=request, **kw
     )
 
 
-def dealer_card_exposed(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
-    """§684a.13(d) declared by the dealer: refused. In the virtual shoe no dealer card is seen
-    before the reveal unless the shoe shows it while dealing (the ``dealer_card_exposed``
-    drill, armed before the deal, which then voids the main game itself); a declaration
-    after seeing who raised would choose whose Raise stands."""
+#: The void of a dealer card exposed before every decision (§657a.13(d)); a game without that
+#: rule refuses it as it refuses any reason it does not know.
+DEALER_CARD_EXPOSED = "dealer_card_exposed"
 
-    def body(ctx: Context) -> None:
-        ctx.live_round()
-        status = ctx.status()
-        assert status is not None
-        phase = status.phase
-        if phase != "decisions":
-            raise ServiceError("wrong_phase", f"not allowed now: the round is {phase}")
-        raise ServiceError(
-            "shoe_only",
-            "in the virtual shoe a dealer card is exposed only by the shoe, while dealing; "
-            "nothing shows one exposed in this round (§684a.13(d))",
-        )
 
-    return execute(
-        table_id, dealer_name(dealer), "dealer_card_exposed", _as_dealer(dealer, body), **kw
+def dealer_card_exposed(
+    table_id: int, dealer: AbstractBaseUser | None = None, card: str | None = None, **kw: Any
+) -> Result:
+    """A dealer card exposed, declared by the dealer with the card seen (``card``): the game
+    decides what follows. Crazy 4 Poker voids the round before every box has played or folded
+    (§657a.13(d)) when the card is the dealer's; Four Card Frenzy refuses (in the virtual shoe
+    only the shoe exposes a dealer card, while dealing: §684a.13(d)); Five Card Hi-Lo has no
+    such rule."""
+    evidence = {"card": card} if card else None
+    return _declared_void(
+        table_id, "dealer_card_exposed", DEALER_CARD_EXPOSED, evidence, dealer, evidence, **kw
     )
 
 
@@ -439,20 +466,28 @@ def open_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
 def close_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
     """Close the table; a round still taking bets is voided and its wagers returned."""
 
-    def body(ctx: Context) -> None:
-        status = ctx.status()
-        if status is not None and not status.finished:
-            if not status.betting:
-                raise ServiceError("round_in_play", "finish the round before closing the table")
-            evidence = {"closed_by": ctx.actor}
-            _send(ctx, Command(VOID, None, {"reason": "table_closed", "evidence": evidence}))
-        ctx.table.is_open = False
-        ctx.note("table_closed", {})
-        _audit(ctx, "table_closed", {})
-
     return execute(
-        table_id, dealer_name(dealer), "close_table", _as_dealer(dealer, body, staff_may=True), **kw
+        table_id,
+        dealer_name(dealer),
+        "close_table",
+        _as_dealer(dealer, _close, staff_may=True),
+        **kw,
     )
+
+
+def _close(ctx: Context) -> None:
+    """Close the table: a round not yet dealt is void (``table_closed``, when its game allows
+    it now: every game while betting), one in play is finished first."""
+    state = ctx.load_round()
+    status = ctx.status()
+    if state is not None and status is not None and not status.finished:
+        if not _dealer_may_void(ctx.game, state, TABLE_CLOSED):
+            raise ServiceError("round_in_play", "finish the round before closing the table")
+        evidence = {"closed_by": ctx.actor}
+        _send(ctx, Command(VOID, None, {"reason": TABLE_CLOSED, "evidence": evidence}))
+    ctx.table.is_open = False
+    ctx.note("table_closed", {})
+    _audit(ctx, "table_closed", {})
 
 
 def fail_unfinished_round(table_id: int) -> Result | None:

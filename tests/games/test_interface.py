@@ -157,12 +157,13 @@ class ViewChecks:
     def _every_move_is_accepted(
         self, driver: TableDriver, viewer: Actor, moves: list[dict[str, Any]]
     ) -> None:
-        """The interface's promise: every move a view offers, with any of its choices or its
+        """The interface's promise: every move a view offers, with any of its choices (and
+        the evidence the choice asks for: a card the dealer saw is one of the dealer's) or its
         amounts at either limit, is accepted (tried on a copy of the stored round)."""
         g = driver.game
         inputs = Inputs(rng=SeededSource(0), meters=dict(driver.meters.readings))
         for move in moves:
-            tries = [dict(c["args"]) for c in move["choices"]]
+            tries = [_with_evidence(g, driver, c) for c in move["choices"]]
             if move["amounts"]:
                 for edge in ("low", "high"):
                     tries.append({a["arg"]: a[edge] for a in move["amounts"] if a["required"]})
@@ -171,6 +172,18 @@ class ViewChecks:
                 state = g.from_dict(driver.stored or {})
                 g.apply(state, viewer, Command(move["move"], move["box"], args), inputs)
                 self.moves_tried += 1
+
+
+def _with_evidence(g: Game, driver: TableDriver, choice: dict[str, Any]) -> dict[str, Any]:
+    """A choice's args, with the evidence it asks for: the card a dealer saw exposed is one of
+    the dealer's (as recalled in full)."""
+    args = dict(choice["args"])
+    asks = choice.get("asks") or []
+    if asks:
+        full = g.recalled(g.from_dict(driver.stored or {})).dealer_full
+        assert full is not None and all(a["kind"] == "card" for a in asks)
+        args["evidence"] = {a["arg"]: full["cards"][0] for a in asks}
+    return args
 
 
 # --- the interface ---------------------------------------------------------------------------
@@ -544,19 +557,23 @@ def test_every_drill_of_the_shoe_armed_by_the_platform(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_stub_miscount_reason_is_one_the_game_knows(name: str) -> None:
+    """Every game counts the stub itself (§684a.10(f), §657a.10(f), §663a.10(f)): a void for
+    a stub that counts 52 is refused, and one that does not voids with the game's reason."""
     g = game(name)
     driver, rng = _driver(name, 3)
     driver.open()
     place_bets(driver, PLAYERS, rng)
     driver.send(Actor.dealer(), Command(CLOSE_BETTING))
     driver.send(Actor.dealer(), Command(DEAL))
-    try:
-        driver.send(Actor.dealer(), Command(VOID, None, {"reason": g.stub_miscount_reason}))
-    except RuleViolation:
-        # Four Card Frenzy counts the stub itself and refuses a void for a count of 52.
-        assert driver.status().cards_counted == 52
-    else:
-        assert driver.status().void_reason == g.stub_miscount_reason
+    miscount = Command(VOID, None, {"reason": g.stub_miscount_reason})
+    with pytest.raises(RuleViolation) as refused:
+        driver.send(Actor.dealer(), miscount)
+    assert refused.value.code == "stub_correct"
+    assert driver.status().cards_counted == 52
+    assert driver.stored is not None
+    driver.stored["stub"] = driver.stored["stub"][1:]  # a card gone from the deck
+    driver.send(Actor.dealer(), miscount)
+    assert driver.status().void_reason == g.stub_miscount_reason
 
 
 @pytest.mark.parametrize("name", NAMES)

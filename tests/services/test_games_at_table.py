@@ -239,6 +239,46 @@ def test_hostile_crazy_4_poker_commands_change_nothing(c4p: Any) -> None:
     assert "Four Card Frenzy" in info.value.message and "Crazy 4 Poker" in info.value.message
 
 
+def test_an_unattended_crazy_4_poker_round(c4p: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The automatic dealer runs a Crazy 4 Poker table from the game's moves and clock alone:
+    the step due, a decision that times out (a fold, §657a.11(b)), the reveal and the
+    settlement, with the meters fed at "no more bets" and paid or kept as the round says."""
+    from table import autodealer, presence
+
+    monkeypatch.setattr(autodealer, "REVEAL_PAUSE", 0)
+    monkeypatch.setattr(autodealer, "RESULT_PAUSE", 0)
+    table, _, linked = c4p
+    alice, bob = make_player("alice"), make_player("bob")
+    for user, box in ((alice, 1), (bob, 2)):
+        services.sit(table.pk, user, box)
+        presence.claim(table.pk, user, f"socket-{user.username}")
+    seeds = {k: standing(m) for k, m in linked.items()}
+    clock = autodealer.AutoDealer(table.pk)
+    assert clock.tick() == "open_betting"
+    services.act(table.pk, alice, "bet", 1, {"ante": 5_00, "progressive": 1_00})
+    services.act(table.pk, bob, "bet", 2, {"ante": 10_00, "hand_bonus_player": 1_00})
+    assert clock.tick() is None  # the betting clock still runs
+    Table.objects.filter(pk=table.pk).update(betting_deadline=timezone.now())
+    assert clock.tick() == "no_more_bets"
+    assert {k: standing(m) for k, m in linked.items()} != seeds  # §657a.10(a)(2)
+    assert clock.tick() == "deal"
+    assert clock.tick() is None  # box 1 has decision time left
+    services.act(table.pk, alice, "decide", 1, {"play": 15_00})  # 3x: a royal flush
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+    assert clock.tick() == "time_out"  # bob's box folds
+    assert [b.decision for b in C4P.boxes(state(table))] == ["play $15.00", "fold"]
+    assert clock.tick() == "reveal"
+    assert clock.tick() == "settle"
+    row = Round.objects.get(pk=Table.objects.get(pk=table.pk).current_round_id)
+    assert row.phase == "settled"
+    settled = RoundEvent.objects.get(table=table, kind="round_settled").data["players"]
+    for user in (alice, bob):
+        assert balance(user) - START == settled[user.username]["net"]
+    assert settled["bob"]["net"] == -(10_00 + 10_00 + 1_00)  # Ante, Super Bonus, hand bonus
+    books_balance(table)
+    assert audit.verify_round(row.pk).problems == []
+
+
 # --- Five Card Hi-Lo ----------------------------------------------------------------------------
 
 #: Alice's box 1 holds two aces (an ace may count low, §663a.11(d)), bob's box 3 a straight.

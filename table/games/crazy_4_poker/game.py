@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any, Final
 
 from table.games.cards import codes
@@ -36,6 +37,7 @@ from ..base import (
     WITHDRAW,
     Actor,
     Amount,
+    Ask,
     BoxState,
     Choice,
     Command,
@@ -76,6 +78,7 @@ from ..base import (
 )
 from . import contract
 from .hands import best_four
+from .irregularities import Irregularity
 from .meters import CATALOGUE, METER_LABELS
 from .paytables import (
     FIVE_CARD_PROGRESSIVES,
@@ -94,7 +97,7 @@ from .round import (
     Step,
     TableRules,
 )
-from .rules import Rules
+from .rules import Rules, bonus_return
 from .settlement import (
     ANTE,
     HAND_BONUS_DEALER,
@@ -118,6 +121,8 @@ LABELS: Final = {
     SIX_CARD_BONUS: "Six Card Bonus",
 }
 _HOUSE_VOIDS: Final = frozenset({"server_restart"})
+#: The evidence a dealer gives with a dealer card exposed: the card seen (§657a.13(d)).
+EXPOSED_CARD: Final = "card"
 _PROGRESSIVE_OPTIONS: Final = tuple(
     [f"four_card {n}" for n in FOUR_CARD_PROGRESSIVES]
     + [f"five_card {n}" for n in FIVE_CARD_PROGRESSIVES]
@@ -177,6 +182,26 @@ def _rules_words(data: Mapping[str, Any]) -> dict[str, Any]:
     h = data.get("hand_bonus")
     out["hand_bonus"] = "not offered" if h is None else f"{dollars(h['wager'])} wager"
     return out
+
+
+def _bonus_words(r: Rules, extra: Fraction) -> str:
+    """The Magic Card's and Lucky Bonus's trigger probabilities and the return they add."""
+    parts = []
+    if r.magic_card_probability:
+        parts.append(
+            f"Magic Card drawn on {float(r.magic_card_probability):.2%} of rounds "
+            "(20 for 1 when it matches one of the hand's five cards: 5 in 52)"
+        )
+    if r.lucky_bonus_probability:
+        parts.append(
+            f"Lucky Bonus drawn on {float(r.lucky_bonus_probability):.2%} of rounds "
+            "(5 for 1 when the hand's position is drawn: 1 in 7)"
+        )
+    return (
+        "; ".join(parts)
+        + f": they add a return of {float(extra):.2%} per unit wagered on a live hand "
+        "(a folded box's wager gets none); the meter at its seed"
+    )
 
 
 class Crazy4Poker:
@@ -423,14 +448,27 @@ class Crazy4Poker:
             )
         if r.hand_bonus_wager is not None:
             entry = wagers["hand_bonus"]["paytables"]["posted"]
+            at_seed = float(entry["house_edge_at_seed"])
             out.append(
                 Figure(
                     "Five Card Hand Bonus",
                     "§657a.12(f)",
-                    float(entry["house_edge_at_seed"]),
+                    at_seed,
                     "per unit wagered, the meter at its seed",
                 )
             )
+            extra = bonus_return(r)
+            if extra > 0:
+                # §657a.12(f)(3) (CRAZY_4_POKER.md): the draws pay on top of the paytable, on
+                # a live wager on the matching hand, as often as the Submission triggers them.
+                out.append(
+                    Figure(
+                        "Five Card Hand Bonus with the Magic Card and Lucky Bonus",
+                        "§657a.12(f)(3)",
+                        at_seed - float(extra),
+                        _bonus_words(r, extra),
+                    )
+                )
         if r.six_card_bonus is not None:
             name = r.six_card_bonus.name
             entry = wagers["six_card_bonus"]["paytables"][name]
@@ -567,7 +605,10 @@ class Crazy4Poker:
                 state.check_void(reason, {"declared_by": "dealer"})
             except EngineError:
                 continue
-            choices.append(Choice(why.explanation, {"reason": reason}))
+            # §657a.13(d): the dealer says which of the dealer's cards was seen.
+            asks = (Ask(EXPOSED_CARD, "The dealer card that was exposed"),)
+            exposed = reason == Irregularity.DEALER_CARD_EXPOSED
+            choices.append(Choice(why.explanation, {"reason": reason}, asks if exposed else ()))
         if choices:
             moves.append(Move(VOID, "Void the round", choices=tuple(choices)))
         return tuple(moves)
@@ -598,8 +639,17 @@ class Crazy4Poker:
             meters = {n: Meter(m.amount, m.reserve) for n, m in inputs.meters.items()}
             return _step(state.settle({n: meters[n] for n in state.meter_names if n in meters}))
         if name == VOID:
+            reason = args.get("reason", "")
             evidence = args.get("evidence") or {"declared_by": actor.name or actor.role.value}
-            return _step(state.void(args.get("reason", ""), dict(evidence)))
+            if reason == Irregularity.DEALER_CARD_EXPOSED and actor.role is Role.DEALER:
+                if not isinstance(evidence, Mapping) or not evidence.get(EXPOSED_CARD):
+                    # §657a.13(d): nobody sees the dealer's cards before the reveal; the
+                    # dealer who saw one names it, and the round checks it is the dealer's.
+                    raise InvalidInput(
+                        "no_evidence", "say which dealer card was exposed (§657a.13(d))"
+                    )
+                return _step(state.dealer_card_exposed(dict(evidence)))
+            return _step(state.void(reason, dict(evidence)))
         if name == ABANDON:
             return _step(state.abandon(args.get("player", "")))
         raise InvalidInput("unknown_command", f"Crazy 4 Poker has no command {name!r}")

@@ -34,7 +34,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
-from table.games.cards import DECK, Card, card_code, check_distinct, codes
+from table.games.cards import DECK, Card, card_code, check_distinct, codes, parse_card
 from table.games.common import (
     boxes_of,
     check_adjacent_boxes,
@@ -995,6 +995,18 @@ class Round:
                 "decisions_complete",
                 "every box has decided: an exposed dealer card changes nothing; reveal the hand",
             )
+        if reason == Irregularity.DEALER_CARD_EXPOSED and isinstance(evidence, dict):
+            if "card" in evidence:
+                # The card the dealer saw must be one of the dealer's: a card named that is
+                # not exposed nothing (and the console never shows the dealer's hand).
+                seen = parse_card(evidence["card"])
+                if seen not in self.dealer_cards:
+                    raise RuleViolation(
+                        "not_dealer_card",
+                        f"{card_code(seen)} is not one of the dealer's cards: no dealer card "
+                        "was exposed (§657a.13(d))",
+                    )
+                evidence = {**evidence, "card": card_code(seen)}
         if reason == Irregularity.STUB_COUNT_WRONG:
             count = self.stub_count()
             if count == len(DECK):

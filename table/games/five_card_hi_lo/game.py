@@ -313,10 +313,7 @@ class FiveCardHiLo:
 
     def status(self, state: Round) -> RoundStatus:
         dealt = bool(state.dealer_cards) or any(b.cards for b in state.boxes.values())
-        counted = len(state.order)
-        if dealt:
-            counted = len(state.stub) + len(state.discards) + len(state.dealer_cards)
-            counted += sum(len(b.cards) for b in state.boxes.values())
+        counted = state.stub_count()
         players = (state.results or {}).get("players")
         reason = state.void_reason
         return RoundStatus(

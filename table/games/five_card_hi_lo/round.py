@@ -107,7 +107,14 @@ UNFINISHED: Final = (
     Phase.SETTING,
     Phase.REVEALED,
 )
-AFTER_THE_DEAL: Final = (Phase.DECISIONS, Phase.SETTING, Phase.REVEALED)
+#: §663a.10(c)-(f), §663a.11(a): the stub is counted once every stack is delivered, before the
+#: players examine their cards and play goes on; the count's void happens then, never once
+#: the hands are set or the dealer's is face up (the dealer would choose the outcome).
+STUB_COUNTED: Final = (Phase.DECISIONS,)
+#: The stub-count voids, each checked against the count (§663a.10(f)).
+STUB_VOIDS: Final = frozenset(
+    {Irregularity.STUB_MISCOUNT.value, Irregularity.STUB_MISCOUNT_MISDEALT.value}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,15 +143,16 @@ VOID_REASONS: Final = {
         (),
         Irregularity.SHOE_JAM,
     ),
-    # §663a.10(c)-(f): the stub is counted once the stacks are dispensed, before settlement.
+    # §663a.10(c)-(f): the stub is counted once the stacks are dispensed, before play goes
+    # on; counted, not trusted (as Crazy 4 Poker's, §657a.10(f)).
     Irregularity.STUB_MISCOUNT_MISDEALT.value: VoidReason(
         "the stub count is wrong because the cards were misdealt (§663a.10(f))",
-        AFTER_THE_DEAL,
+        STUB_COUNTED,
         Irregularity.STUB_MISCOUNT_MISDEALT,
     ),
     Irregularity.STUB_MISCOUNT.value: VoidReason(
         "the stub count shows the deck is not 52 cards; the deck is removed (§663a.10(f))",
-        AFTER_THE_DEAL,
+        STUB_COUNTED,
         Irregularity.STUB_MISCOUNT,
     ),
     "table_closed": VoidReason(
@@ -815,11 +823,66 @@ class Round:
     # --- irregularities (§663a.13, §663a.10(f)) ------------------------------------------------
 
     def void_reasons_now(self) -> list[str]:
-        """The reasons the dealer may void the round for in this phase."""
-        return [r for r, v in VOID_REASONS.items() if self.phase in v.phases]
+        """The reasons the dealer may void the round for in this phase, given the count."""
+        out = []
+        for reason, known in VOID_REASONS.items():
+            if self.phase not in known.phases:
+                continue
+            if reason in STUB_VOIDS and self._stub_refusal(reason) is not None:
+                continue
+            out.append(reason)
+        return out
+
+    def stub_count(self) -> int:
+        """The cards of this round's deck as counted after the deal (§663a.10(d)): the stub,
+        the discards and every stack; before the deal, the deck in the shoe."""
+        if not self.dealer_cards and not any(b.cards for b in self.boxes.values()):
+            return len(self.order)
+        counted = len(self.stub) + len(self.discards) + len(self.dealer_cards)
+        return counted + sum(len(b.cards) for b in self.boxes.values())
+
+    def misdealt(self) -> bool:
+        """A box in play or the dealer holds more or fewer than five cards (§663a.10(f))."""
+        hands = [self.dealer_cards, *(b.cards for b in self.boxes_in_play())]
+        return any(len(hand) != 5 for hand in hands)
+
+    def _stub_refusal(self, reason: str) -> RuleViolation | None:
+        """Why the stub count does not give this void (None: it does). §663a.10(e), (f): 52
+        cards, nothing; a misdeal with 52 cards in the deck, all hands void; a deck that is
+        not 52 cards, all hands void and the deck removed."""
+        count = self.stub_count()
+        if reason == Irregularity.STUB_MISCOUNT_MISDEALT:
+            if not self.misdealt():
+                if count == len(DECK):
+                    return RuleViolation(
+                        "stub_correct", "the stub counts 52 cards: nothing to void"
+                    )
+                return RuleViolation(
+                    "not_misdealt",
+                    f"every hand holds five cards and the deck counts {count}: the cards were not "
+                    "misdealt; the void is for the stub miscount, the deck removed (§663a.10(f))",
+                )
+            if count != len(DECK):
+                return RuleViolation(
+                    "deck_miscount",
+                    f"the deck counts {count} cards, not 52: the void is for the stub miscount, "
+                    "the deck removed (§663a.10(f))",
+                )
+            return None
+        if count == len(DECK):
+            if self.misdealt():
+                return RuleViolation(
+                    "misdealt",
+                    "the deck counts 52 cards but a hand does not hold five: the cards were "
+                    "misdealt, the deck stays (§663a.10(f))",
+                )
+            return RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
+        return None
 
     def void(self, reason: str) -> Step:
-        """Void the round for a named irregularity: every stake goes back (§663a.13)."""
+        """Void the round for a named irregularity: every stake goes back (§663a.13). A stub
+        miscount only when the stub is counted, right after the deal, and only as the count
+        shows it (§663a.10(f))."""
         self._require(*UNFINISHED)
         if not isinstance(reason, str) or reason not in VOID_REASONS:
             raise InvalidInput(
@@ -833,9 +896,15 @@ class Round:
                 if not known.phases
                 else "only when the round is " + " or ".join(p.value for p in known.phases)
             )
+            if reason in STUB_VOIDS:
+                when += " (the stub is counted right after the deal, §663a.10(c)-(f))"
             raise RuleViolation(
                 "irregularity_not_now", f"{reason} cannot void the round now: {when}"
             )
+        if reason in STUB_VOIDS:
+            refusal = self._stub_refusal(reason)
+            if refusal is not None:
+                raise refusal
         return self._void(reason)
 
     def _void(self, reason: str) -> Step:

@@ -241,6 +241,20 @@ def _kind(name: str, type_name: str) -> str:
     return "text"
 
 
+def _refuse_a_declared_exposure(state: Round) -> None:
+    """§684a.13(d) declared by the dealer: refused. In the virtual shoe no dealer card is seen
+    before the reveal unless the shoe shows it while dealing (the ``dealer_card_exposed``
+    drill, armed before the deal, which then voids the main game itself); a declaration
+    after seeing who raised would choose whose Raise stands."""
+    if state.phase is not Phase.DECISIONS:
+        raise RuleViolation("wrong_phase", f"not allowed now: the round is {state.phase.value}")
+    raise RuleViolation(
+        "shoe_only",
+        "in the virtual shoe a dealer card is exposed only by the shoe, while dealing; "
+        "nothing shows one exposed in this round (§684a.13(d))",
+    )
+
+
 class FourCardFrenzy:
     """Four Card Frenzy (ch. 684a): see the module docstring."""
 
@@ -518,6 +532,8 @@ class FourCardFrenzy:
             return _step(state.settle())
         if name == VOID:
             reason = args.get("reason", "")
+            if reason == "dealer_card_exposed":
+                _refuse_a_declared_exposure(state)
             evidence = args.get("evidence") or {"declared_by": actor.name or actor.role.value}
             return _step(state.void(reason, dict(evidence)))
         if name == ABANDON:

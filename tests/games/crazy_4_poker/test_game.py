@@ -88,3 +88,38 @@ def test_each_meter_is_one_the_meters_store_can_link() -> None:
                     assert spec.seed == engine.rates.seed_amount(wager)
                     assert spec.reseed == engine.rates.reseed_amount(wager)
                     assert wager in engine.stakes
+
+
+def test_the_magic_card_and_lucky_bonus_return_is_in_the_mathematics() -> None:
+    """CRAZY_4_POKER.md: the admin shows the Magic Card / Lucky Bonus return with its trigger
+    probabilities when the Rules Submission enables them (§657a.12(f)(3)); with both off (the
+    default) there is no such figure."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from table.games.crazy_4_poker.rules import bonus_return
+
+    g = game("crazy_4_poker")
+    off = g.default_rules()
+    assert not any("Magic Card" in f.wager for f in g.math_report(off))
+    rules = replace(
+        off,
+        rules=replace(
+            off.rules,
+            magic_card_probability=Fraction(1, 100),
+            lucky_bonus_probability=Fraction(1, 20),
+        ),
+    )
+    figures = {f.wager: f for f in g.math_report(rules)}
+    plain = figures["Five Card Hand Bonus"]
+    [with_draws] = [f for w, f in figures.items() if "Magic Card" in w]
+    extra = bonus_return(rules.rules)
+    assert extra == Fraction(1, 100) * Fraction(100, 52) + Fraction(1, 20) * Fraction(5, 7)
+    assert with_draws.house_edge == plain.house_edge - float(extra)
+    assert with_draws.paytable == "§657a.12(f)(3)"
+    assert "1.00% of rounds" in with_draws.basis and "5.00% of rounds" in with_draws.basis
+    assert f"{float(extra):.2%}" in with_draws.basis
+    # One of the two enabled: only its words.
+    magic_only = replace(off, rules=replace(off.rules, magic_card_probability=Fraction(1, 10)))
+    [figure] = [f for f in g.math_report(magic_only) if "Magic Card" in f.wager]
+    assert "Lucky Bonus drawn" not in figure.basis and "10.00% of rounds" in figure.basis

@@ -610,6 +610,16 @@ def test_void_returns_every_stake_only_where_the_irregularity_can_happen(
         assert exc.value.code == expected
         assert rnd.to_dict() == before
         return
+    if reason in ("stub_miscount", "stub_miscount_misdealt"):
+        # §663a.10(e), (f): counted, not trusted: the virtual shoe's stub counts 52 ...
+        with pytest.raises(RuleViolation) as exc:
+            rnd.void(reason)
+        assert exc.value.code == "stub_correct"
+        assert rnd.to_dict() == before
+        # ... so the count shows a miscount only with a card gone, or a hand of six.
+        lost = rnd.stub.pop()
+        if reason == "stub_miscount_misdealt":
+            rnd.boxes_in_play()[0].cards.append(lost)
     staked = staked_by_player(rnd)
     step = ledger.add(rnd.void(reason))
     assert rnd.phase is Phase.VOID and rnd.void_reason == reason
@@ -628,11 +638,10 @@ def test_void_returns_every_stake_only_where_the_irregularity_can_happen(
 def test_where_each_irregularity_can_happen() -> None:
     deal_only = {r for r, v in VOID_REASONS.items() if not v.phases}
     assert deal_only == {"cards_face_up", "wrong_card_count", "shoe_jam"}
-    assert VOID_REASONS["stub_miscount"].phases == (
-        Phase.DECISIONS,
-        Phase.SETTING,
-        Phase.REVEALED,
-    )
+    # §663a.10(c)-(f), §663a.11(a): the stub is counted once every stack is delivered, before
+    # the players examine their cards; never once hands are set or the dealer's is face up.
+    assert VOID_REASONS["stub_miscount"].phases == (Phase.DECISIONS,)
+    assert VOID_REASONS["stub_miscount_misdealt"].phases == (Phase.DECISIONS,)
     assert VOID_REASONS["table_closed"].phases == (Phase.BETTING, Phase.CLOSED)
 
 

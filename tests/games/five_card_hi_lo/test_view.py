@@ -40,8 +40,12 @@ def every_state() -> Iterator[tuple[str, Round]]:
     rnd, _ = example_at("closed")
     rnd.deal([Fault.FACE_UP_CARD])
     yield "one card face up", rnd
-    rnd, _ = example_at("setting")
+    rnd, _ = example_at("decisions")
+    rnd.stub.pop()  # §663a.10(f): the stub, counted after the deal, shows a card gone
     rnd.void("stub_miscount")
+    yield "void at the stub count", rnd
+    rnd, _ = example_at("setting")
+    rnd.void("server_restart")
     yield "void while setting", rnd
     rnd, _ = example_at("revealed")
     rnd.void("server_restart")
@@ -242,7 +246,7 @@ def test_face_up_cards_and_void_reasons_are_public() -> None:
         assert rnd.view(viewer, dealer=dealer)["face_up_discards"] == [
             card_code(c) for c in rnd.discards
         ]
-    rnd = dict(STATES)["void while setting"]
+    rnd = dict(STATES)["void at the stub count"]
     for viewer, dealer in VIEWERS:
         view: dict[str, Any] = rnd.view(viewer, dealer=dealer)
         assert view["void_reason"] == "stub_miscount" and "§663a.10(f)" in view["void_explanation"]
