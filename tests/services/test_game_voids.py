@@ -98,69 +98,51 @@ def all_back(c4p: Any, seeds: dict[str, tuple[int, int]], *players: Any) -> None
     assert MeterEvent.objects.filter(kind=MeterEvent.REVERSAL).count() == len(seeds)
 
 
-def test_crazy_4_poker_a_dealer_card_exposed_before_every_decision_voids_everything(
-    c4p: Any,
-) -> None:
-    """§657a.13(d): the console's "dealer card exposed" with the card the dealer saw."""
-    table, dealer, alice, bob, seeds = c4p_dealt(c4p)
+def test_crazy_4_poker_a_dealer_card_is_exposed_only_by_the_shoe(c4p: Any) -> None:
+    """§657a.13(d) in the virtual shoe: nobody sees a dealer card before the reveal, so the
+    console offers no declared exposure and refuses one (even naming a card the dealer
+    holds: checked against the hand, it would let a dealer guess until a round was void)."""
+    table, dealer, alice, bob, _ = c4p_dealt(c4p)
     services.act(table.pk, alice, "decide", 1, {"play": 15_00})  # box 2 still to decide
-    assert "dealer_card_exposed" in offered(table)
+    assert "dealer_card_exposed" not in offered(table)
     seen = card_code(state(table).dealer_cards[2])
     everyone = (alice, bob)
-    # Without the card, or with a card that is not the dealer's: refused, nothing changed.
+    for evidence in (None, {"card": seen}, {"card": "2C"}):
+        refused(
+            "shoe_only",
+            table,
+            everyone,
+            partial(services.void_round, table.pk, "dealer_card_exposed", dealer, evidence),
+        )
     refused(
-        "no_evidence",
+        "shoe_only",
         table,
         everyone,
-        lambda: services.void_round(table.pk, "dealer_card_exposed", dealer),
+        lambda: services.dealer_card_exposed(table.pk, dealer, card=seen),
     )
-    others = [c for c in ("2C", "3D", "4H", "5S") if c not in card_code_all(table)]
-    refused(
-        "not_dealer_card",
-        table,
-        everyone,
-        lambda: services.void_round(table.pk, "dealer_card_exposed", dealer, {"card": others[0]}),
+    assert state(table).phase.value == "decisions"
+
+
+def test_crazy_4_poker_the_shoe_exposing_a_dealer_card_voids_everything(c4p: Any) -> None:
+    """§657a.13(d) from the shoe (the drill armed before the deal): the deal voids the round,
+    every wager back, side bets included, and the meter increments taken back out."""
+    table, dealer, linked = c4p
+    alice, bob = make_player("alice"), make_player("bob")
+    services.sit(table.pk, alice, 1)
+    services.sit(table.pk, bob, 2)
+    seeds = {k: standing(m) for k, m in linked.items()}
+    services.open_betting(table.pk, dealer)
+    services.act(
+        table.pk, alice, "bet", 1, {"ante": 5_00, "progressive": 1_00, "hand_bonus_player": 1_00}
     )
-    answer = services.void_round(table.pk, "dealer_card_exposed", dealer, {"card": seen})
-    assert answer.response["reason"] == "dealer_card_exposed"
+    services.act(table.pk, bob, "bet", 2, {"ante": 10_00, "hand_bonus_dealer": 1_00})
+    services.no_more_bets(table.pk, dealer)
+    services.arm_fault(table.pk, "dealer_card_exposed", dealer)
+    services.deal(table.pk, dealer)
     rnd = state(table)
     assert rnd.phase.value == "void" and rnd.void_reason == "dealer_card_exposed"
-    evidence = void_event(table).data["evidence"]
-    assert evidence["card"] == seen and evidence["to_act"] == 2
-    assert evidence["declared_by"] == f"dealer:{dealer.username}"
-    all_back(c4p, seeds, alice, bob)  # alice's Play too
-    books_balance(table)
-
-
-def card_code_all(table: Table) -> set[str]:
-    rnd = state(table)
-    return {card_code(c) for c in rnd.dealer_cards}
-
-
-def test_crazy_4_poker_dealer_card_exposed_command_takes_the_card(c4p: Any) -> None:
-    """The console's ``dealer_card_exposed`` command is the game's, not Four Card Frenzy's
-    refusal (§684a.13(d)): with the card seen, the round is void."""
-    table, dealer, alice, bob, seeds = c4p_dealt(c4p)
-    seen = card_code(state(table).dealer_cards[0])
-    services.dealer_card_exposed(table.pk, dealer, card=seen)
-    assert state(table).void_reason == "dealer_card_exposed"
     all_back(c4p, seeds, alice, bob)
-
-
-def test_crazy_4_poker_a_dealer_card_exposed_after_every_decision_is_not_offered(
-    c4p: Any,
-) -> None:
-    table, dealer, alice, bob, _ = c4p_dealt(c4p)
-    services.act(table.pk, alice, "decide", 1, {"play": 5_00})
-    services.act(table.pk, bob, "decide", 2, {"play": 0})
-    assert "dealer_card_exposed" not in offered(table)
-    seen = card_code(state(table).dealer_cards[0])
-    refused(
-        "decisions_complete",
-        table,
-        (alice, bob),
-        lambda: services.void_round(table.pk, "dealer_card_exposed", dealer, {"card": seen}),
-    )
+    books_balance(table)
 
 
 @pytest.mark.parametrize("named", ["stub_count_wrong", "stub_miscount"])
@@ -324,8 +306,8 @@ def every_offered_void_is_accepted(table: Table, dealer: Any) -> int:
 @pytest.mark.parametrize("name", ["four_card_frenzy", "crazy_4_poker", "five_card_hi_lo"])
 def test_every_void_the_console_offers_is_accepted(name: str) -> None:
     """At every game, from betting to the decisions, with the stub right and wrong: each void
-    the dealer's moves offer is accepted (the table closing, a dealer card exposed, a stub
-    miscount); those it does not offer are refused (above, and in the games' own tests)."""
+    the dealer's moves offer is accepted (the table closing, a stub miscount); those it does
+    not offer are refused (above, and in the games' own tests)."""
     g = game_named(name)
     table, dealer = make_table(name, g)
     if name == C4P.name:
@@ -345,14 +327,14 @@ def test_every_void_the_console_offers_is_accepted(name: str) -> None:
     tried["decisions"] = every_offered_void_is_accepted(table, dealer)
     tamper(table, lose_a_stub_card)  # a stub count that shows a miscount
     tried["miscount"] = every_offered_void_is_accepted(table, dealer)
-    # The table closing while betting, and the miscount, at every game; Crazy 4 Poker's
-    # dealer card exposed before box 1 decides (§657a.13(d)); Hi-Lo's table closing before
-    # the deal.
+    # The table closing while betting, and the miscount, at every game; Hi-Lo's table
+    # closing before the deal. No game offers a declared dealer card exposed: only the shoe
+    # exposes one (§684a.13(d), §657a.13(d)).
     assert (
         tried
         == {
             "four_card_frenzy": {"betting": 1, "closed": 0, "decisions": 0, "miscount": 1},
-            "crazy_4_poker": {"betting": 1, "closed": 0, "decisions": 1, "miscount": 2},
+            "crazy_4_poker": {"betting": 1, "closed": 0, "decisions": 0, "miscount": 1},
             "five_card_hi_lo": {"betting": 1, "closed": 1, "decisions": 0, "miscount": 1},
         }[name]
     )

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from table.games.cards import codes
-from table.games.errors import EngineError, InvalidInput
+from table.games.errors import EngineError, InvalidInput, RuleViolation
 from table.games.four_card_frenzy.hands import describe
 from table.games.progressive import Meter
 from table.games.shoe import Fault
@@ -37,7 +37,6 @@ from ..base import (
     WITHDRAW,
     Actor,
     Amount,
-    Ask,
     BoxState,
     Choice,
     Command,
@@ -121,8 +120,6 @@ LABELS: Final = {
     SIX_CARD_BONUS: "Six Card Bonus",
 }
 _HOUSE_VOIDS: Final = frozenset({"server_restart"})
-#: The evidence a dealer gives with a dealer card exposed: the card seen (§657a.13(d)).
-EXPOSED_CARD: Final = "card"
 _PROGRESSIVE_OPTIONS: Final = tuple(
     [f"four_card {n}" for n in FOUR_CARD_PROGRESSIVES]
     + [f"five_card {n}" for n in FIVE_CARD_PROGRESSIVES]
@@ -201,6 +198,20 @@ def _bonus_words(r: Rules, extra: Fraction) -> str:
         "; ".join(parts)
         + f": they add a return of {float(extra):.2%} per unit wagered on a live hand "
         "(a folded box's wager gets none); the meter at its seed"
+    )
+
+
+def _refuse_declared_exposure() -> None:
+    """§657a.13(d) voids the round for a dealer card exposed before every box has played or
+    folded. In the virtual shoe nobody sees a dealer card before the reveal (the console does
+    not show them); only the shoe can expose one, while dealing, and the deal then voids the
+    round itself (the ``dealer_card_exposed`` drill). A declared exposure is refused: checked
+    against the dealer's hand it would answer "not the dealer's" to every wrong guess, and a
+    dealer who kept guessing would void any round a player asked him to."""
+    raise RuleViolation(
+        "shoe_only",
+        "only the shoe exposes a dealer card, while dealing (§657a.13(d)): arm the drill "
+        "before the deal",
     )
 
 
@@ -598,17 +609,16 @@ class Crazy4Poker:
         moves = [step] if step is not None else []
         choices = []
         for reason, why in VOID_REASONS.items():
-            if reason in _HOUSE_VOIDS:
+            if reason in _HOUSE_VOIDS or reason == Irregularity.DEALER_CARD_EXPOSED:
+                # A dealer card is exposed only by the shoe, while dealing (its drill):
+                # see :func:`_refuse_declared_exposure`.
                 continue
             try:
                 # Checks only, changes nothing; the dealer's declaration is the evidence.
                 state.check_void(reason, {"declared_by": "dealer"})
             except EngineError:
                 continue
-            # §657a.13(d): the dealer says which of the dealer's cards was seen.
-            asks = (Ask(EXPOSED_CARD, "The dealer card that was exposed"),)
-            exposed = reason == Irregularity.DEALER_CARD_EXPOSED
-            choices.append(Choice(why.explanation, {"reason": reason}, asks if exposed else ()))
+            choices.append(Choice(why.explanation, {"reason": reason}))
         if choices:
             moves.append(Move(VOID, "Void the round", choices=tuple(choices)))
         return tuple(moves)
@@ -641,14 +651,8 @@ class Crazy4Poker:
         if name == VOID:
             reason = args.get("reason", "")
             evidence = args.get("evidence") or {"declared_by": actor.name or actor.role.value}
-            if reason == Irregularity.DEALER_CARD_EXPOSED and actor.role is Role.DEALER:
-                if not isinstance(evidence, Mapping) or not evidence.get(EXPOSED_CARD):
-                    # §657a.13(d): nobody sees the dealer's cards before the reveal; the
-                    # dealer who saw one names it, and the round checks it is the dealer's.
-                    raise InvalidInput(
-                        "no_evidence", "say which dealer card was exposed (§657a.13(d))"
-                    )
-                return _step(state.dealer_card_exposed(dict(evidence)))
+            if reason == Irregularity.DEALER_CARD_EXPOSED:
+                _refuse_declared_exposure()
             return _step(state.void(reason, dict(evidence)))
         if name == ABANDON:
             return _step(state.abandon(args.get("player", "")))
