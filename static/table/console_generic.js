@@ -146,9 +146,9 @@ export function install({ $, command, autodealerDeals }) {
   }
 
   /** The voids the game allows now, each with its reason in words (the dealer declares it),
-   * sent with the choice's args; a choice that asks for evidence (a game's `Ask`) gets a field for it, sent as
-   * `evidence`. The panel is
-   * rebuilt only when the choices change, so a re-render keeps what the dealer is typing. */
+   * sent with the choice's args; a choice that asks for evidence (a game's `Ask`) gets a
+   * field for it, sent as `evidence`. The panel is rebuilt only when the choices change, so
+   * a re-render keeps what the dealer is typing. */
   let voidsShown = null;
   function renderVoids() {
     const panel = $("#generic-voids");
