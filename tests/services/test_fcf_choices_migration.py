@@ -8,11 +8,11 @@ from dataclasses import fields
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from table.games import game
 from table.games.four_card_frenzy.rules import TableRules
+
+from .migrating import around, migrate_to
 
 MIGRATION = ("table", "0010_four_card_frenzy_choices")
 #: A submission of every kind of choice away from its default.
@@ -34,27 +34,18 @@ CHOICES: dict[str, Any] = {
 }
 
 
-def _migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    executor.loader.build_graph()
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_columns_become_the_games_choices_and_come_back() -> None:
-    executor = MigrationExecutor(connection)
-    before = sorted(executor.loader.graph.node_map[MIGRATION].parents)[0].key
-    leaves = executor.loader.graph.leaf_nodes()
+    before, leaves = around(MIGRATION)
     frenzy = game("four_card_frenzy")
     hilo = game("five_card_hi_lo")
     hilo_choices = hilo.rules_to_dict(hilo.default_rules())
     try:
-        old = _migrate([before]).get_model("table", "RulesSubmission")
+        old = migrate_to([before]).get_model("table", "RulesSubmission")
         old.objects.create(name="house", **CHOICES)
         old.objects.create(name="defaults")
         old.objects.create(name="hi-lo", game="five_card_hi_lo", choices=hilo_choices)
-        new = _migrate([MIGRATION]).get_model("table", "RulesSubmission")
+        new = migrate_to([MIGRATION]).get_model("table", "RulesSubmission")
         assert not {f.name for f in TableRules.__dataclass_fields__.values()} & {
             f.name for f in new._meta.get_fields()
         }, "the columns are gone"
@@ -65,13 +56,13 @@ def test_the_columns_become_the_games_choices_and_come_back() -> None:
         assert set(stored["house"]) == {f.name for f in fields(TableRules)}
         assert stored["hi-lo"] == hilo_choices  # another game's choices are left alone
         # Back: the choices are the columns again, and the choices empty as before.
-        back = _migrate([before]).get_model("table", "RulesSubmission")
+        back = migrate_to([before]).get_model("table", "RulesSubmission")
         house = back.objects.get(name="house")
         assert {name: getattr(house, name) for name in CHOICES} == CHOICES
         assert house.choices == {} and house.offers_prime is True
         assert back.objects.get(name="hi-lo").choices == hilo_choices
     finally:
-        _migrate(leaves)
+        migrate_to(leaves)
     from table.models import RulesSubmission
 
     house = RulesSubmission.objects.get(name="house")

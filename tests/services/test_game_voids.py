@@ -72,8 +72,11 @@ def lose_a_stub_card(stored: dict[str, Any]) -> None:
 # --- Crazy 4 Poker ------------------------------------------------------------------------------
 
 
-def c4p_dealt(c4p: Any) -> tuple[Table, Any, Any, Any, dict[str, tuple[int, int]]]:
-    """Alice (box 1: progressive and hand bonus) and bob (box 2) dealt; the meters' seeds."""
+def c4p_dealt(
+    c4p: Any, drill: str | None = None
+) -> tuple[Table, Any, Any, Any, dict[str, tuple[int, int]]]:
+    """Alice (box 1: progressive and hand bonus) and bob (box 2) dealt (with the shoe's
+    ``drill`` armed before the deal, if any); the meters' seeds."""
     table, dealer, linked = c4p
     alice, bob = make_player("alice"), make_player("bob")
     services.sit(table.pk, alice, 1)
@@ -86,6 +89,8 @@ def c4p_dealt(c4p: Any) -> tuple[Table, Any, Any, Any, dict[str, tuple[int, int]
     services.act(table.pk, bob, "bet", 2, {"ante": 10_00, "hand_bonus_dealer": 1_00})
     services.no_more_bets(table.pk, dealer)
     assert {k: standing(m) for k, m in linked.items()} != seeds
+    if drill is not None:
+        services.arm_fault(table.pk, drill, dealer)
     services.deal(table.pk, dealer)
     return table, dealer, alice, bob, seeds
 
@@ -126,19 +131,7 @@ def test_crazy_4_poker_a_dealer_card_is_exposed_only_by_the_shoe(c4p: Any) -> No
 def test_crazy_4_poker_the_shoe_exposing_a_dealer_card_voids_everything(c4p: Any) -> None:
     """§657a.13(d) from the shoe (the drill armed before the deal): the deal voids the round,
     every wager back, side bets included, and the meter increments taken back out."""
-    table, dealer, linked = c4p
-    alice, bob = make_player("alice"), make_player("bob")
-    services.sit(table.pk, alice, 1)
-    services.sit(table.pk, bob, 2)
-    seeds = {k: standing(m) for k, m in linked.items()}
-    services.open_betting(table.pk, dealer)
-    services.act(
-        table.pk, alice, "bet", 1, {"ante": 5_00, "progressive": 1_00, "hand_bonus_player": 1_00}
-    )
-    services.act(table.pk, bob, "bet", 2, {"ante": 10_00, "hand_bonus_dealer": 1_00})
-    services.no_more_bets(table.pk, dealer)
-    services.arm_fault(table.pk, "dealer_card_exposed", dealer)
-    services.deal(table.pk, dealer)
+    table, _, alice, bob, seeds = c4p_dealt(c4p, drill="dealer_card_exposed")
     rnd = state(table)
     assert rnd.phase.value == "void" and rnd.void_reason == "dealer_card_exposed"
     all_back(c4p, seeds, alice, bob)

@@ -3,31 +3,20 @@ that existed before is Four Card Frenzy, with the same choices."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from table.games.four_card_frenzy.rules import TableRules
+
+from .migrating import around, migrate_to
 
 MIGRATION = ("table", "0009_games")
 
 
-def _migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    executor.loader.build_graph()
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_existing_submissions_and_rounds_become_four_card_frenzy_with_the_same_choices() -> None:
-    executor = MigrationExecutor(connection)
-    before = sorted(executor.loader.graph.node_map[MIGRATION].parents)[0].key
-    leaves = executor.loader.graph.leaf_nodes()
+    before, leaves = around(MIGRATION)
     try:
-        old_apps = _migrate([before])
+        old_apps = migrate_to([before])
         old = old_apps.get_model("table", "RulesSubmission")
         demo = old.objects.create(
             name="Demo rules", bad_beat_paytable="B", all_six_paytable="C", payout_limit=50_000_00
@@ -41,7 +30,7 @@ def test_existing_submissions_and_rounds_become_four_card_frenzy_with_the_same_c
             for f in old._meta.concrete_fields
             if f.name not in ("id", "created", "updated")
         }
-        apps = _migrate([MIGRATION])
+        apps = migrate_to([MIGRATION])
         new = apps.get_model("table", "RulesSubmission").objects.get(name="Demo rules")
         assert new.game == "four_card_frenzy"
         assert new.choices == {}
@@ -49,7 +38,7 @@ def test_existing_submissions_and_rounds_become_four_card_frenzy_with_the_same_c
         [game] = apps.get_model("table", "Round").objects.values_list("game", flat=True)
         assert game == "four_card_frenzy"
     finally:
-        _migrate(leaves)
+        migrate_to(leaves)
     from table.models import RulesSubmission
 
     # Migration 0010 then moved the columns into the choices: the same rules.

@@ -2,31 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from table.models import RulesSubmission
+
+from .migrating import around, migrate_to
 
 MIGRATION = ("table", "0005_jurisdiction")
 
 
-def _migrate(targets: list[tuple[str, str]]) -> Any:
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    executor.loader.build_graph()
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_existing_submissions_get_the_jurisdiction_of_their_tables() -> None:
-    executor = MigrationExecutor(connection)
-    before = sorted(executor.loader.graph.node_map[MIGRATION].parents)[0].key
-    leaves = executor.loader.graph.leaf_nodes()
+    before, leaves = around(MIGRATION)
     try:
-        old = _migrate([before]).get_model("table", "RulesSubmission")
+        old = migrate_to([before]).get_model("table", "RulesSubmission")
         old.objects.create(name="all Pennsylvania", bad_beat_paytable="D", all_six_paytable="E")
         old.objects.create(name="manufacturer bonus", four_card_bonus_paytable="FC-5")
         old.objects.create(name="manufacturer bad beat", bad_beat_paytable="BB-6")
@@ -35,7 +24,7 @@ def test_existing_submissions_get_the_jurisdiction_of_their_tables() -> None:
             four_card_bonus_paytable="FC-7",
             offers_four_card_bonus=False,
         )
-        new = _migrate([MIGRATION]).get_model("table", "RulesSubmission")
+        new = migrate_to([MIGRATION]).get_model("table", "RulesSubmission")
         found = dict(new.objects.values_list("name", "jurisdiction"))
         assert found == {
             "all Pennsylvania": "pennsylvania",
@@ -44,7 +33,7 @@ def test_existing_submissions_get_the_jurisdiction_of_their_tables() -> None:
             "FC table not offered": "pennsylvania",
         }
     finally:
-        _migrate(leaves)
+        migrate_to(leaves)
     # The submission that mixed the two families is not rewritten: it says why it cannot be
     # used (Pennsylvania's bad beat A and Prime A, and an All-Six Bonus the manufacturer's
     # rules do not have).
