@@ -29,13 +29,13 @@ docs/games.md) to write a game.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 from table.games.errors import EngineError, InvalidInput, RuleViolation
-from table.games.events import PUBLIC, Event, Transfer, to_player
+from table.games.events import PUBLIC, Event, Transfer, plain_dict, to_player
 from table.games.progressive import MeterRates
 from table.games.shoe import Fault, RandomSource
 
@@ -346,7 +346,7 @@ class MeterChange:
     reset: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain_dict(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
@@ -47,7 +47,7 @@ from table.games.common import (
 )
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
-from table.games.events import PUBLIC, Event, Transfer, to_player
+from table.games.events import PUBLIC, Event, Transfer, plain_dict, to_player
 from table.games.events import Step as EngineStep
 from table.games.four_card_frenzy.hands import describe
 from table.games.progressive import Increment, Meter
@@ -217,7 +217,7 @@ class MeterChange:
     reset: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> MeterChange:

@@ -7,11 +7,12 @@ cannot be used, as (field, plain words), for the admin form.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from table.games.common import limits_problems
 from table.games.errors import InvalidInput
+from table.games.events import plain_dict
 
 from .paytables import ANTE_BONUS_PAYTABLES, POKER_BONUS_PAYTABLES
 from .settlement import ANTE, POKER_BONUS, TIE, Paytables
@@ -107,7 +108,7 @@ class HiLoRules:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HiLoRules:

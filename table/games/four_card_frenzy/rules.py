@@ -7,13 +7,14 @@ so history never changes meaning when the casino edits its Rules Submission.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
 from table.games.common import limits_problems
 from table.games.errors import InvalidInput
+from table.games.events import plain_dict
 
 from .hands import Category
 from .paytables import (
@@ -283,7 +284,7 @@ class TableRules:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableRules:
