@@ -5,7 +5,8 @@ Play Wager exactly equal to the Ante, or a fold (§663a.11(b)); then a phase of 
 ``setting``, where every playing box sets a three-card high and a two-card low hand (the felt
 offers the legal settings with their totals, §663a.11(d); a two-box player sets the larger
 Ante first, §663a.7(f)); its clock times out a decision as a fold and a setting as aces high;
-one deck per round, no shared meters, no payout limit.
+one deck per round, no shared meters, no payout limit. (Over 500 lines: one method per
+member of the interface, each short; the game's own rules stay in its modules.)
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ A thin wrapper over the game's engine in this package (ch. 684a): the rules are 
 :class:`TableRules`, a round its :class:`Round`. Four Card Frenzy's answers: the decision is a
 Raise of 1x, 2x or 3x the Ante (more than 1x only from a pair of aces, §684a.11(b)) or a fold;
 the All-Six Bonus adds a shared card's stack to the deal; a payout limit caps a player's
-winnings (§684a.12(g)); no shared meters.
+winnings (§684a.12(g)); no shared meters. (Over 500 lines: one method per member of the
+interface, each short, and the Rules Submission's fields with their labels and groups; the
+game's own rules stay in its modules.)
 """
 
 from __future__ import annotations
