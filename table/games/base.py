@@ -34,6 +34,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
+from table.games.cards import codes
 from table.games.errors import EngineError, InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Transfer, plain_dict, to_player
 from table.games.progressive import MeterRates
@@ -650,27 +651,50 @@ class Recalled:
     stub: tuple[str, ...] = ()
 
 
+class DealtRound(Protocol):
+    """What :func:`recalled_from_view` reads of a round: its cards, as the shoe left them."""
+
+    @property
+    def dealer_cards(self) -> Sequence[int]: ...
+
+    @property
+    def discards(self) -> Sequence[int]: ...
+
+    @property
+    def stub(self) -> Sequence[int]: ...
+
+
 def recalled_from_view(
-    view: Mapping[str, Any],
-    dealer_cards: Sequence[str],
-    players: Mapping[str, int] | None,
-    discards: Sequence[str],
-    stub: Sequence[str],
+    view: Mapping[str, Any], state: DealtRound, players: Mapping[str, int] | None
 ) -> Recalled:
     """What recall shows of a round with no shared card on the table and no main game void,
     from its spectator's ``view`` (:meth:`Game.view`): the dealer and the boxes as the table
-    showed them; in full, the dealer's ``dealer_cards`` once dealt. ``players``: each
-    player's net once settled (:attr:`RoundStatus.players`)."""
+    showed them; in full, the dealer's cards once dealt. ``players``: each player's net once
+    settled (:attr:`RoundStatus.players`)."""
+    dealer_cards = codes(state.dealer_cards)
     shown = view.get("dealer")
-    full = shown if shown is not None or not dealer_cards else {"cards": list(dealer_cards)}
+    full = shown if shown is not None or not dealer_cards else {"cards": dealer_cards}
     return Recalled(
         dealer=shown,
         dealer_full=full,
         shown_boxes=frozenset(b["box"] for b in view["boxes"] if b.get("cards") is not None),
         players=None if players is None else {p: {"net": n} for p, n in players.items()},
-        discards=tuple(discards),
-        stub=tuple(stub),
+        discards=tuple(codes(state.discards)),
+        stub=tuple(codes(state.stub)),
     )
+
+
+class Explained(Protocol):
+    """A void reason as a game keeps it: at least its explanation in words."""
+
+    @property
+    def explanation(self) -> str: ...
+
+
+def reason_words(reasons: Mapping[str, Explained], reason: str) -> str:
+    """:meth:`Game.void_words` from a game's table of void reasons ("" for one it lacks)."""
+    known = reasons.get(reason)
+    return known.explanation if known is not None else ""
 
 
 # --- the view contract ------------------------------------------------------------------------
@@ -1027,6 +1051,18 @@ def dealer_step(
     if phase == "revealed":
         return Move(SETTLE, "Settle")
     return None
+
+
+class DrawsItsView(Protocol):
+    """A round that draws its own view for a player (None: a spectator) or the dealer."""
+
+    def view(self, player: str | None, dealer: bool = False) -> dict[str, Any]: ...
+
+
+def drawn_view(state: DrawsItsView, viewer: Actor, moves: Iterable[Move]) -> dict[str, Any]:
+    """:meth:`Game.view` of a round that draws its own: for ``viewer``, with ``moves``."""
+    player = viewer.name if viewer.role is Role.PLAYER else None
+    return seen_by(state.view(player, dealer=viewer.role is Role.DEALER), viewer, moves)
 
 
 def seen_by(view: dict[str, Any], viewer: Actor, moves: Iterable[Move]) -> dict[str, Any]:

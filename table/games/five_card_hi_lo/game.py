@@ -60,12 +60,13 @@ from ..base import (
     betting_moves,
     command_box,
     dealer_step,
+    drawn_view,
     field_changes,
     lines_of,
+    reason_words,
     recalled_from_view,
     require_dealer,
     require_player,
-    seen_by,
     stacks_of_five,
     turn_timer,
 )
@@ -481,22 +482,14 @@ class FiveCardHiLo:
         raise InvalidInput("unknown_command", f"Five Card Hi-Lo has no command {name!r}")
 
     def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
-        player = viewer.name if viewer.role is Role.PLAYER else None
-        view = state.view(player, dealer=viewer.role is Role.DEALER)
-        return seen_by(view, viewer, self.moves(state, viewer))
+        return drawn_view(state, viewer, self.moves(state, viewer))
 
     def recalled(self, state: Round) -> Recalled:
-        return recalled_from_view(
-            self.view(state, Actor.spectator()),
-            codes(state.dealer_cards),
-            self.status(state).players,
-            codes(state.discards),
-            codes(state.stub),
-        )
+        spectators = self.view(state, Actor.spectator())
+        return recalled_from_view(spectators, state, self.status(state).players)
 
     def void_words(self, reason: str) -> str:
-        known = VOID_REASONS.get(reason)
-        return known.explanation if known is not None else ""
+        return reason_words(VOID_REASONS, reason)
 
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         return recheck(state, faults)
