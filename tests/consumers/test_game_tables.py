@@ -76,6 +76,27 @@ async def refused(
     return reply
 
 
+async def seated_pair(
+    name: str, table_setup: dict[str, Any], boxes: tuple[int, int]
+) -> tuple[Table, Any, Any, Sock, Sock, Sock]:
+    """The table ``name`` with alice and bob seated at ``boxes`` and its dealer at the
+    console: the table, the two users, and the three sockets."""
+    table = await table_named(name)
+    alice_user, bob_user = table_setup["alice"], table_setup["bob"]
+    alice, bob, dealer = await joined(table, alice_user, bob_user, dealer=table_setup["dealer"])
+    await ok(alice, cmd="sit", box=boxes[0])
+    await ok(bob, cmd="sit", box=boxes[1])
+    return table, alice_user, bob_user, alice, bob, dealer
+
+
+def stack_the_shoe(monkeypatch: pytest.MonkeyPatch, cards: list[str]) -> None:
+    """The next shuffles deal ``cards`` first (the services' seeded source)."""
+    from table import services
+    from tests.services.conftest import StackedSource
+
+    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(cards))
+
+
 async def console_view(dealer: Sock, phase: str) -> dict[str, Any]:
     view = await dealer.until(
         lambda f: f["type"] == "view" and (f["round"] or {}).get("phase") == phase
@@ -94,11 +115,9 @@ async def test_the_console_cannot_declare_a_crazy_4_poker_dealer_card_exposed(
     The console offers no declared exposure, and a void frame declaring one, even naming a
     card the dealer holds, is refused and changes nothing (checked against the hand, it
     would let a dealer guess until one voided the round)."""
-    table = await table_named(C4P_TABLE)
-    alice_user, bob_user = table_setup["alice"], table_setup["bob"]
-    alice, bob, dealer = await joined(table, alice_user, bob_user, dealer=table_setup["dealer"])
-    await ok(alice, cmd="sit", box=1)
-    await ok(bob, cmd="sit", box=2)
+    table, alice_user, bob_user, alice, bob, dealer = await seated_pair(
+        C4P_TABLE, table_setup, (1, 2)
+    )
     await ok(dealer, cmd="open_betting")
     await ok(alice, cmd="act", move="bet", box=1, args={"ante": 5_00, "progressive": 1_00})
     await ok(bob, cmd="act", move="bet", box=2, args={"ante": 5_00})
@@ -164,15 +183,10 @@ async def test_hostile_settings_at_a_hi_lo_table_change_nothing(
     """§663a.11(a)(1), (d): each player sets only their own box, with its own five cards, up
     to one ace low, while the hands are being set. Every other setting frame is refused with
     the reason in words; the table's version and the balances stay as they were."""
-    from table import services
-    from tests.services.conftest import StackedSource
-
-    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(HILO_SHOE))
-    table = await table_named(HILO_TABLE)
-    alice_user, bob_user = table_setup["alice"], table_setup["bob"]
-    alice, bob, dealer = await joined(table, alice_user, bob_user, dealer=table_setup["dealer"])
-    await ok(alice, cmd="sit", box=1)
-    await ok(bob, cmd="sit", box=3)
+    stack_the_shoe(monkeypatch, HILO_SHOE)
+    table, alice_user, bob_user, alice, bob, dealer = await seated_pair(
+        HILO_TABLE, table_setup, (1, 3)
+    )
     await ok(dealer, cmd="open_betting")
     await ok(alice, cmd="act", move="bet", box=1, args={"ante": 10_00})
     await ok(bob, cmd="act", move="bet", box=3, args={"ante": 10_00})
@@ -233,15 +247,10 @@ async def test_hostile_act_frames_at_a_crazy_4_poker_table_change_nothing(
     """§657a.7, §657a.11(b): a bet outside the table's limits, a Play out of turn, a Play above
     the Ante without a pair of aces or better: each refused with its reason, the table's
     version and the balances unchanged."""
-    from table import services
-    from tests.services.conftest import StackedSource
-
-    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(C4P_SHOE))
-    table = await table_named(C4P_TABLE)
-    alice_user, bob_user = table_setup["alice"], table_setup["bob"]
-    alice, bob, dealer = await joined(table, alice_user, bob_user, dealer=table_setup["dealer"])
-    await ok(alice, cmd="sit", box=1)
-    await ok(bob, cmd="sit", box=2)
+    stack_the_shoe(monkeypatch, C4P_SHOE)
+    table, alice_user, bob_user, alice, bob, dealer = await seated_pair(
+        C4P_TABLE, table_setup, (1, 2)
+    )
     await ok(dealer, cmd="open_betting")
     view = await alice.until(lambda f: f["type"] == "view" and f["round"] is not None)
     bet = next(m for m in view["round"]["moves"] if m["move"] == "bet" and m["box"] == 1)
