@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from table.games import FOUR_CARD_FRENZY, GAME_TITLES, game, game_of_state
 from table.games.base import Actor, FeltParts, Game
-from table.games.shoe import DECK_LIFETIME_SECONDS, Shuffler
+from table.games.shoe import DECK_LIFETIME_SECONDS, Fault, Shuffler
 
 from .duties import can_deal
 from .models import Account, Round, RulesSubmission, Seat, Table
@@ -88,6 +88,9 @@ def shoe_state(table: Table, g: Game[Any, Any] | None = None, state: Any = None)
         "cards_dealt": status.cards_dealt if status else 0,
         "rounds_since_stub_count": table.rounds_since_stub_count,
         "armed_faults": armed,
+        # The drills this game's deal knows (the console shows only those: Hi-Lo has no
+        # exposed dealer card, §663a.13); every drill when no game is known yet.
+        "drills": [f.value for f in (g.drills if g is not None else Fault)],
         # The virtual shuffler counts every deck after every shuffle (§684a.5(b)).
         "shuffler_count": count,
         "stub_count_required": False,

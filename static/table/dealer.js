@@ -385,6 +385,8 @@ function renderShoe() {
   setText($("#shuffler-count"), count ? `${count.count} cards (${count.deck} deck, last shuffle)${count.count === 52 ? "" : " — deck removed"}` : "no shuffle yet");
   setText($("#stub-note"), shoe.stub_count_required ? "" : shoe.stub_count_note);
   setText($("#armed"), shoe.armed_faults.length ? shoe.armed_faults.map((f) => FAULT_NAMES[f] || f).join(", ") : "none");
+  // Only the drills this game's deal knows (Five Card Hi-Lo has no exposed dealer card).
+  for (const b of document.querySelectorAll(".fault")) b.hidden = Boolean(shoe.drills) && !shoe.drills.includes(b.dataset.fault);
   fill(
     $("#deck-rows"),
     shoe.decks.map((d) =>

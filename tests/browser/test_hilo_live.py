@@ -93,6 +93,9 @@ def test_two_players_play_hi_lo_and_one_sets_an_ace_low(
     dealer = login(browser, site, "dealer", viewport=viewport, phone=phone)
     dealer.page.goto(site.url(f"/tables/{table_id}/dealer/"))
     expect(dealer.page.locator("#console")).to_have_attribute("data-game", "five_card_hi_lo")
+    # Ch. 663a has no exposed dealer card: the console offers no such drill (§663a.13).
+    expect(dealer.page.locator(".fault[data-fault='dealer_card_exposed']")).to_be_hidden()
+    expect(dealer.page.locator(".fault[data-fault='jam']")).to_be_visible()
     button = dealer.page.locator("#next-action")
     felts = {}
     for player, box in ((erin, 2), (frank, 5)):

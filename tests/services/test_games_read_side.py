@@ -145,6 +145,21 @@ def test_each_viewer_sees_only_their_own_hole_cards(name: str, people: dict[str,
     assert snapshot(table.pk, people["cy"])["shoe"] is None
 
 
+@pytest.mark.parametrize(
+    "name, exposed",
+    [("crazy_4_poker", True), ("five_card_hi_lo", False)],
+)
+def test_the_console_offers_only_the_drills_its_games_deal_knows(
+    name: str, exposed: bool, people: dict[str, Any]
+) -> None:
+    """§657a.13(d) has a dealer card exposed while dealing; ch. 663a has no such rule, so a
+    Hi-Lo console has no such drill to arm (and the shoe refuses it)."""
+    table, _ = dealt_round(name, ("ann",))
+    drills = snapshot(table.pk, assign_dealer(table))["shoe"]["drills"]
+    assert {"jam", "face_up_card", "two_face_up_cards", "misdeal", "miscount"} <= set(drills)
+    assert ("dealer_card_exposed" in drills) is exposed
+
+
 @pytest.mark.parametrize("name", OTHER_GAMES)
 def test_a_table_posts_its_games_signs_rules_and_felt(name: str) -> None:
     table = game_table(name)
