@@ -345,19 +345,19 @@ def _declared_void(
     )
 
 
-#: The void of a dealer card exposed before every decision (§657a.13(d)); a game without that
-#: rule refuses it as it refuses any reason it does not know.
+#: The void of a dealer card exposed (§684a.13(d), §657a.13(d)): each game decides; a game
+#: without that rule refuses it as it refuses any reason it does not know.
 DEALER_CARD_EXPOSED = "dealer_card_exposed"
 
 
 def dealer_card_exposed(
     table_id: int, dealer: AbstractBaseUser | None = None, card: str | None = None, **kw: Any
 ) -> Result:
-    """A dealer card exposed, declared by the dealer with the card seen (``card``): the game
-    decides what follows. Crazy 4 Poker voids the round before every box has played or folded
-    (§657a.13(d)) when the card is the dealer's; Four Card Frenzy refuses (in the virtual shoe
-    only the shoe exposes a dealer card, while dealing: §684a.13(d)); Five Card Hi-Lo has no
-    such rule."""
+    """A dealer card exposed, declared by the dealer (with the card seen, ``card``): the game
+    decides what follows. Four Card Frenzy and Crazy 4 Poker refuse it (``shoe_only``: in the
+    virtual shoe only the shoe exposes a dealer card, while dealing, and the deal then applies
+    §684a.13(d) / §657a.13(d) itself; a declaration would let a dealer choose or guess his way
+    to a void); Five Card Hi-Lo has no such rule."""
     evidence = {"card": card} if card else None
     return _declared_void(
         table_id, "dealer_card_exposed", DEALER_CARD_EXPOSED, evidence, dealer, evidence, **kw
