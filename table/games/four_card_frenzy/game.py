@@ -136,29 +136,8 @@ _FIELD_HELP: Final = {
     ),
     "ante_min": "The Odds is always equal to the Ante (§684a.7(d)(1)).",
 }
-#: The admin form's parts, in order; a field not named here is among the limits.
-_GROUPS: Final = {
-    **{
-        name: "Paytables (§684a.12) and optional wagers offered (§684a.7(d))"
-        for name in (
-            "bad_beat_paytable",
-            "offers_prime",
-            "prime_paytable",
-            "offers_four_card_bonus",
-            "four_card_bonus_paytable",
-            "offers_all_six",
-            "all_six_paytable",
-            "jurisdiction",
-        )
-    },
-    "two_decks": "Table play",
-    "decision_seconds": "Table play",
-    "betting_seconds": "Table play",
-}
-_LIMITS_GROUP: Final = "Limits, in dollars"
-_PAYTABLE_KINDS: Final = {name: kind for name, _wager, kind in PAYTABLE_FIELDS}
-#: The form's order: the paytables as §684a.12 lists them, then whose tables they are.
-_ORDER: Final = (
+#: The paytables as §684a.12 lists them, each after its offer, then whose tables they are.
+_PAYTABLE_CHOICES: Final = (
     "bad_beat_paytable",
     "offers_prime",
     "prime_paytable",
@@ -167,6 +146,21 @@ _ORDER: Final = (
     "offers_all_six",
     "all_six_paytable",
     "jurisdiction",
+)
+_TABLE_PLAY: Final = ("two_decks", "decision_seconds", "betting_seconds")
+#: The admin form's parts; a field not named here is among the limits.
+_GROUPS: Final = {
+    **{
+        name: "Paytables (§684a.12) and optional wagers offered (§684a.7(d))"
+        for name in _PAYTABLE_CHOICES
+    },
+    **{name: "Table play" for name in _TABLE_PLAY},
+}
+_LIMITS_GROUP: Final = "Limits, in dollars"
+_PAYTABLE_KINDS: Final = {name: kind for name, _wager, kind in PAYTABLE_FIELDS}
+#: The form's order: the paytables, the limits, then how the table plays.
+_ORDER: Final = (
+    *_PAYTABLE_CHOICES,
     "ante_min",
     "ante_max",
     "prime_min",
@@ -177,9 +171,7 @@ _ORDER: Final = (
     "all_six_max",
     "payout_limit",
     "adjacent_boxes",
-    "two_decks",
-    "decision_seconds",
-    "betting_seconds",
+    *_TABLE_PLAY,
 )
 #: The Ante and Raise pay even money; the dealer's qualifying decides only the Ante.
 ANTE_RAISE_POSTED: Final = (
