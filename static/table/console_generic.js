@@ -146,42 +146,22 @@ export function install({ $, command, autodealerDeals }) {
   }
 
   /** The voids the game allows now, each with its reason in words (the dealer declares it),
-   * sent with the choice's args; a choice that asks for evidence (a game's `Ask`) gets a
-   * field for it, sent as `evidence`. The panel is rebuilt only when the choices change, so
-   * a re-render keeps what the dealer is typing. */
-  let voidsShown = null;
+   * sent with the choice's args. */
   function renderVoids() {
     const panel = $("#generic-voids");
     const move = moves().find((m) => m.move === "void");
-    const shown = JSON.stringify(move ? move.choices : null);
-    if (shown === voidsShown) {
-      panel.querySelectorAll("button").forEach((b) => { b.disabled = busy; });
-      return;
-    }
-    voidsShown = shown;
-    panel.replaceChildren(
+    fill(
+      panel,
       move
-        ? h("div", { class: "g-voids", role: "group", "aria-label": move.label }, move.choices.map(voidChoice))
+        ? h(
+          "div",
+          { class: "g-voids", role: "group", "aria-label": move.label },
+          move.choices.map((c) =>
+            h("button", { type: "button", class: "btn danger", disabled: busy, dataset: { reason: c.args.reason }, onclick: () => command("void", { ...c.args }, { confirm: `Void the round: ${c.label}? Every stake is returned.` }) }, `Void: ${c.label}`),
+          ),
+        )
         : h("p", { class: "hint", text: "No void is open to the dealer now." }),
     );
-  }
-
-  function voidChoice(c) {
-    const asks = (c.asks || []).map((a) =>
-      h("input", { type: "text", name: a.arg, "aria-label": a.label, placeholder: a.kind === "card" ? "card, e.g. KS" : a.label, required: true, maxlength: "2", pattern: a.kind === "card" ? "[2-9TJQKAtjqka][CDHScdhs]" : null, size: "6", dataset: { ask: a.arg } }),
-    );
-    const send = () => {
-      const evidence = {};
-      for (const input of asks) {
-        if (!input.reportValidity()) return;
-        evidence[input.dataset.ask] = input.value.trim().toUpperCase();
-      }
-      const fields = { ...c.args };
-      if (asks.length) fields.evidence = evidence;
-      command("void", fields, { confirm: `Void the round: ${c.label}? Every stake is returned.` });
-    };
-    const button = h("button", { type: "button", class: "btn danger", disabled: busy, dataset: { reason: c.args.reason }, onclick: send }, `Void: ${c.label}`);
-    return asks.length ? h("span", { class: "g-void-ask" }, ...asks.map((input, i) => h("label", {}, `${c.asks[i].label}: `, input)), " ", button) : button;
   }
 
   /** An event in the round log's words (undefined: the shared words of words.js). */

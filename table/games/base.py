@@ -64,7 +64,6 @@ __all__ = [
     "WITHDRAW",
     "Actor",
     "Amount",
-    "Ask",
     "BoxState",
     "Choice",
     "Command",
@@ -193,10 +192,10 @@ TIME_OUT: Final = "time_out"  # the clock ran out for what :meth:`Game.timer` aw
 REVEAL: Final = "reveal"  # the dealer's cards face up
 SETTLE: Final = "settle"  # Inputs.meters: the shared meters as they stand
 #: args: {"reason": key, "evidence": {...}}: every stake returned. The reasons are the game's
-#: own (:meth:`Game.void_words` names them; its dealer moves offer those allowed now, each
-#: choice with the evidence it asks for); the platform passes the dealer's on unchanged, with
-#: ``evidence["declared_by"]``. ``table_closed`` and ``server_restart`` are the platform's,
-#: every game knows them: the platform sends them when it closes the table or gives a round up.
+#: own (:meth:`Game.void_words` names them; its dealer moves offer those allowed now); the
+#: platform passes the dealer's evidence on unchanged, with ``evidence["declared_by"]``.
+#: ``table_closed`` and ``server_restart`` are the platform's, every game knows them: the
+#: platform sends them when it closes the table or gives a round up.
 VOID: Final = "void"
 ABANDON: Final = "abandon"  # args: {"player": name}: the player left the table
 #: The steps that move a round on; the dealer's moves offer the one due now.
@@ -222,36 +221,13 @@ class Command:
 
 
 @dataclass(frozen=True, slots=True)
-class Ask:
-    """Evidence a choice needs from whoever picks it, which only they have (the dealer saw
-    which card was exposed): sent with the choice's args as ``args["evidence"][arg]``.
-    ``kind``: ``card``, a card code such as ``KS``."""
-
-    arg: str
-    label: str
-    kind: str = "card"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"arg": self.arg, "label": self.label, "kind": self.kind}
-
-
-@dataclass(frozen=True, slots=True)
 class Choice:
-    """One button: its words and the ``args`` the felt sends back with the move's command,
-    with the evidence each of ``asks`` names filled in (a dealer's void, e.g. which dealer
-    card was exposed)."""
+    """One button: its words and the ``args`` the felt sends back with the move's command."""
 
     label: str
     args: Mapping[str, Any]
-    asks: tuple[Ask, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        if self.asks:
-            return {
-                "label": self.label,
-                "args": dict(self.args),
-                "asks": [a.to_dict() for a in self.asks],
-            }
         return {"label": self.label, "args": dict(self.args)}
 
 
@@ -871,7 +847,7 @@ class Game(Protocol[R, S]):
         """What ``viewer`` may do now: a player their bets, decisions and settings; the
         dealer the step due (one of :data:`DEALER_STEPS`), a time-out, the voids allowed
         now (a choice per reason, only while the game's rules and the round's evidence allow
-        it, each with the evidence it asks of the dealer, :class:`Ask`); a spectator nothing.
+        it); a spectator nothing.
         Every move offered is accepted by :meth:`apply` (unless another command came
         first)."""
         ...

@@ -157,13 +157,12 @@ class ViewChecks:
     def _every_move_is_accepted(
         self, driver: TableDriver, viewer: Actor, moves: list[dict[str, Any]]
     ) -> None:
-        """The interface's promise: every move a view offers, with any of its choices (and
-        the evidence the choice asks for: a card the dealer saw is one of the dealer's) or its
+        """The interface's promise: every move a view offers, with any of its choices or its
         amounts at either limit, is accepted (tried on a copy of the stored round)."""
         g = driver.game
         inputs = Inputs(rng=SeededSource(0), meters=dict(driver.meters.readings))
         for move in moves:
-            tries = [_with_evidence(g, driver, c) for c in move["choices"]]
+            tries = [dict(c["args"]) for c in move["choices"]]
             if move["amounts"]:
                 for edge in ("low", "high"):
                     tries.append({a["arg"]: a[edge] for a in move["amounts"] if a["required"]})
@@ -172,18 +171,6 @@ class ViewChecks:
                 state = g.from_dict(driver.stored or {})
                 g.apply(state, viewer, Command(move["move"], move["box"], args), inputs)
                 self.moves_tried += 1
-
-
-def _with_evidence(g: Game, driver: TableDriver, choice: dict[str, Any]) -> dict[str, Any]:
-    """A choice's args, with the evidence it asks for: the card a dealer saw exposed is one of
-    the dealer's (as recalled in full)."""
-    args = dict(choice["args"])
-    asks = choice.get("asks") or []
-    if asks:
-        full = g.recalled(g.from_dict(driver.stored or {})).dealer_full
-        assert full is not None and all(a["kind"] == "card" for a in asks)
-        args["evidence"] = {a["arg"]: full["cards"][0] for a in asks}
-    return args
 
 
 # --- the interface ---------------------------------------------------------------------------

@@ -1,13 +1,12 @@
 """The dealer's voids at every game, through the platform's services: each reason a game's
-dealer moves offer is the game's own and is passed to it as the console sends it (with the
-dealer's evidence where the game asks for it), and every void the console offers is accepted.
+dealer moves offer is the game's own and is passed to it as the console sends it, and every
+void the console offers is accepted.
 
-Crazy 4 Poker (ch. 657a): the table closing while betting; a dealer card exposed before every
-box has played or folded (§657a.13(d)), with the card the dealer saw; a stub count that shows
-the deck is not 52 cards (§657a.10(f)) - each returns every stake and takes the round's meter
-increments back out. Five Card Hi-Lo (ch. 663a): the table closing before the deal; a stub
-miscount, misdealt or not (§663a.10(f)). Four Card Frenzy's own refusals stay as they were
-(tests/integrity/test_irregularities.py)."""
+Crazy 4 Poker (ch. 657a): the table closing while betting; a stub count that shows the deck is
+not 52 cards (§657a.10(f)) - each returns every stake and takes the round's meter increments
+back out; a dealer card exposed (§657a.13(d)) only from the shoe, at the deal. Five Card Hi-Lo
+(ch. 663a): the table closing before the deal; a stub miscount, misdealt or not (§663a.10(f)).
+Four Card Frenzy's own refusals stay as they were (tests/integrity/test_irregularities.py)."""
 
 from __future__ import annotations
 
@@ -271,8 +270,8 @@ def test_five_card_hi_lo_no_stub_void_once_play_has_gone_on(hilo: Any, phase: st
 
 
 def every_offered_void_is_accepted(table: Table, dealer: Any) -> int:
-    """Each void the dealer's moves offer now, sent as the console sends it (with a dealer
-    card where the choice asks for one), is accepted: tried in a savepoint, rolled back."""
+    """Each void the dealer's moves offer now, sent as the console sends it, is accepted:
+    tried in a savepoint, rolled back."""
     row = Round.objects.get(pk=Table.objects.get(pk=table.pk).current_round_id)
     g = game_named(row.game)
     rnd = g.from_dict(row.state)
@@ -281,14 +280,9 @@ def every_offered_void_is_accepted(table: Table, dealer: Any) -> int:
         if move.name != VOID:
             continue
         for choice in move.choices:
-            evidence = None
-            if choice.asks:
-                full = g.recalled(rnd).dealer_full
-                assert full is not None
-                evidence = {a.arg: full["cards"][0] for a in choice.asks}
             savepoint = transaction.savepoint()
             try:
-                services.void_round(table.pk, choice.args["reason"], dealer, evidence)
+                services.void_round(table.pk, choice.args["reason"], dealer)
                 assert Round.objects.get(pk=row.pk).phase == "void"
             finally:
                 transaction.savepoint_rollback(savepoint)
