@@ -487,9 +487,8 @@ def side_wager_sections(progress: Progress = _quiet) -> dict[str, Any]:
     }
 
 
-def parse_sections(text: str | None) -> list[str]:
-    """The report is computed whole: it has no parts to name alone (``--only``)."""
-    return whole_report(text)
+#: The report is computed whole: it has no parts to name alone (``--only``).
+parse_sections = whole_report
 
 
 def build_report(
@@ -498,7 +497,7 @@ def build_report(
     previous: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole Crazy 4 Poker report (no parts: ``sections`` is None, ``previous`` unused)."""
-    whole_report(",".join(sections or ()))
+    parse_sections(",".join(sections or ()))
     started = time.perf_counter()
     main = main_game_section(progress)
     wagers = side_wager_sections(progress)
