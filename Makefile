@@ -1,4 +1,4 @@
-# Four Card Frenzy: the README's two commands.
+# Casino table games: the README's two commands.
 #   make run   install everything, migrate, create the demo table and serve http://127.0.0.1:8000
 #   make test  install everything and run the whole suite
 SHELL := /bin/bash
