@@ -53,6 +53,8 @@ SNAPSHOTS_PER_SECOND = 1.0
 SNAPSHOT_BURST = 5.0
 #: A connection with no frame from the client for this long is closed (clients ping every 15 s).
 IDLE_SECONDS = 120.0
+#: How often a socket looks at its idleness, its presence lease and the layer's epoch.
+BEAT_SECONDS = 5.0
 #: Frames of one table can cross on the way here (published by two processes, or by a
 #: consumer and the clock): a socket holds a frame whose predecessor has not come for up to
 #: this long, then sends what it holds and the client, seeing the gap, asks for a snapshot.
@@ -319,7 +321,7 @@ class TableConsumer(FrameConsumer):
     async def watch_idle(self) -> None:
         try:
             while True:
-                await asyncio.sleep(5)
+                await asyncio.sleep(BEAT_SECONDS)
                 if time.monotonic() - self.last_seen > IDLE_SECONDS:
                     await self.send_json(
                         {
@@ -330,7 +332,9 @@ class TableConsumer(FrameConsumer):
                     )
                     await self.close(code=CLOSE_IDLE)
                     return
-                if time.monotonic() - self.presence_renewed >= presence.RENEW_SECONDS:
+                # Only a logged-in socket holds a presence lease (a spectator has no seat).
+                renew_due = time.monotonic() - self.presence_renewed >= presence.RENEW_SECONDS
+                if self.authenticated and renew_due:
                     await self.mark_connected(True)  # renew the seat's presence lease
                 epoch = layer_epoch()
                 if epoch != self.layer_epoch:
@@ -657,7 +661,10 @@ class TableConsumer(FrameConsumer):
 
     async def mark_connected(self, connected: bool) -> None:
         """Presence (table.presence): here now (and the lease renewed); or, once the socket
-        closed, gone after DEBOUNCE_SECONDS unless another socket of theirs came back."""
+        closed, gone after DEBOUNCE_SECONDS unless another socket of theirs came back.
+        A spectator (no account) holds no seat and no lease: nothing to mark."""
+        if not self.authenticated:
+            return
         if not connected:
             asyncio.get_running_loop().call_later(
                 presence.DEBOUNCE_SECONDS, lambda: asyncio.ensure_future(self.let_go())
