@@ -37,6 +37,9 @@ class TableClient:
         self.messages = 0
         self.kinds: Counter[str] = Counter()  # public event kinds received so far
         self.arrived = asyncio.Condition()
+        #: The process that took this socket, as a proxy in front names it (HAProxy's
+        #: ``X-Frenzy-Server``, docs/deploy/haproxy.cfg); None without one.
+        self.server: str | None = None
 
     async def connect(self) -> TableClient:
         headers = {"Origin": self.origin}
@@ -45,6 +48,7 @@ class TableClient:
         self.ws = await websockets.connect(
             self.url, additional_headers=headers, max_queue=None, ping_interval=None
         )
+        self.server = self.ws.response.headers.get("X-Frenzy-Server")
         self.reader = asyncio.create_task(self._read())
         await self.wait_for(lambda f: f["type"] == "snapshot", 10)
         return self

@@ -261,6 +261,9 @@ async def run_tables(
         "samples": len(latencies),
         "errors": [e for run in runs for e in run.errors] + [str(e) for e in client_errors],
         "version_faults": faults,
+        # Behind a proxy that names the process (docs/deploy/haproxy.cfg): each table's
+        # sockets by process.
+        "servers": {run.table_id: sorted({str(c.server) for c in run.sockets}) for run in runs},
         "client_lag_p99_ms": percentile(lags, 99) * 1000,
         "client_lag_max_ms": max(lags, default=0.0) * 1000,
         "games": {
