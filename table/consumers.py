@@ -287,7 +287,7 @@ class TableConsumer(FrameConsumer):
         table.crowd; a seated player always gets in. Over a cap: told why, closed (4429)."""
         if self.authenticated and await crowd.in_reader(self.seated)():
             return True
-        self.admission, why = crowd.admit(
+        self.admission, why = await crowd.admit(
             self.table_id, crowd.client_ip(self.scope), not self.authenticated
         )
         if self.admission is not None:
@@ -302,7 +302,7 @@ class TableConsumer(FrameConsumer):
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "admission", None) is not None:
-            self.admission.leave()
+            await self.admission.leave()
         if self.idle_task is not None:
             self.idle_task.cancel()
         if getattr(self, "gap_timer", None) is not None:
@@ -336,6 +336,8 @@ class TableConsumer(FrameConsumer):
                 renew_due = time.monotonic() - self.presence_renewed >= presence.RENEW_SECONDS
                 if self.authenticated and renew_due:
                     await self.mark_connected(True)  # renew the seat's presence lease
+                if self.admission is not None:
+                    await self.admission.renew()  # its place in the shared watcher counts
                 epoch = layer_epoch()
                 if epoch != self.layer_epoch:
                     self.layer_epoch = epoch

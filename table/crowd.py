@@ -14,15 +14,24 @@ within their own rate limits made every seated player's bet wait behind them. He
   watchers (anonymous, or logged in without a seat) per table; a socket over a cap is told
   why and closed with 4429, and the client reconnects later with its backoff.
 
-The caps are per Daphne process (settings via environment variables, below). Behind a
-reverse proxy run Daphne with ``--proxy-headers`` so the client's address is the visitor's.
+Without Redis (one process) the caps are counted in the process. With Redis configured
+(``REDIS_URL``: several Daphne processes serve one table) the watchers per table and the open
+anonymous sockets per address are counted in Redis, so they hold across processes: each open
+socket is a member of a sorted set scored by when its place lapses (WATCH_LEASE_SECONDS,
+renewed by the socket's beat), so the places of a process killed with ``kill -9`` free up by
+themselves. Should Redis not answer, the process falls back to its own counts (logged).
+The new-connection rate per address stays per process (a bucket per process and address).
+Settings via environment variables, below. Behind a reverse proxy run Daphne with
+``--proxy-headers`` so the client's address is the visitor's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
+import secrets
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -30,22 +39,30 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
+from django.conf import settings
 
 from .models import Table
 from .snapshot import snapshot
 
-#: Anonymous sockets one client address may hold open at once (per process).
+log = logging.getLogger(__name__)
+
+#: Anonymous sockets one client address may hold open at once (across processes on Redis).
 ANONYMOUS_PER_IP = int(os.environ.get("FRENZY_ANONYMOUS_PER_IP", "8"))
 #: New anonymous sockets per client address: a burst, then so many a second.
 CONNECTS_BURST = float(os.environ.get("FRENZY_CONNECTS_BURST", "10"))
 CONNECTS_PER_SECOND = float(os.environ.get("FRENZY_CONNECTS_PER_SECOND", "1"))
-#: Watchers (anonymous, or logged in without a seat) per table (per process).
+#: Watchers (anonymous, or logged in without a seat) per table (across processes on Redis).
 WATCHERS_PER_TABLE = int(os.environ.get("FRENZY_WATCHERS_PER_TABLE", "200"))
 #: A pong's table version is at most this old.
 VERSION_TTL = 0.5
 #: A logged-in socket asking again for a snapshot at the same version within this long gets
 #: the one it was just sent (its balance could have moved at another table meanwhile).
 REUSE_SECONDS = 1.0
+
+#: On Redis, a socket's place lapses this long after its socket's last renewal (its beat
+#: renews it every WATCH_RENEW_SECONDS): the places of a killed process free up by themselves.
+WATCH_LEASE_SECONDS = 30.0
+WATCH_RENEW_SECONDS = 10.0
 
 READ_THREADS = int(os.environ.get("FRENZY_READ_THREADS", "2"))
 _read_pool = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="frenzy-read")
@@ -83,6 +100,7 @@ class _Loop:
     version_reads: dict[int, asyncio.Future[int | None]] = field(default_factory=dict)
     snapshots: dict[int, tuple[int, str]] = field(default_factory=dict)  # table -> (v, text)
     snapshot_builds: dict[int, asyncio.Future[tuple[int, str]]] = field(default_factory=dict)
+    redis: Any = None  # this loop's client of the shared counts (a client belongs to its loop)
 
 
 #: Per event loop (a test's loop goes away with its state; an id could be reused).
@@ -102,17 +120,82 @@ def client_ip(scope: dict[str, Any]) -> str:
     return str(client[0]) if client else "unknown"
 
 
+# Atomically: drop lapsed places, refuse over a cap, else take a place (a member scored by
+# when it lapses) in the table's set and, for an anonymous socket, in its address's set.
+_ADMIT = """
+local now, lapse = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 1 end
+if #KEYS == 2 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 2 end
+  redis.call('ZADD', KEYS[2], lapse, ARGV[5])
+  redis.call('EXPIRE', KEYS[2], math.ceil(lapse - now))
+end
+redis.call('ZADD', KEYS[1], lapse, ARGV[5])
+redis.call('EXPIRE', KEYS[1], math.ceil(lapse - now))
+return 0
+"""
+
+TABLE_FULL = "this table has as many watchers as it can take: try again shortly"
+ADDRESS_FULL = "too many open connections from your address"
+
+
+def _shared(state: _Loop) -> Any:
+    """This loop's Redis client for the shared counts, or None without Redis."""
+    url = getattr(settings, "REDIS_URL", "")
+    if not url:
+        return None
+    if state.redis is None:
+        import redis.asyncio as redis
+
+        state.redis = redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    return state.redis
+
+
+def _keys(table_id: int, ip: str | None) -> list[str]:
+    prefix = f"{settings.CHANNELS_PREFIX}:crowd"
+    keys = [f"{prefix}:table:{table_id}"]
+    if ip is not None:
+        keys.append(f"{prefix}:ip:{ip}")
+    return keys
+
+
 class Admission:
-    """One watcher socket's place under the caps; ``leave`` gives it back (idempotent)."""
+    """One watcher socket's place under the caps; ``leave`` gives it back (idempotent).
+    ``member``: its name in the shared counts (None: counted in this process only)."""
 
-    def __init__(self, table_id: int, ip: str | None) -> None:
-        self.table_id, self.ip = table_id, ip
+    def __init__(self, table_id: int, ip: str | None, member: str | None = None) -> None:
+        self.table_id, self.ip, self.member = table_id, ip, member
         self.left = False
+        self.renewed = time.monotonic()
 
-    def leave(self) -> None:
+    async def renew(self) -> None:
+        """Keep a shared place from lapsing (from the socket's beat, every so often)."""
+        if self.member is None or self.left:
+            return
+        if time.monotonic() - self.renewed < WATCH_RENEW_SECONDS:
+            return
+        self.renewed = time.monotonic()
+        client = _shared(_here())
+        lapse = time.time() + WATCH_LEASE_SECONDS
+        try:
+            for key in _keys(self.table_id, self.ip):
+                await client.zadd(key, {self.member: lapse}, xx=True)
+        except Exception:  # it lapses, and the socket is counted a little less long
+            log.warning("could not renew a watcher's place in Redis", exc_info=True)
+
+    async def leave(self) -> None:
         if self.left:
             return
         self.left = True
+        if self.member is not None:
+            try:
+                for key in _keys(self.table_id, self.ip):
+                    await _shared(_here()).zrem(key, self.member)
+            except Exception:  # the place lapses by itself
+                log.warning("could not give back a watcher's place in Redis", exc_info=True)
+            return
         state = _here()
         state.watchers[self.table_id] = max(0, state.watchers.get(self.table_id, 1) - 1)
         if self.ip is not None:
@@ -123,7 +206,7 @@ class Admission:
                 state.anonymous.pop(self.ip, None)
 
 
-def admit(table_id: int, ip: str, anonymous: bool) -> tuple[Admission | None, str]:
+async def admit(table_id: int, ip: str, anonymous: bool) -> tuple[Admission | None, str]:
     """A place for a new watcher socket, or (None, why not)."""
     state = _here()
     if anonymous:
@@ -134,10 +217,33 @@ def admit(table_id: int, ip: str, anonymous: bool) -> tuple[Admission | None, st
             bucket = state.connects[ip] = Bucket(CONNECTS_PER_SECOND, CONNECTS_BURST)
         if not bucket.take():
             return None, "too many new connections from your address: try again shortly"
-        if state.anonymous.get(ip, 0) >= ANONYMOUS_PER_IP:
-            return None, "too many open connections from your address"
+    client = _shared(state)
+    if client is not None:
+        member = secrets.token_hex(8)
+        now = time.time()
+        try:
+            refused = await client.eval(
+                _ADMIT,
+                2 if anonymous else 1,
+                *_keys(table_id, ip if anonymous else None),
+                now,
+                now + WATCH_LEASE_SECONDS,
+                WATCHERS_PER_TABLE,
+                ANONYMOUS_PER_IP,
+                member,
+            )
+        except Exception:
+            log.warning("Redis did not answer: watchers counted in this process", exc_info=True)
+        else:
+            if int(refused) == 1:
+                return None, TABLE_FULL
+            if int(refused) == 2:
+                return None, ADDRESS_FULL
+            return Admission(table_id, ip if anonymous else None, member), ""
+    if anonymous and state.anonymous.get(ip, 0) >= ANONYMOUS_PER_IP:
+        return None, ADDRESS_FULL
     if state.watchers.get(table_id, 0) >= WATCHERS_PER_TABLE:
-        return None, "this table has as many watchers as it can take: try again shortly"
+        return None, TABLE_FULL
     state.watchers[table_id] = state.watchers.get(table_id, 0) + 1
     if anonymous:
         state.anonymous[ip] = state.anonymous.get(ip, 0) + 1

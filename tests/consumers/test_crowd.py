@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 
 from frenzy_site.asgi import application
 from table import consumers, crowd, presence
@@ -279,3 +280,36 @@ async def test_a_snapshot_is_never_older_than_the_frames_the_socket_was_sent(
     assert after["version"] >= sent["version"], (before["version"], sent["version"])
     assert after["round"] is not None and after["round"]["phase"] == "betting"
     await dealer.close()
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="the shared counts need REDIS_URL")
+def test_with_redis_the_watcher_caps_hold_across_processes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each event loop is a process of its own to table.crowd (its counts are per loop): two
+    loops on one Redis share the caps, and a process that dies holding places (its loop gone
+    without a word) frees them when they lapse."""
+    monkeypatch.setattr(crowd, "WATCHERS_PER_TABLE", 3)
+    monkeypatch.setattr(crowd, "ANONYMOUS_PER_IP", 2)
+    monkeypatch.setattr(crowd, "WATCH_LEASE_SECONDS", 1.0)
+    table_id = 900_000 + int(time.time()) % 1000  # no other test's table
+
+    async def admit(*ips: str) -> list[tuple[crowd.Admission | None, str]]:
+        return [await crowd.admit(table_id, ip, True) for ip in ips]
+
+    one = asyncio.run(admit("203.0.113.1", "203.0.113.1"))  # the first process
+    assert all(a is not None for a, _ in one)
+    two = asyncio.run(admit("203.0.113.1", "203.0.113.2", "203.0.113.3"))  # the second
+    # The address's third socket is refused in the other process; the table's fourth too.
+    assert [why for _, why in two] == [crowd.ADDRESS_FULL, "", crowd.TABLE_FULL]
+    time.sleep(1.2)  # both processes died (no leave): their places lapse
+    again = asyncio.run(admit("203.0.113.1", "203.0.113.1", "203.0.113.4"))
+    assert [why for _, why in again] == ["", "", ""]
+
+    async def leave_all() -> None:
+        for admission, _ in again:
+            assert admission is not None
+            await admission.leave()
+
+    asyncio.run(leave_all())
+    assert all(why == "" for _, why in asyncio.run(admit("203.0.113.1", "203.0.113.1")))
