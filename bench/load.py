@@ -15,7 +15,7 @@ import gc
 import random
 import statistics
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,7 +189,10 @@ async def run_tables(
     pause: float,
     think: float,
     stagger: float = 0.0,
+    cpu: Callable[[], float] = lambda: 0.0,
 ) -> dict[str, Any]:
+    """``cpu``: the server's CPU seconds so far (:func:`bench.servers.cpu_seconds`), read
+    when the dealing starts and once its last frames landed: the seating is not counted."""
     rng = random.Random(2026)
     runs: list[TableRun] = []
     for spec in tables:
@@ -224,6 +227,7 @@ async def run_tables(
     gc.disable()
     lags: list[float] = []
     watch = asyncio.create_task(loop_lag(lags))
+    cpu_before = cpu()
     started = time.monotonic()
     await asyncio.gather(
         *(dealer_loop(run, rounds, pause, rng.uniform(0, stagger)) for run in runs)
@@ -231,6 +235,7 @@ async def run_tables(
     elapsed = time.monotonic() - started
     watch.cancel()
     await asyncio.sleep(1.0)  # let the last frames land
+    server_cpu = cpu() - cpu_before
     messages = sum(c.messages for run in runs for c in run.sockets) - messages_before
     gc.enable()
     for bot in bots:
@@ -256,6 +261,8 @@ async def run_tables(
         "seconds": elapsed,
         "rounds_per_second": sum(run.rounds for run in runs) / elapsed,
         "messages_per_second": messages / elapsed,
+        "messages": messages,
+        "server_cpu": server_cpu,
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
         "samples": len(latencies),
@@ -292,9 +299,15 @@ async def loop_lag(lags: list[float], tick: float = 0.01) -> None:
 
 
 async def run_baseline(
-    base: str, groups: int, per_group: int, sends: int, pause: float
+    base: str,
+    groups: int,
+    per_group: int,
+    sends: int,
+    pause: float,
+    cpu: Callable[[], float] = lambda: 0.0,
 ) -> dict[str, Any]:
-    """The same fan-out with a bare group_send: one sender per group, ``per_group`` sockets."""
+    """The same fan-out with a bare group_send: one sender per group, ``per_group`` sockets
+    (``cpu`` as for :func:`run_tables`)."""
     import websockets
 
     latencies: list[float] = []
@@ -328,9 +341,11 @@ async def run_baseline(
                         break
             latencies.append(last - sent)
 
+    cpu_before = cpu()
     started = time.monotonic()
     await asyncio.gather(*(group_loop(g) for g in range(groups)))
     elapsed = time.monotonic() - started
+    server_cpu = cpu() - cpu_before
     for members in sockets:
         for ws in members:
             await ws.close()
@@ -339,6 +354,8 @@ async def run_baseline(
         "p99_ms": percentile(latencies, 99) * 1000,
         "samples": len(latencies),
         "seconds": elapsed,
+        "messages": len(latencies) * per_group,
+        "server_cpu": server_cpu,
     }
 
 
@@ -350,6 +367,7 @@ def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
         f"dealer command -> last socket   p50 {result['p50_ms']:.1f} ms   p99 {result['p99_ms']:.1f} ms   ({result['samples']} commands)",
         f"bare group_send baseline        p50 {baseline['p50_ms']:.1f} ms   p99 {baseline['p99_ms']:.1f} ms   ({baseline['samples']} broadcasts)",
         f"ratio to baseline     p50 {result['p50_ms'] / baseline['p50_ms']:.2f}x   p99 {result['p99_ms'] / baseline['p99_ms']:.2f}x",
+        *cpu_lines(result, baseline),
         f"errors                {len(result['errors'])}",
         f"lost/out-of-order     {result['version_faults']} versions",
         f"load client loop lag  p99 {result['client_lag_p99_ms']:.1f} ms   max {result['client_lag_max_ms']:.1f} ms   (the tool's own share of the latencies above)",
@@ -361,6 +379,24 @@ def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
         lines.append(f"  {step:<14} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   max {worst:7.1f} ms")
     lines += [f"  error: {e}" for e in result["errors"][:10]]
     return lines
+
+
+def cpu_lines(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
+    """The server's CPU seconds (every Daphne process measured) per round and per frame
+    delivered to a socket, beside the bare broadcast's per frame: what a round costs, which
+    load on a shared machine disturbs far less than latency."""
+    if not result["server_cpu"]:
+        return ["server CPU            not measured (--url without --pids)"]
+    frames = max(1, result["messages"])
+    bare = baseline["server_cpu"] / max(1, baseline["messages"])
+    ours = result["server_cpu"] / frames
+    return [
+        f"server CPU            {result['server_cpu']:.1f} s = "
+        f"{result['server_cpu'] / max(1, result['rounds']):.3f} s per round, "
+        f"{ours * 1000:.3f} ms per delivered frame ({frames} frames)",
+        f"bare group_send CPU   {baseline['server_cpu']:.1f} s = {bare * 1000:.3f} ms per delivered "
+        f"frame ({baseline['messages']} frames); ratio per frame {ours / bare if bare else float('nan'):.2f}x",
+    ]
 
 
 def mean(values: list[float]) -> float:

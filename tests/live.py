@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse, urlunparse
 
+from bench.servers import HAPROXY, haproxy_config
 from table.management.commands.bench_load import wait_for_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,31 +196,15 @@ class LiveStack:
         return f"127.0.0.1:{port}"
 
     def haproxy(self, backends: list[str]) -> str:
-        """HAProxy (Debian's, /usr/sbin/haproxy) with the deployment's own configuration
-        (docs/deploy/haproxy.cfg) in front of ``backends`` (``host:port`` of Daphne processes),
-        in the foreground on a free port: only the addresses and what needs root (the chroot,
-        the user, the syslog socket, the daemon mode, the connection limit that needs a raised
-        file limit) are changed."""
+        """HAProxy (Debian's) with the deployment's own configuration in front of ``backends``
+        (``host:port`` of Daphne processes), in the foreground on a free port
+        (:func:`bench.servers.haproxy_config`)."""
         port = free_port()
-        text = (ROOT / "docs" / "deploy" / "haproxy.cfg").read_text()
-        kept = []
-        for line in text.splitlines():
-            words = line.split()
-            if words[:1] in (["chroot"], ["user"], ["group"], ["daemon"], ["maxconn"]):
-                continue
-            if words[:2] == ["log", "/dev/log"]:
-                continue
-            if words[:1] == ["server"]:
-                continue  # the test's servers come below
-            if words[:1] == ["bind"]:
-                line = f"    bind 127.0.0.1:{port}"
-            kept.append(line)
-        kept += [f"    server daphne{n} {address}" for n, address in enumerate(backends, 1)]
         config = Path(self.tmp) / "haproxy.cfg"
-        config.write_text("\n".join(kept) + "\n")
+        config.write_text(haproxy_config(port, backends))
         out = open(Path(self.tmp) / "haproxy.log", "ab")
         proc = subprocess.Popen(
-            ["/usr/sbin/haproxy", "-db", "-f", str(config)],
+            [str(HAPROXY), "-db", "-f", str(config)],
             cwd=self.tmp,
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -12,7 +12,9 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
 from bench.load import run_baseline, run_tables, summary
+from bench.servers import HAPROXY, cpu_seconds, haproxy_config
 from table import duties, ledger, meters, services
 from table.demo import dealer_permission, make_user
 from table.games import FOUR_CARD_FRENZY, GAMES, game
@@ -157,6 +160,16 @@ class Command(BaseCommand):
         )
         parser.add_argument("--port", type=int, default=8765)
         parser.add_argument(
+            "--processes",
+            type=int,
+            default=1,
+            help="Daphne processes to start; more than one: behind HAProxy (docs/deploy/)",
+        )
+        parser.add_argument(
+            "--pids",
+            help="with --url: the Daphne processes' ids, comma-separated, to measure their CPU",
+        )
+        parser.add_argument(
             "--games",
             default=FOUR_CARD_FRENZY,
             help="comma-separated games, dealt to the tables in turn (default: "
@@ -167,7 +180,7 @@ class Command(BaseCommand):
         db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
         layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
         self.stdout.write(
-            f"database {db}, channel layer {layer}, one Daphne process; dealer pauses "
+            f"database {db}, channel layer {layer}; dealer pauses "
             f"{o['pause']} s between steps, bots think up to {o['think']} s, tables start "
             f"spread over {o['stagger']} s"
         )
@@ -177,55 +190,48 @@ class Command(BaseCommand):
             raise CommandError(f"unknown game {unknown[0]!r}: one of {', '.join(GAMES)}")
         self.stdout.write(f"games: {', '.join(games)} (in turn across the tables)")
         specs = seed(o["tables"], games)
-        server = None
+        servers: list[subprocess.Popen[bytes]] = []
+        pids = [int(p) for p in (o["pids"] or "").split(",") if p.strip()]
         base = o["url"]
-        if not base:
-            probe = socket.socket()
-            if probe.connect_ex(("127.0.0.1", o["port"])) == 0:
-                probe.close()
-                raise CommandError(
-                    f"something already listens on port {o['port']} (a Daphne left running?): "
-                    "stop it or pass --port"
-                )
-            probe.close()
-            # As in production: DEBUG off (DEBUG keeps a log of every SQL query).
-            env = {
-                **os.environ,
-                "FRENZY_BENCH_ROUTES": "1",
-                "LOG_LEVEL": "ERROR",
-                "DJANGO_DEBUG": "0",
-            }
-            server = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "daphne",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(o["port"]),
-                    "frenzy_site.asgi:application",
-                ],
-                env=env,
-                cwd=settings.BASE_DIR,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.STDOUT,
-            )
-            base = f"127.0.0.1:{o['port']}"
-            wait_for_port(o["port"], server)
         try:
-            result = asyncio.run(
-                run_tables(base, specs, o["rounds"], o["pause"], o["think"], o["stagger"])
+            if not base:
+                base, servers = self.start_servers(o["port"], o["processes"])
+                pids = [s.pid for s in servers if s.args[0] != str(HAPROXY)]
+                proxies = [s.pid for s in servers if s.args[0] == str(HAPROXY)]
+            else:
+                proxies = []
+            self.stdout.write(
+                f"serving: {base}"
+                + (f" (HAProxy in front of {len(pids)} Daphne processes)" if proxies else "")
             )
-            baseline = asyncio.run(run_baseline(base, o["tables"], 7, o["rounds"] * 5, o["pause"]))
+            result = asyncio.run(
+                run_tables(
+                    base,
+                    specs,
+                    o["rounds"],
+                    o["pause"],
+                    o["think"],
+                    o["stagger"],
+                    cpu=lambda: cpu_seconds(pids),
+                )
+            )
+            proxy_cpu = cpu_seconds(proxies)
+            baseline = asyncio.run(
+                run_baseline(
+                    base, o["tables"], 7, o["rounds"] * 5, o["pause"], lambda: cpu_seconds(pids)
+                )
+            )
         finally:
-            if server is not None:
+            for server in servers:
                 server.terminate()
+            for server in servers:
                 try:
                     server.wait(10)
                 except subprocess.TimeoutExpired:  # stuck closing sockets: the figures stand
                     server.kill()
                     server.wait(10)
+        if proxies:
+            self.stdout.write(f"HAProxy CPU           {proxy_cpu:.1f} s over the whole run")
         for line in summary(result, baseline):
             self.stdout.write(line)
         problems = ledger.verify() + meters.verify()
@@ -234,3 +240,55 @@ class Command(BaseCommand):
             self.stdout.write(f"  {p}")
         if problems or result["version_faults"]:
             raise CommandError("the load run lost money or events")
+
+    def start_servers(self, port: int, processes: int) -> tuple[str, list[subprocess.Popen[bytes]]]:
+        """``processes`` Daphne processes (on ``port``, ``port + 1``, ...) with this process's
+        settings; with more than one, HAProxy with the deployment's configuration
+        (docs/deploy/haproxy.cfg) in front of them on ``port + processes``. The address to
+        drive, and the processes."""
+        ports = [port + n for n in range(processes + (1 if processes > 1 else 0))]
+        for p in ports:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", p)) == 0:
+                    raise CommandError(
+                        f"something already listens on port {p} (a Daphne left running?): "
+                        "stop it or pass --port"
+                    )
+        # As in production: DEBUG off (DEBUG keeps a log of every SQL query).
+        env = {**os.environ, "FRENZY_BENCH_ROUTES": "1", "LOG_LEVEL": "ERROR", "DJANGO_DEBUG": "0"}
+        servers: list[subprocess.Popen[bytes]] = []
+        try:
+            for p in ports[:processes]:
+                servers.append(
+                    subprocess.Popen(
+                        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(p)]
+                        + ["frenzy_site.asgi:application"],
+                        env=env,
+                        cwd=settings.BASE_DIR,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.STDOUT,
+                    )
+                )
+            for p, server in zip(ports, servers, strict=False):
+                wait_for_port(p, server)
+            if processes == 1:
+                return f"127.0.0.1:{port}", servers
+            if not HAPROXY.exists():
+                raise CommandError(
+                    f"--processes {processes} needs {HAPROXY} (apt-get install haproxy)"
+                )
+            config = Path(tempfile.mkdtemp(prefix="bench-haproxy-")) / "haproxy.cfg"
+            backends = [f"127.0.0.1:{p}" for p in ports[:processes]]
+            config.write_text(haproxy_config(ports[-1], backends))
+            proxy = subprocess.Popen(
+                [str(HAPROXY), "-db", "-f", str(config)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.STDOUT,
+            )
+            servers.append(proxy)
+            wait_for_port(ports[-1], proxy)
+            return f"127.0.0.1:{ports[-1]}", servers
+        except BaseException:
+            for server in servers:
+                server.kill()
+            raise
