@@ -102,7 +102,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("rules"), pk=table_id)
     g = game(table.rules.game)
     rules = table.rules.game_rules()
-    _label, ante = _ante(g.wagers(rules))
+    label, ante = _ante(g.wagers(rules))
+    felt = _felt(table)
     return render(
         request,
         "table/table.html",
@@ -110,9 +111,13 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "table": table,
             "rules": rules,
             "paytables": [sign.to_dict() for sign in g.signs(rules)],
+            "ante_label": label,
             "ante_limits": f"{_money(ante.low)} – {_money(ante.high)}",
+            "adjacent_boxes": g.table_settings(rules).boxes_per_player,
             "payout_limit": _money(g.table_settings(rules).payout_limit),
-            **_felt(table),
+            # "Crazy 4 Poker 1 · Crazy 4 Poker" says the game twice: the name is enough.
+            "name_says_game": felt["game_title"].lower() in table.name.lower(),
+            **felt,
         },
     )
 

@@ -23,6 +23,7 @@ import {
   phaseWords,
   plainWords,
   playWords,
+  resultHeadline,
   settingTitle,
   settingTotals,
   wagerName,
@@ -156,13 +157,9 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   }
 
   function renderHead() {
-    const bet = moves().find((m) => m.move === "bet");
-    const ante = bet?.amounts.find((a) => a.required);
-    const parts = [];
-    if (ante) parts.push(`${ante.label} ${dollars(ante.low)} – ${dollars(ante.high)}`);
-    parts.push(S.table.is_open ? "open" : "closed");
-    if (S.table.rules_name) parts.push(`rules: ${S.table.rules_name}`);
-    setText(app.querySelector(".g-limits"), parts.join(" · "));
+    // The limits line is the page's (the table's Rules Submission, as at Four Card Frenzy);
+    // only whether the table is open changes here.
+    setText(app.querySelector(".g-open"), S.table.is_open ? "open" : "closed");
     const r = round();
     setText($("#round-no"), r ? `Round ${r.round}` : "");
     setText($("#phase"), S.table.is_open ? phaseWords(r) : "Table closed");
@@ -574,7 +571,14 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       banner.hidden = false;
       banner.dataset.net = String(net);
       banner.className = `round-result ${net > 0 ? "won" : net < 0 ? "lost" : "even"}`;
-      fill(banner, h("span", { text: net > 0 ? "You won " : net < 0 ? "You lost " : "You broke even" }), net ? h("strong", { text: dollars(Math.abs(net)) }) : null);
+      // Why, as at Four Card Frenzy: what decided each box and what each wager did.
+      const why = resultHeadline(mine, r, labels());
+      fill(
+        banner,
+        h("span", { text: net > 0 ? "You won " : net < 0 ? "You lost " : "You broke even" }),
+        net ? h("strong", { text: dollars(Math.abs(net)) }) : null,
+        why ? h("span", { class: "why", text: ` · ${plainWords(why)}` }) : null,
+      );
     } else if (r && r.phase === "void" && r.boxes.some((b) => b.player === me)) {
       banner.hidden = false;
       banner.className = "round-result even";

@@ -385,3 +385,53 @@ export function foldWords(game, box, labels) {
   if (!lost.length) return "";
   return `Folding loses your ${lost.join(", ")}${kept.length ? `; your ${kept.join(", ")} stays in play` : ""}.`;
 }
+
+/** The main game's reason for one settled box, short enough for the pinned result bar. */
+function mainReason(box, round) {
+  if (round.phase === "void") return "the round is void";
+  const ante = (box.results || []).find((l) => l.wager === "ante");
+  if (box.folded || box.decision === "fold" || box.decision === 0) return "you folded";
+  if (!ante) return "";
+  if (round.game === "five_card_hi_lo") {
+    const d = round.dealer;
+    const s = box.setting;
+    if (!s || !d) return "";
+    // §663a.11(g): both hands must beat the dealer's; a tie on either counts for the dealer.
+    const rule =
+      ante.outcome === "win"
+        ? "both your hands beat the dealer's"
+        : ante.outcome === "push"
+          ? "only one of your hands beat the dealer's, so Ante and Play are returned"
+          : "neither of your hands beat the dealer's";
+    return `${rule} (high ${s.high_total} vs ${d.high_total}, low ${s.low_total} vs ${d.low_total})`;
+  }
+  const why = explain(ante, box, round);
+  // §657a.11(c)(3): a dealer below king high returns the Ante, and the Play still wins.
+  if (round.game === "crazy_4_poker" && round.dealer?.qualifies === false && ante.outcome === "push") {
+    return `the dealer's ${round.dealer.hand.toLowerCase()} does not qualify (king high or better): Ante returned, Play wins`;
+  }
+  return why;
+}
+
+/** A wager's result, short: "Ante −$5.00", "Queens Up +$10.00", "Super Bonus returned". */
+function shortLine(line) {
+  // A no-break space: "Ante −$5.00" never splits across lines on a phone.
+  if (line.outcome === "void") return `${line.name}\u00a0returned`;
+  return `${line.name}\u00a0${line.amount}`;
+}
+
+/**
+ * The pinned result bar's reason at a game drawn from its view: per box of the player's, what
+ * decided the main game, then what each wager won or lost ("box 2: the dealer's pair of
+ * eights beats your king high · Ante −$5.00, Play −$5.00, Queens Up −$1.00").
+ */
+export function resultHeadline(boxes, round, labels) {
+  return boxes
+    .map((b) => {
+      const reason = mainReason(b, round);
+      const lines = boxLines(b, round, labels).map(shortLine).join(", ");
+      const head = boxes.length > 1 ? `box ${b.box}: ` : "";
+      return `${head}${reason}${reason && lines ? " — " : ""}${lines}`;
+    })
+    .join("; ");
+}

@@ -72,6 +72,17 @@ def test_crazy_4_poker_round_on_the_live_stack(browser: Any, site: Site) -> None
     expect(app).to_have_attribute("data-phase", "settled")
     expect(alice.page.locator("#my-result li[data-wager='ante'] .res-why")).not_to_be_empty()
     expect(alice.page.locator("#round-result")).to_be_visible()
+    # The pinned bar says why (issue 28: it said only "You lost $…"): the hands that decided
+    # the Ante and Play, and what each wager did.
+    why = alice.page.locator("#round-result .why")
+    expect(why).to_contain_text(re.compile(r"beats|ties|does not qualify"))
+    expect(why).to_contain_text(re.compile(r"Ante\u00a0[+−]\$5\.00|Ante\u00a0returned"))
+    expect(why).to_contain_text("Play\u00a0")
+    # The header: the betting limits, no internal rules name, the game's title once.
+    head = alice.page.locator(".table-head")
+    expect(head.locator(".g-limits")).to_contain_text("Ante & Super Bonus $5.00 – $500.00")
+    expect(head).not_to_contain_text("rules:")
+    expect(head.locator("h1")).to_have_text("Crazy live · Crazy 4 Poker")
 
 
 MAKE_TWO = """

@@ -206,6 +206,14 @@ def test_two_players_play_hi_lo_and_one_sets_an_ace_low(
     expect(bonus).to_have_class(re.compile(r"\boutcome-lose\b"))
     expect(bonus.locator(".res-why")).to_contain_text("high card")
     expect(erin.page.locator("#round-result")).to_contain_text("You won $15.00")
+    # The pinned bar says why, as at Four Card Frenzy: what decided the main game and what
+    # each wager did (issue 28: it said only "You won $15.00").
+    erin_bar = erin.page.locator("#round-result .why")
+    expect(erin_bar).to_contain_text(
+        "both your hands beat the dealer's (high 28 vs 27, low 6 vs 7) — Ante\u00a0+$10.00, "
+        "Play\u00a0+$10.00"
+    )
+    expect(erin_bar).to_contain_text("Poker Bonus\u00a0−$")
 
     frank_result = frank.page.locator("#my-result")
     expect(frank_result.locator(".g-versus [data-hand='high']")).to_contain_text("24")
@@ -219,5 +227,17 @@ def test_two_players_play_hi_lo_and_one_sets_an_ace_low(
     expect(tie).to_have_class(re.compile(r"\boutcome-lose\b"))
     expect(tie.locator(".res-why")).to_contain_text("neither hand tied")
     expect(frank.page.locator("#round-result")).to_contain_text("You lost $25.00")
+    frank_bar = frank.page.locator("#round-result .why")
+    expect(frank_bar).to_contain_text(
+        "neither of your hands beat the dealer's (high 24 vs 27, low 9 vs 7) — Ante\u00a0−$10.00"
+    )
+    expect(frank_bar).to_contain_text("Tie")
+    # The header: the betting limits (as at Four Card Frenzy), no internal rules name, and the
+    # game's title once.
+    head = frank.page.locator(".table-head")
+    expect(head.locator(".g-limits")).to_contain_text("Ante $5.00 – $500.00")
+    expect(head.locator(".g-limits")).to_contain_text("up to 2 adjacent boxes")
+    expect(head).not_to_contain_text("rules:")
+    expect(head.locator("h1")).to_have_text(re.compile(r"^Hi-Lo live \w+ · Five Card Hi-Lo$"))
     for client in (erin, frank, dealer):
         assert not client.errors, f"{client.name}: {client.errors}"
