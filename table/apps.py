@@ -10,7 +10,9 @@ class TableConfig(AppConfig):
         from django.contrib.admin.models import LogEntry
         from django.db.models.signals import post_save
 
-        from .duties import mirror_admin_log
+        from .duties import install_guards, mirror_admin_log
 
         # Every change made in the admin goes into the append-only audit log too.
         post_save.connect(mirror_admin_log, sender=LogEntry, dispatch_uid="audit_admin_log")
+        # Dealing and crediting stay apart however they would be combined.
+        install_guards()

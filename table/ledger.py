@@ -203,6 +203,8 @@ def credit(
     if by is not None:
         problem = duties.credit_problem(by, user)
         if problem:
+            # The refused attempt is in the audit log (nothing else happens).
+            duties.refused(by, "credit", problem, {"player": user.get_username(), "amount": amount})
             raise duties.DutyError("credit_refused", problem)
     with transaction.atomic():
         account = player_account(user)

@@ -8,7 +8,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.forms import UserChangeForm
+from django.contrib.auth.models import Group
 from django.db.models import Model, Prefetch, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
@@ -268,8 +270,27 @@ if admin.site.is_registered(User):
     admin.site.unregister(User)
 
 
+class DutiesUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
+    """A user's groups, permissions and superuser flag: refused if they would let someone
+    assigned to deal credit accounts (the duties stay apart, table.duties)."""
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean()
+        if self.instance.pk:
+            problem = duties.grant_problem(
+                self.instance,
+                superuser=bool(data.get("is_superuser")),
+                groups=data.get("groups") or (),
+                permissions=data.get("user_permissions") or (),
+            )
+            if problem:
+                raise forms.ValidationError(problem)
+        return data
+
+
 @admin.register(User)
 class PlayerUserAdmin(UserAdmin):
+    form = DutiesUserChangeForm
     list_display = (*UserAdmin.list_display, "balance")
     actions = ("credit",)
 
@@ -288,3 +309,33 @@ class PlayerUserAdmin(UserAdmin):
     def credit(self, request: HttpRequest, queryset: QuerySet[Any]) -> HttpResponse | None:
         users = list(queryset)
         return credit_players(self, request, users, "credit", [str(u.pk) for u in users])
+
+
+class DutiesGroupForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A group's permissions: refused if crediting would reach a member assigned to deal."""
+
+    class Meta:
+        model = Group
+        fields = "__all__"
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean()
+        permissions = data.get("permissions") or ()
+        if self.instance.pk and any(
+            f"{p.content_type.app_label}.{p.codename}" == duties.CREDIT_PERMISSION
+            for p in permissions
+        ):
+            members = User.objects.filter(groups=self.instance).values("pk")
+            problem = duties.group_problem([], members, gives_credit=True)
+            if problem:
+                raise forms.ValidationError(problem)
+        return data
+
+
+if admin.site.is_registered(Group):
+    admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class DutiesGroupAdmin(GroupAdmin):
+    form = DutiesGroupForm

@@ -33,7 +33,7 @@ from table.games.events import PUBLIC
 from .. import broadcast, duties, fastsql, ledger
 from ..broadcast import Publication
 from ..models import CommandRecord, RulesSubmission, Table
-from .context import Context, Result, ServiceError
+from .context import Context, RefusedDuty, Result, ServiceError
 from .records import _note_balances, _save_round, _write_events
 
 User = get_user_model()
@@ -238,6 +238,10 @@ def execute(
                 transaction.on_commit(lambda: broadcast.publish(publication))
                 return Result(version, response)
             return Result(version, response, publication=publication)
+    except RefusedDuty as exc:
+        # After the command's rollback: the refused attempt itself is in the audit log.
+        duties.refused(exc.actor, command, exc.message, {"code": exc.code}, table_id=table_id)
+        raise
     except EngineError as exc:
         raise ServiceError(exc.code, exc.message) from exc
     except ledger.InsufficientFunds as exc:
@@ -299,10 +303,18 @@ def _as_dealer(
     clock (no user). ``staff_may``: table staff (``table.change_table``, the admin) too."""
 
     def checked(ctx: Context) -> dict[str, Any] | None:
+        if user is not None and user.pk in ctx.dealers:
+            # Checked again as the duty is exercised, from the database (not the permissions
+            # cached on a console's user since it connected): one who may credit deals nothing.
+            problem = duties.clash(user)
+            if problem:
+                raise RefusedDuty("duties_combined", problem, user)
         if user is not None and not duties.can_deal(user, ctx.table.pk, ctx.dealers):
             if not (staff_may and user.has_perm("table.change_table")):
-                raise ServiceError(
-                    "not_your_table", f"{user.get_username()} is not assigned to deal this table"
+                raise RefusedDuty(
+                    "not_your_table",
+                    f"{user.get_username()} is not assigned to deal this table",
+                    user,
                 )
         ctx.dealer = user
         return body(ctx)

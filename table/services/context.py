@@ -44,6 +44,15 @@ class ServiceError(Exception):
         self.message = message
 
 
+class RefusedDuty(ServiceError):
+    """A privileged command refused to its actor (not their table, or duties combined): the
+    command changes nothing, and the attempt goes in the audit log (services.execute)."""
+
+    def __init__(self, code: str, message: str, actor: Any) -> None:
+        super().__init__(code, message)
+        self.actor = actor
+
+
 @dataclass
 class Result:
     version: int

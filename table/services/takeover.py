@@ -11,8 +11,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from ..models import Table
-from .command import dealer_name, execute
-from .context import Context, Result, ServiceError
+from .command import _as_dealer, dealer_name, execute
+from .context import Context, Result, ServiceError, _audit
 
 #: An automatic dealer whose heartbeat is older than this has stopped (autodealer.STALE_AFTER).
 DEALER_STALE = dt.timedelta(seconds=15)
@@ -59,9 +59,10 @@ def take_over(table_id: int, dealer: AbstractBaseUser, **kw: Any) -> Result:
             raise ServiceError("already_dealing", "you already deal this table")
         _set_dealt_by(ctx, name)
         ctx.note("dealing", {"by": name, "was": was})
+        _audit(ctx, "take_over", {"was": was})  # who dealt the table, and from when
         return {"by": name}
 
-    return execute(table_id, dealer_name(dealer), "take_over", body, **kw)
+    return execute(table_id, dealer_name(dealer), "take_over", _as_dealer(dealer, body), **kw)
 
 
 def hand_back(table_id: int, dealer: AbstractBaseUser, **kw: Any) -> Result:
@@ -73,9 +74,10 @@ def hand_back(table_id: int, dealer: AbstractBaseUser, **kw: Any) -> Result:
             raise ServiceError("not_dealing", "you do not deal this table: nothing to hand back")
         _set_dealt_by(ctx, "")
         ctx.note("dealing", {"by": "", "was": name})
+        _audit(ctx, "hand_back", {})
         return {"by": ""}
 
-    return execute(table_id, dealer_name(dealer), "hand_back", body, **kw)
+    return execute(table_id, dealer_name(dealer), "hand_back", _as_dealer(dealer, body), **kw)
 
 
 def claim_dealing(table_id: int, owner: str) -> Result:

@@ -1,0 +1,164 @@
+"""Dealing and crediting stay apart however they would be combined (issue 23): a group, a
+permission, the superuser flag or a group's permissions given to a dealer assigned to a table
+are refused (in the admin with a reason, and anywhere else), and the duties are checked again
+from the database when either is exercised. Refused privileged attempts, and the console's
+take-over and hand-back, are in the audit log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from table import duties, ledger, services
+from table.demo import duty_group
+from table.models import AuditEntry, RulesSubmission, Table
+
+from .conftest import START, Game, balance, make_player
+
+pytestmark = [pytest.mark.realstack, pytest.mark.django_db]
+
+User = get_user_model()
+
+
+def credit_permission() -> Permission:
+    return Permission.objects.get(codename="credit_account", content_type__app_label="table")
+
+
+def logged_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def fresh(user: Any) -> Any:
+    return User.objects.get(pk=user.pk)
+
+
+def can_credit(user: Any) -> bool:
+    return bool(fresh(user).has_perm(duties.CREDIT_PERMISSION))
+
+
+def refused(change: Any) -> None:
+    """``change()`` is refused, and its transaction (a savepoint here) rolled back."""
+    with pytest.raises(duties.DutyError, match="assigned to deal"), transaction.atomic():
+        change()
+
+
+def test_no_way_of_giving_an_assigned_dealer_the_cashiers_duty(dealer: Any) -> None:
+    cashiers = duty_group("Cashiers")
+    refused(lambda: dealer.groups.add(cashiers))
+    refused(lambda: cashiers.user_set.add(dealer))
+    refused(lambda: dealer.user_permissions.add(credit_permission()))
+    refused(lambda: credit_permission().user_set.add(dealer))
+    floor = Group.objects.create(name="Floor")
+    floor.user_set.add(dealer)  # a group that credits nothing is fine
+    refused(lambda: floor.permissions.add(credit_permission()))
+    refused(lambda: credit_permission().group_set.add(floor))
+    dealer.is_superuser = True
+    refused(dealer.save)
+    assert not can_credit(dealer)
+    # Someone dealing no table may be given the duty.
+    cashier = make_player("cash", 0)
+    cashier.groups.add(cashiers)
+    assert can_credit(cashier)
+
+
+def test_the_admin_says_why_and_changes_nothing(staff: Any, dealer: Any, table: Table) -> None:
+    cashiers = duty_group("Cashiers")
+    admin = logged_in(staff)
+    page = admin.get(reverse("admin:auth_user_change", args=[dealer.pk]))
+    form = {
+        "username": dealer.username,
+        "password": page.context["adminform"].form.initial["password"],
+        "is_active": "on",
+        "groups": [cashiers.pk],
+        "user_permissions": [p.pk for p in fresh(dealer).user_permissions.all()],
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "00:00:00",
+        "initial-date_joined_0": "2026-01-01",
+        "initial-date_joined_1": "00:00:00",
+    }
+    response = admin.post(reverse("admin:auth_user_change", args=[dealer.pk]), form)
+    assert response.status_code == 200  # the form again, with the reason
+    assert "assigned to deal (Test table)" in response.content.decode()
+    assert not can_credit(dealer)
+    # A group of the dealer's given the credit permission in the admin: the same.
+    floor = Group.objects.create(name="Floor")
+    floor.user_set.add(dealer)
+    response = admin.post(
+        reverse("admin:auth_group_change", args=[floor.pk]),
+        {"name": "Floor", "permissions": [credit_permission().pk]},
+    )
+    assert response.status_code == 200
+    assert "a dealer does not credit" in response.content.decode()
+    assert not can_credit(dealer)
+
+
+def test_combined_duties_are_refused_when_exercised(
+    game: Game, dealer: Any, alice: Any, table: Table
+) -> None:
+    """Past the guards (a row written straight into the table of memberships, as a data
+    migration or raw SQL could), the duties are checked again as they are exercised."""
+    cashiers = duty_group("Cashiers")
+    assert dealer.has_perm(duties.DEAL_PERMISSION)  # a console's user, its permissions cached
+    User.groups.through.objects.create(user_id=dealer.pk, group_id=cashiers.pk)
+    game.sit(alice, 1)
+    # The console's user object was loaded before: its cached permissions do not matter.
+    with pytest.raises(services.ServiceError) as refused:
+        services.open_betting(table.pk, dealer)
+    assert refused.value.code == "duties_combined"
+    with pytest.raises(duties.DutyError):
+        ledger.credit(alice, 5_00, "while dealing", by=fresh(dealer))
+    assert balance(alice) == START
+    entries = AuditEntry.objects.filter(actor=dealer).order_by("id")
+    assert [e.action for e in entries] == ["refused_open_betting", "refused_credit"]
+    assert all("assigned to deal" in e.details["why"] for e in entries)
+
+
+def test_refused_privileged_attempts_are_audited(
+    dealer: Any, alice: Any, table: Table, rules: RulesSubmission, staff: Any
+) -> None:
+    cashier = make_player("cash", 0)
+    cashier.groups.add(duty_group("Cashiers"))
+    cashier = fresh(cashier)
+    with pytest.raises(duties.DutyError):
+        ledger.credit(cashier, 100_00, "my bonus", by=cashier)  # a self-credit
+    assert balance(cashier) == 0
+    entry = AuditEntry.objects.get(action="refused_credit")
+    assert entry.actor == cashier
+    assert entry.details["player"] == "cash" and entry.details["amount"] == 100_00
+    assert "own account" in entry.details["why"]
+    # A dealer's command at a table not theirs.
+    other = Table.objects.create(name="Other table", rules=rules)
+    ledger.table_bankroll(other)
+    with pytest.raises(services.ServiceError):
+        services.open_betting(other.pk, dealer)
+    entry = AuditEntry.objects.get(action="refused_open_betting")
+    assert entry.actor == dealer and entry.table_id == other.pk
+    assert entry.details["code"] == "not_your_table"
+    # An assignment that would combine the duties.
+    with pytest.raises(duties.DutyError):
+        duties.assign_dealer(other.pk, cashier, staff)
+    entry = AuditEntry.objects.get(action="refused_dealer_assigned")
+    assert entry.actor == staff and entry.details["dealer"] == "cash"
+
+
+def test_take_over_and_hand_back_are_audited(dealer: Any, table: Table) -> None:
+    services.take_over(table.pk, dealer)
+    services.hand_back(table.pk, dealer)
+    log = list(AuditEntry.objects.filter(table=table).order_by("id"))
+    assert [(e.action, e.actor_name) for e in log] == [
+        ("take_over", "dealer"),
+        ("hand_back", "dealer"),
+    ]
+    # Taking over a table one does not deal is refused, and that is audited too.
+    stranger = make_player("stranger", 0)
+    with pytest.raises(services.ServiceError):
+        services.take_over(table.pk, stranger)
+    assert AuditEntry.objects.filter(action="refused_take_over", actor=stranger).exists()
