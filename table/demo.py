@@ -1,7 +1,7 @@
-"""The demo tables, one of every game the platform hosts (each with its Rules Submission, the
-game's defaults; Four Card Frenzy's as it has always been; Crazy 4 Poker's progressive meters
-linked), their dealer, six players with play money, and the house's staff, each with one duty
-(segregation of duties):
+"""The demo tables, one of every game the platform hosts that names one (``GameEntry.demo``:
+each with its Rules Submission, the game's defaults but the choices its entry makes; the
+progressive meters its rules need linked), their dealer, six players with play money, and the
+house's staff, each with one duty (segregation of duties):
 
 - ``dealer`` deals the demo tables (the dealer role, assigned to each table) and plays nowhere
   there;
@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
-from table.games import CRAZY_4_POKER, FIVE_CARD_HI_LO, FOUR_CARD_FRENZY, game
+from table.games import ENTRIES, default_game, game
 
 from . import duties, ledger, meters
 from .models import Account, DealerAssignment, ProgressiveMeter, RulesSubmission, Table
@@ -49,19 +49,24 @@ GROUPS = {
 }
 
 
-#: The demo tables of the games after Four Card Frenzy: (game, table, Rules Submission).
-OTHER_TABLES = (
-    (CRAZY_4_POKER, "Crazy 4 Poker 1", "Crazy 4 Poker demo"),
-    (FIVE_CARD_HI_LO, "Hi-Lo 1", "Five Card Hi-Lo demo"),
-)
+def other_tables() -> list[tuple[str, str, str, dict[str, Any]]]:
+    """The demo tables of the games besides the default one: (game, table, Rules Submission,
+    choices), from the games' entries, in the docs' order (``GameEntry.report_order``: the
+    order the games came to the platform, so a demo made again keeps its tables' ids)."""
+    first = default_game()
+    return [
+        (e.name, e.demo.table, e.demo.rules, dict(e.demo.choices))
+        for e in sorted(ENTRIES.values(), key=lambda e: e.report_sort_key)
+        if e.demo is not None and e.name != first
+    ]
 
 
 @dataclass
 class Demo:
-    table: Table  # Four Card Frenzy's, the first demo table
+    table: Table  # the default game's, the first demo table
     rules: RulesSubmission
     created: bool
-    #: Every demo table, Four Card Frenzy's first, one per game.
+    #: Every demo table, the default game's first, one per game.
     tables: tuple[Table, ...] = ()
 
 
@@ -122,27 +127,19 @@ def link_meters(table: Table, rules: RulesSubmission) -> None:
 
 
 @transaction.atomic
-def ensure_demo(table_name: str = "Frenzy 1") -> Demo:
-    rules = game_rules_submission(
-        FOUR_CARD_FRENZY,
-        "Pennsylvania demo",
-        jurisdiction="pennsylvania",
-        bad_beat_paytable="B",
-        prime_paytable="A",
-        four_card_bonus_paytable="C",
-        all_six_paytable="E",
-        payout_limit=100_000_00,
-        adjacent_boxes=2,
-        ante_min=5_00,
-        ante_max=500_00,
-        decision_seconds=20,
-        betting_seconds=15,
+def ensure_demo(table_name: str | None = None) -> Demo:
+    """The demo: the default game's table (named ``table_name``, else as its entry says) and
+    every other game's, with their rules, staff and players; idempotent."""
+    first = ENTRIES[default_game()]
+    assert first.demo is not None, f"{first.name}: the default game names its demo table"
+    rules = game_rules_submission(first.name, first.demo.rules, **first.demo.choices)
+    table, created = Table.objects.get_or_create(
+        name=table_name or first.demo.table, defaults={"rules": rules}
     )
-    table, created = Table.objects.get_or_create(name=table_name, defaults={"rules": rules})
     ledger.table_bankroll(table)
     tables = [table]
-    for name, title, rules_name in OTHER_TABLES:
-        submission = game_rules_submission(name, rules_name)
+    for name, title, rules_name, choices in other_tables():
+        submission = game_rules_submission(name, rules_name, **choices)
         other, _ = Table.objects.get_or_create(name=title, defaults={"rules": submission})
         ledger.table_bankroll(other)
         link_meters(other, submission)

@@ -20,7 +20,7 @@ from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from table.games import FOUR_CARD_FRENZY, GAME_TITLES, game, game_of_state
+from table.games import GAME_TITLES, game, game_of_state, unkeyed_game
 from table.games.base import FINISHED_PHASES, BoxState, Game, Recalled
 from table.games.cards import card_label, codes, parse_card
 from table.games.errors import InvalidInput
@@ -36,7 +36,7 @@ RECALL_ROUNDS = 10
 
 
 def _void_words(g: Game[Any, Any], reason: str) -> str:
-    """A void reason in the game's words (Four Card Frenzy's records keep only the key)."""
+    """A void reason in the game's words (an event-driven felt's records keep only the key)."""
     return g.void_words(reason) if reason else ""
 
 
@@ -44,14 +44,17 @@ def round_record(row: Round, viewer: str | None = None, full: bool = True) -> di
     """A round as it happened, whatever its game. ``full`` (dealer, staff) shows every box;
     otherwise only what was face up at the table plus the viewer's own boxes."""
     g = game_of_state(row.state)
-    if g.name != FOUR_CARD_FRENZY:
+    if g.felt.view_frames:
         return game_record(row, g, viewer, full)
-    return _frenzy_record(row, g, viewer, full)
+    return _event_felt_record(row, g, viewer, full)
 
 
-def _frenzy_record(row: Round, g: Game[Any, Any], viewer: str | None, full: bool) -> dict[str, Any]:
-    """Four Card Frenzy's record in the shape game recall gave it before the interface (its
-    felt's recall panel reads it: the decision as the Raise multiple, the best four): the
+def _event_felt_record(
+    row: Round, g: Game[Any, Any], viewer: str | None, full: bool
+) -> dict[str, Any]:
+    """The record of a game whose felt draws from events, not views (``FeltParts.view_frames``
+    False), in the shape recall gave it before the interface (that felt's recall panel reads
+    it: the decision as a number, the best cards): the
     boxes from the round's box records, the round's phase, void reason and rules from its
     row (§684a.11(e))."""
     state = g.from_dict(row.state)
@@ -316,7 +319,7 @@ def decorate(
     record: dict[str, Any], row: Round | None = None, full: bool = False
 ) -> dict[str, Any]:
     """Add what the page shows beside the stored record: times, signs, event log."""
-    g = game(record.get("game", FOUR_CARD_FRENZY))
+    g = game(record.get("game", unkeyed_game()))
     rules = g.parse_rules(record["rules"])
     record["rules_fingerprint"] = hashlib.sha256(
         json.dumps(record["rules"], sort_keys=True).encode()

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from table.games import FOUR_CARD_FRENZY, GAME_TITLES, game, game_of_state
+from table.games import GAME_TITLES, default_game, game, game_of_state
 from table.games.base import Actor, FeltParts, Game
 from table.games.shoe import DECK_LIFETIME_SECONDS, Fault, Shuffler
 
@@ -27,10 +27,11 @@ def is_dealer(user: User) -> bool:
     return bool(user and user.is_authenticated and user.has_perm("table.deal_table"))
 
 
-def posted_paytables(rules: Any, name: str = FOUR_CARD_FRENZY) -> list[dict[str, Any]]:
+def posted_paytables(rules: Any, name: str | None = None) -> list[dict[str, Any]]:
     """The signs the table posts (§684a.2(b)(4),(5) and the other chapters' alike): every
-    wager offered and its payouts, as the game words them (``Game.signs``: one source)."""
-    return [sign.to_dict() for sign in game(name).signs(rules)]
+    wager offered and its payouts, as the game ``name`` (the default game's when None) words
+    them (``Game.signs``: one source)."""
+    return [sign.to_dict() for sign in game(name or default_game()).signs(rules)]
 
 
 def _chapter(g: Game[Any, Any]) -> str:
@@ -49,7 +50,7 @@ def stub_count_note(g: Game[Any, Any]) -> str:
     )
 
 
-#: Four Card Frenzy's words, as the console has shown them.
+#: The words the console has shown before a round tells the game (ch. 684a's).
 STUB_COUNT_NOTE = (
     "No stub count is due: §684a.10(d) asks for one every 5 rounds only when the shuffler does "
     "not count the deck. This shuffler counts 52 cards after every shuffle and a deck that "

@@ -13,7 +13,7 @@ from django.urls import path
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
-from table.games import FOUR_CARD_FRENZY, GAMES, game
+from table.games import GAMES, default_game, game
 from table.games.errors import InvalidInput
 
 from .. import services
@@ -57,11 +57,11 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
 
     def game_of(self, request: HttpRequest, obj: RulesSubmission | None) -> str:
         """The game whose choices the page shows: the submission's own; on the add page the
-        one chosen (``?game=``, or the form posted), Four Card Frenzy unless another is."""
+        one chosen (``?game=``, or the form posted), the default game unless another is."""
         if obj is not None:
             return obj.game
-        name = request.POST.get("game") or request.GET.get("game") or FOUR_CARD_FRENZY
-        return name if name in GAMES else FOUR_CARD_FRENZY
+        name = request.POST.get("game") or request.GET.get("game") or default_game()
+        return name if name in GAMES else default_game()
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         # A submission keeps its game: its tables run that game (a new game, a new one).
@@ -136,9 +136,9 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
         return [page, *super().get_urls()]
 
     def game_page_view(self, request: HttpRequest, game_name: str, page: str) -> HttpResponse:
-        """A page of a game's own beside its Rules Submissions (``Game.staff_page``): Four
-        Card Frenzy's comparison of every paytable, and the figures of every option its
-        live preview of unsaved choices reads (static/table/admin_rules.js)."""
+        """A page of a game's own beside its Rules Submissions (``Game.staff_page``): such as
+        a comparison of every paytable, or the figures of every option a live preview of
+        unsaved choices reads (static/table/admin_rules.js)."""
         if game_name not in GAMES:
             raise Http404("no such game")
         part = game(game_name).staff_page(page)

@@ -1,53 +1,112 @@
-"""The games this platform hosts, each an in-tree package under ``table/games/``.
+"""The games this platform hosts, each a package under ``table/games/`` found by its ``ENTRY``.
 
-Each game implements :class:`table.games.base.Game` (its adapter is ``GAME`` in its package's
-``game`` module); :func:`game` finds one by name and :func:`game_of_state` the game of a stored
-round. The platform calls a game only through that interface (docs/games.md).
+A package's ``__init__`` names the game once (:class:`table.games.entry.GameEntry`: its name,
+title, adapter, report, demo table...); every list below derives from those entries, and
+:func:`register` adds a game that lives elsewhere (a test's own). Each game implements
+:class:`table.games.base.Game` (its adapter is ``GAME`` in the module its entry names);
+:func:`game` finds one by name and :func:`game_of_state` the game of a stored round.
+The platform calls a game only through that interface (docs/games.md).
 
 A round given to ``manage.py settle_round`` names its game with a top-level ``"game"`` key;
-a round without one is Four Card Frenzy, whose contract (RULES.md) predates the key. An array
-may mix games: each round is settled by its own game's contract module, which exposes
+a round without one is the game whose entry is ``unkeyed`` (its contract predates the key).
+An array may mix games: each round is settled by its own game's contract module, which exposes
 ``settle_one(raw) -> dict`` and raises ``InvalidInput`` for bad input.
 """
 
 from __future__ import annotations
 
+import pkgutil
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
+from table.games.entry import GameEntry
 from table.games.errors import InvalidInput
 
 if TYPE_CHECKING:
     from .base import Game, MeterKind, PaytableReport
 
-FOUR_CARD_FRENZY = "four_card_frenzy"
-CRAZY_4_POKER = "crazy_4_poker"
-FIVE_CARD_HI_LO = "five_card_hi_lo"
-
-#: Every game the platform hosts, by name: the module whose ``GAME`` implements the
-#: interface. Imported on first use, so a batch of one game never loads another game's tables.
-GAMES: dict[str, str] = {
-    FOUR_CARD_FRENZY: "table.games.four_card_frenzy.game",
-    FIVE_CARD_HI_LO: "table.games.five_card_hi_lo.game",
-    CRAZY_4_POKER: "table.games.crazy_4_poker.game",
-}
+#: Every game the platform hosts, by name: its registry entry (the ``ENTRY`` of its package's
+#: ``__init__``), in the lobby's order. Filled by discovery below and :func:`register`; the
+#: lists after it derive from it and change with it (they are the same objects throughout).
+ENTRIES: dict[str, GameEntry] = {}
+#: Every game by name: the module whose ``GAME`` implements the interface. Imported on first
+#: use, so a batch of one game never loads another game's tables.
+GAMES: dict[str, str] = {}
 #: Every game's paytable report module (:class:`~table.games.base.PaytableReport`:
 #: ``manage.py paytable_report``, docs/paytables.md), in the docs' order; imported on first
 #: use, as :data:`GAMES`.
-REPORTS: dict[str, str] = {
-    FOUR_CARD_FRENZY: "table.games.four_card_frenzy.report",
-    CRAZY_4_POKER: "table.games.crazy_4_poker.report",
-    FIVE_CARD_HI_LO: "table.games.five_card_hi_lo.report",
-}
+REPORTS: dict[str, str] = {}
+#: Every game's report file (a name in ``table/data/`` or a path), in the docs' order.
+REPORT_FILES: dict[str, str] = {}
 #: The games' names for people, without importing them (model choices, the lobby).
-GAME_TITLES: dict[str, str] = {
-    FOUR_CARD_FRENZY: "Four Card Frenzy",
-    CRAZY_4_POKER: "Crazy 4 Poker",
-    FIVE_CARD_HI_LO: "Five Card Hi-Lo",
-}
+GAME_TITLES: dict[str, str] = {}
+#: The other names ``manage.py paytable_report --game`` accepts, to the game's name.
+ALIASES: dict[str, str] = {}
+
+
+def _derive() -> None:
+    """Every list from :data:`ENTRIES`, in place (modules hold these dicts by name)."""
+    entries = sorted(ENTRIES.values(), key=lambda e: e.sort_key)
+    by_report = sorted(ENTRIES.values(), key=lambda e: e.report_sort_key)
+    ordered = {e.name: e for e in entries}
+    ENTRIES.clear()
+    ENTRIES.update(ordered)
+    for target, values in (
+        (GAMES, {e.name: e.adapter for e in entries}),
+        (GAME_TITLES, {e.name: e.title for e in entries}),
+        (REPORTS, {e.name: e.report for e in by_report if e.report}),
+        (REPORT_FILES, {e.name: e.report_file for e in by_report if e.report_file}),
+        (ALIASES, {a: e.name for e in entries for a in e.aliases}),
+    ):
+        target.clear()
+        target.update(values)
+    for flag in ("unkeyed", "default"):
+        named = [e.name for e in entries if getattr(e, flag)]
+        if len(named) > 1:
+            raise ValueError(f"two games say they are {flag}: {', '.join(named)}")
+    _games.clear()
+    _settlers.clear()
+    meter_catalogue.cache_clear()
+
+
+def register(entry: GameEntry) -> None:
+    """Add a game found elsewhere than ``table/games/`` (a test's own game); a second game
+    of the same name is a mistake."""
+    if entry.name in ENTRIES and ENTRIES[entry.name] != entry:
+        raise ValueError(f"a game named {entry.name!r} is registered already")
+    ENTRIES[entry.name] = entry
+    _derive()
+
+
+def unregister(name: str) -> None:
+    """Remove a game :func:`register` added (a test's own game, once the test is over)."""
+    ENTRIES.pop(name, None)
+    _derive()
+
+
+def _discover() -> None:
+    """Every package under ``table/games/`` whose ``__init__`` has an ``ENTRY``."""
+    for info in pkgutil.iter_modules(__path__, f"{__name__}."):
+        if info.ispkg:
+            entry = getattr(import_module(info.name), "ENTRY", None)
+            if isinstance(entry, GameEntry):
+                ENTRIES[entry.name] = entry
+
+
+def unkeyed_game() -> str | None:
+    """The game whose rounds and ``settle_round`` documents have no ``"game"`` key, if any."""
+    return next((e.name for e in ENTRIES.values() if e.unkeyed), None)
+
+
+def default_game() -> str:
+    """The game offered first (the admin's Rules Submission form): the one that says it is
+    the default, else the first in order."""
+    return next((e.name for e in ENTRIES.values() if e.default), next(iter(ENTRIES)))
+
+
 _games: dict[str, Game[Any, Any]] = {}
 _settlers: dict[str, Callable[[object], dict[str, Any]]] = {}
 
@@ -71,8 +130,8 @@ def paytable_report(name: object) -> PaytableReport:
 
 
 def game_of_state(state: Mapping[str, Any]) -> Game[Any, Any]:
-    """The game of a stored round: its ``"game"`` key (Four Card Frenzy's rounds have none)."""
-    return game(state.get("game", FOUR_CARD_FRENZY))
+    """The game of a stored round: its ``"game"`` key (the unkeyed game's rounds have none)."""
+    return game(state.get("game", unkeyed_game()))
 
 
 @cache
@@ -103,13 +162,16 @@ def contract_settler(name: object) -> Callable[[object], dict[str, Any]]:
 
 def settle_one(raw: object) -> dict[str, Any]:
     """Settle one round by its game's contract."""
+    unkeyed = unkeyed_game()
     if isinstance(raw, dict) and "game" in raw:
         name = raw["game"]
-        if name == FOUR_CARD_FRENZY:
-            # The Four Card Frenzy contract has no "game" key of its own.
+        if name == unkeyed:
+            # That game's contract has no "game" key of its own.
             raw = {k: v for k, v in raw.items() if k != "game"}
         return contract_settler(name)(raw)
-    return contract_settler(FOUR_CARD_FRENZY)(raw)
+    if unkeyed is None:
+        raise InvalidInput("unknown_game", 'name the round\'s game with a "game" key')
+    return contract_settler(unkeyed)(raw)
 
 
 def settle_document(document: object) -> dict[str, Any] | list[dict[str, Any]]:
@@ -126,3 +188,7 @@ def settle_document(document: object) -> dict[str, Any] | list[dict[str, Any]]:
         return settle_one(document)
     except InvalidInput as exc:
         raise InvalidInput(exc.code, f"round 0: {exc.message}") from exc
+
+
+_discover()
+_derive()

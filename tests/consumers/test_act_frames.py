@@ -20,8 +20,9 @@ from channels.layers import get_channel_layer
 from table import meters
 from table import snapshot as snapshots
 from table.broadcast import publish_async
-from table.games import CRAZY_4_POKER, game
+from table.games import game
 from table.models import DealerAssignment, RulesSubmission, Table
+from tests.game_names import CRAZY_4_POKER
 
 from .conftest import Sock, open_socket
 

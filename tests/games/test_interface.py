@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from table.games import (
-    FOUR_CARD_FRENZY,
     GAMES,
     REPORTS,
     contract_settler,
@@ -49,6 +48,7 @@ from table.games.base import (
 from table.games.driver import TableDriver, choose_args, place_bets, play_round, void_now
 from table.games.errors import EngineError, InvalidInput, RuleViolation
 from tests.conftest import SeededSource
+from tests.game_names import FOUR_CARD_FRENZY
 
 NAMES = sorted(GAMES)
 PLAYERS = ("ann", "bob", "cat")

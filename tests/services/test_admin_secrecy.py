@@ -102,8 +102,9 @@ def test_a_five_card_hi_lo_round_setting_its_hands_is_still_in_play(boss: Client
     """Five Card Hi-Lo has a phase the other games lack (setting, §663a.11(d)): while the
     boxes set their hands their hole cards are still theirs alone, in the admin too."""
     from table import ledger, services
-    from table.games import FIVE_CARD_HI_LO, game
+    from table.games import game
     from table.models import RulesSubmission
+    from tests.game_names import FIVE_CARD_HI_LO
 
     from .conftest import make_player
 

@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 
 from table import ledger, meters
-from table.demo import ensure_demo
-from table.games import CRAZY_4_POKER, FIVE_CARD_HI_LO, FOUR_CARD_FRENZY, game
+from table.demo import ensure_demo, other_tables
+from table.games import ENTRIES, GAMES, default_game, game
 from table.games.base import CLOSE_BETTING, DEAL, Actor, Command
 from table.games.driver import TableDriver, place_bets, play_round
 from table.models import (
@@ -33,6 +33,7 @@ from table.models import (
 from table.recall import round_record
 from table.snapshot import round_view, snapshot
 from tests.conftest import SeededSource
+from tests.game_names import CRAZY_4_POKER, FIVE_CARD_HI_LO, FOUR_CARD_FRENZY
 
 from .conftest import make_player
 
@@ -277,11 +278,11 @@ def test_the_lobby_lists_tables_under_their_game(table: Table, people: dict[str,
     page = client.get(reverse("lobby"))
     assert page.status_code == 200
     sections = page.context["games"]
-    assert [s["name"] for s in sections] == [FOUR_CARD_FRENZY, FIVE_CARD_HI_LO, CRAZY_4_POKER]
+    # A section per game with a table, in the registry's order (each game's ENTRY.order).
+    tables = {each.rules.game: each for each in (table, c4p, hilo)}
+    assert [s["name"] for s in sections] == [g for g in GAMES if g in tables]
     assert [[t["table"].pk for t in s["tables"]] for s in sections] == [
-        [table.pk],
-        [hilo.pk],
-        [c4p.pk],
+        [tables[s["name"]].pk] for s in sections
     ]
     text = page.content.decode()
     assert "58 Pa. Code ch. 657a" in text and "Ante &amp; Super Bonus" in text
@@ -425,12 +426,13 @@ def test_a_table_runs_one_game(boss: Client, table: Table) -> None:
 
 def test_the_demo_opens_a_table_of_every_game_once() -> None:
     demo = ensure_demo()
+    # Every game whose entry names a demo table, the default game's first.
     assert [t.rules.game for t in demo.tables] == [
-        FOUR_CARD_FRENZY,
-        CRAZY_4_POKER,
-        FIVE_CARD_HI_LO,
+        default_game(),
+        *(name for name, *_ in other_tables()),
     ]
-    c4p = demo.tables[1]
+    assert {t.rules.game for t in demo.tables} == {e.name for e in ENTRIES.values() if e.demo}
+    c4p = next(t for t in demo.tables if t.rules.game == CRAZY_4_POKER)
     linked = {m.kind for m in ProgressiveMeter.objects.filter(tables=c4p)}
     assert linked == {s.name for s in game(CRAZY_4_POKER).meters(c4p.rules.game_rules())}
     assert meters.verify() == []
@@ -439,5 +441,5 @@ def test_the_demo_opens_a_table_of_every_game_once() -> None:
         assert DealerAssignment.objects.filter(table=each, dealer__username="dealer").exists()
     again = ensure_demo()
     assert [t.pk for t in again.tables] == [t.pk for t in demo.tables]
-    assert Table.objects.count() == 3
+    assert Table.objects.count() == len(demo.tables)
     assert ProgressiveMeter.objects.count() == len(linked)

@@ -12,3 +12,17 @@
   meter changes
 * :mod:`.view` - what each viewer (owner, other player, spectator, dealer) may see of a round
 """
+
+from table.games.entry import DemoTable, GameEntry
+
+ENTRY = GameEntry(
+    name="crazy_4_poker",
+    title="Crazy 4 Poker",
+    adapter="table.games.crazy_4_poker.game",
+    report="table.games.crazy_4_poker.report",
+    report_file="crazy_4_poker_report.json",
+    demo=DemoTable("Crazy 4 Poker 1", "Crazy 4 Poker demo"),
+    aliases=("c4p", "crazy4"),
+    order=2,
+    report_order=1,
+)

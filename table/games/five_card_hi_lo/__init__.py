@@ -11,3 +11,17 @@
   Four Card Frenzy's; :mod:`.view` what each viewer may see of it and may do
 - :mod:`.enumeration`, :mod:`.analysis` exact figures by value classes
 """
+
+from table.games.entry import DemoTable, GameEntry
+
+ENTRY = GameEntry(
+    name="five_card_hi_lo",
+    title="Five Card Hi-Lo",
+    adapter="table.games.five_card_hi_lo.game",
+    report="table.games.five_card_hi_lo.report",
+    report_file="five_card_hi_lo_report.json",
+    demo=DemoTable("Hi-Lo 1", "Five Card Hi-Lo demo"),
+    aliases=("hilo", "hi_lo"),
+    order=1,
+    report_order=2,
+)

@@ -15,10 +15,11 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from table.games import GAME_TITLES
 from table.games.common import Progress, quiet
 from table.games.common import percent as _p
 from table.games.errors import InvalidInput
-from table.paytable_report import GAME_TITLES, load_report
+from table.paytable_report import load_report
 
 from . import analysis
 

@@ -16,9 +16,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from bench.flood import run, summary
+from bench.load import FOUR_CARD_FRENZY
 from table import ledger, services
 from table.demo import dealer_permission, make_user
-from table.games import FOUR_CARD_FRENZY
 from table.management.commands.bench_load import bench_rules, bot_user, cookie_for
 from table.models import Seat, Table
 

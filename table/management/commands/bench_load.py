@@ -22,11 +22,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
-from bench.load import run_baseline, run_tables, summary
+from bench.load import FOUR_CARD_FRENZY, run_baseline, run_tables, summary
 from bench.servers import HAPROXY, cpu_seconds, haproxy_config
 from table import duties, ledger, meters, services
 from table.demo import dealer_permission, make_user
-from table.games import FOUR_CARD_FRENZY, GAMES, game
+from table.games import GAMES, game
 from table.models import DealerAssignment, ProgressiveMeter, RulesSubmission, Seat, Table
 
 #: What the bench's Four Card Frenzy tables choose besides the game's default rules: one box

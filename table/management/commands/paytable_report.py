@@ -1,16 +1,15 @@
 """``python manage.py paytable_report``: exact house edge and hit frequency of every paytable.
 
-Enumerates every deal of every game and writes each game's JSON report in ``table/data/``
-(:data:`table.paytable_report.REPORT_FILES`): Four Card Frenzy's ``paytable_report.json``
-(read by the admin through :mod:`table.paytable_report`), ``crazy_4_poker_report.json`` and
-``five_card_hi_lo_report.json``; ``--markdown`` also writes ``docs/paytables.md`` from all
-three. This command only dispatches: each game's report is built, summed up and written as
+Enumerates every deal of every game and writes each game's JSON report
+(:data:`table.paytable_report.REPORT_FILES`, from the games' registry entries: in
+``table/data/`` for the games there); ``--markdown`` also writes ``docs/paytables.md`` from all
+of them. This command only dispatches: each game's report is built, summed up and written as
 Markdown by the game's own report module (:data:`table.games.REPORTS`,
-:class:`table.games.base.PaytableReport`). All three take 83 s on the shared 2-core machine
-under load (Four Card Frenzy 41 s, Crazy 4 Poker 40 s, Five Card Hi-Lo 2.5 s), 1.4 GB at peak.
-``--game`` picks games; ``--only prime,four_card_bonus`` recomputes some parts of a report
-that has parts (Four Card Frenzy's; without ``--game``, only that game) and keeps the others
-from the existing file.
+:class:`table.games.base.PaytableReport`). The three games of today take 83 s on the shared
+2-core machine under load (41 s, 40 s and 2.5 s, in the docs' order), 1.4 GB at peak.
+``--game`` picks games (by name or an alias of its entry); ``--only`` recomputes some parts of
+a report that has parts (without ``--game``, only those games') and keeps the others from the
+existing file.
 """
 
 from __future__ import annotations
@@ -22,32 +21,20 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from table.games import paytable_report
+from table.games import ALIASES, paytable_report
 from table.games.errors import InvalidInput
 from table.paytable_report import (
-    CRAZY_4_POKER,
     DATA_DIR,
-    FIVE_CARD_HI_LO,
-    FOUR_CARD_FRENZY,
     GAME_TITLES,
     REPORT_FILES,
-    REPORT_PATH,
     load_game_report,
     markdown,
+    report_path,
 )
-
-GAME_ALIASES = {
-    "fcf": FOUR_CARD_FRENZY,
-    "frenzy": FOUR_CARD_FRENZY,
-    "c4p": CRAZY_4_POKER,
-    "crazy4": CRAZY_4_POKER,
-    "hilo": FIVE_CARD_HI_LO,
-    "hi_lo": FIVE_CARD_HI_LO,
-}
 
 
 def sectioned() -> list[str]:
-    """The games whose report has parts ``--only`` may name (Four Card Frenzy's)."""
+    """The games whose report has parts ``--only`` may name."""
     return [g for g in REPORT_FILES if paytable_report(g).parse_sections(None)]
 
 
@@ -71,7 +58,7 @@ def parse_games(text: str | None, only: str | None) -> list[str]:
         if name == "all":
             wanted.update(REPORT_FILES)
             continue
-        name = GAME_ALIASES.get(name, name)
+        name = ALIASES.get(name, name)
         if name not in REPORT_FILES:
             raise CommandError(
                 f"unknown game {part.strip()!r} (choose from {', '.join(REPORT_FILES)} or all)"
@@ -94,19 +81,29 @@ class Command(BaseCommand):
     requires_migrations_checks = False
 
     def add_arguments(self, parser: Any) -> None:
+        names = ", ".join(
+            f"{g} ({', '.join(a for a, n in ALIASES.items() if n == g)})"
+            if g in ALIASES.values()
+            else g
+            for g in REPORT_FILES
+        )
+        with_parts = sectioned()
+        first = with_parts[0] if with_parts else None
+        title = GAME_TITLES.get(first or "", "a game")
         parser.add_argument(
             "--game",
-            help="comma-separated games: four_card_frenzy (fcf), crazy_4_poker (c4p), "
-            "five_card_hi_lo (hilo), or all (the default; with --only: four_card_frenzy)",
+            help=f"comma-separated games: {names}, or all (the default; with --only: "
+            f"{' and '.join(with_parts) or 'none'})",
         )
         parser.add_argument(
             "--only",
-            help="comma-separated Four Card Frenzy sections to recompute: prime, "
-            "four_card_bonus, all_six, bad_beat (alias main); the others are kept from the "
-            "existing output file",
+            help=f"comma-separated sections of {title}'s report to "
+            f"recompute: {', '.join(paytable_report(first).parse_sections(None)) if first else '-'}"
+            "; the others are kept from the existing output file",
         )
         parser.add_argument(
-            "--output", help=f"Four Card Frenzy's JSON file (default {REPORT_PATH})"
+            "--output",
+            help=f"{title}'s JSON file (default {report_path(first) if first else '-'})",
         )
         parser.add_argument(
             "--output-dir",
@@ -123,9 +120,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         games = parse_games(options["game"], options["only"])
         directory = Path(options["output_dir"]) if options["output_dir"] else DATA_DIR
-        paths = {game: directory / name for game, name in REPORT_FILES.items()}
+        paths = {game: directory / report_path(game).name for game in REPORT_FILES}
         if options["output"]:
-            paths[FOUR_CARD_FRENZY] = Path(options["output"])
+            paths[sectioned()[0]] = Path(options["output"])
 
         def progress(line: str) -> None:
             if not options["quiet"]:
@@ -152,7 +149,7 @@ class Command(BaseCommand):
             for game in REPORT_FILES:
                 if game in reports:
                     continue
-                path = paths[game] if paths[game].exists() else DATA_DIR / REPORT_FILES[game]
+                path = paths[game] if paths[game].exists() else report_path(game)
                 if not path.exists():
                     raise CommandError(
                         f"no {game} report at {paths[game]} for the Markdown page: "

@@ -1,0 +1,72 @@
+"""A game's one registry entry: everything the platform needs to find a game without naming it.
+
+Each game package under ``table/games/`` defines ``ENTRY`` (a :class:`GameEntry`) in its
+``__init__``; :mod:`table.games` discovers them at import and derives every list the platform
+keeps (``GAMES``, ``REPORTS``, ``GAME_TITLES``, ``REPORT_FILES``, the demo tables, the
+short names ``manage.py paytable_report`` accepts). A game defined elsewhere (a test's own game
+under ``tests/``) is added with :func:`table.games.register`. Pure, typed, no Django: a
+package's ``__init__`` imports only this module, so discovering a game loads none of its
+tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DemoTable:
+    """The game's table in the demo (``manage.py demo``): its name, its Rules Submission's
+    name and the choices it makes besides the game's defaults (the game's own names)."""
+
+    table: str
+    rules: str
+    choices: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game as the platform finds it.
+
+    ``name`` is the game's code name (stored with every Rules Submission and round), ``title``
+    its name for people. ``adapter`` is the module whose ``GAME`` implements
+    :class:`table.games.base.Game` and ``report`` the module that is its
+    :class:`table.games.base.PaytableReport` (imported on first use, so a batch of one game
+    never loads another's tables); ``report_file`` the report's JSON, a name in ``table/data/``
+    or an absolute path. ``order`` places the game in the lobby and the admin,
+    ``report_order`` in docs/paytables.md, ``manage.py paytable_report`` and the demo (lowest
+    first). ``aliases`` are the other names ``manage.py paytable_report --game`` accepts.
+    ``unkeyed``: the game's stored rounds and ``settle_round`` documents predate the
+    ``"game"`` key, so a round without one is this game's (at most one game says so).
+    ``default``: the game the admin's Rules Submission form offers first and the demo's first
+    table (at most one).
+    """
+
+    name: str
+    title: str
+    adapter: str
+    report: str | None = None
+    report_file: str | None = None
+    demo: DemoTable | None = None
+    aliases: tuple[str, ...] = ()
+    order: int = 100
+    report_order: int | None = None
+    unkeyed: bool = False
+    default: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or self.name != self.name.lower():
+            raise ValueError(f"a game's name is a lower-case identifier, not {self.name!r}")
+        if (self.report is None) != (self.report_file is None):
+            raise ValueError(f"{self.name}: a report module and its file go together")
+
+    @property
+    def sort_key(self) -> tuple[int, str]:
+        return (self.order, self.name)
+
+    @property
+    def report_sort_key(self) -> tuple[int, str]:
+        return (self.order if self.report_order is None else self.report_order, self.name)
