@@ -115,7 +115,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "ante_limits": f"{_money(ante.low)} – {_money(ante.high)}",
             "adjacent_boxes": g.table_settings(rules).boxes_per_player,
             "payout_limit": _money(g.table_settings(rules).payout_limit),
-            # "Crazy 4 Poker 1 · Crazy 4 Poker" says the game twice: the name is enough.
+            # "<title> 1 · <title>" says the game twice: the table's name is enough.
             "name_says_game": felt["game_title"].lower() in table.name.lower(),
             **felt,
         },

@@ -18,13 +18,14 @@ from pathlib import Path
 import pytest
 
 from bench.load import run_tables
+from table.games import GAMES as REGISTERED
 from tests.live import LiveStack
 
 pytestmark = [pytest.mark.realstack, pytest.mark.slow]
 
 REAL = os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get("REDIS_URL")
 HAPROXY = Path("/usr/sbin/haproxy")
-GAMES = ["four_card_frenzy", "crazy_4_poker", "five_card_hi_lo"]
+GAMES = list(REGISTERED)  # every game the registry finds
 ROUNDS = 2
 
 
