@@ -156,9 +156,15 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = "America/New_York"
+# The casino's clock: times in the admin, the gaming day and the shifts (docs/backoffice.md).
+TIME_ZONE = os.environ.get("CASINO_TIME_ZONE", "America/New_York")
 USE_I18N = True
 USE_TZ = True
+#: The back office's gaming day begins at this local time (HH:MM) and runs 24 hours; its
+#: shifts begin at these local times (the first at the gaming day's start). A round counts
+#: in the gaming day and shift in which it was settled.
+CASINO_GAMING_DAY_START = os.environ.get("CASINO_GAMING_DAY_START", "06:00")
+CASINO_SHIFTS = (("day", "06:00"), ("swing", "14:00"), ("graveyard", "22:00"))
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

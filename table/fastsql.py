@@ -294,3 +294,23 @@ def lock_table_accounts(players: int) -> str:
         f"FROM {table(Account)} a LEFT JOIN {col(users)} u ON u.id = a.user_id "
         f"WHERE a.table_id = %s OR u.username IN ({marks}) ORDER BY a.id{lock}"
     )
+
+
+@lru_cache(maxsize=16)
+def rollup_upsert(vendor: str, count: int) -> str:
+    """``count`` roll-up rows (:class:`~table.models.WagerShift`) added to what the same
+    (gaming day, shift, table, rules, wager) already holds, or inserted: one statement, in
+    the settlement's batch of writes (table/rollup.py)."""
+    from .models import WagerShift
+
+    keys = ("gaming_day", "shift", "table_id", "rules_key", "wager")
+    sums = ("lines", "handle", "handle_sq", "net", "net_sq", "net_handle", "paid", "wins")
+    columns = (*keys, "game", "rules_submission_id", "rules", *sums)
+    name = table(WagerShift)
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    adds = ", ".join(f"{col(s)} = {name}.{col(s)} + excluded.{col(s)}" for s in sums)
+    return (
+        f"INSERT INTO {name} ({', '.join(col(c) for c in columns)}) VALUES "
+        + ", ".join([row] * count)
+        + f" ON CONFLICT ({', '.join(col(k) for k in keys)}) DO UPDATE SET {adds}"
+    )

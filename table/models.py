@@ -669,3 +669,49 @@ class MeterEvent(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         raise AppendOnlyError("a meter's history is append-only")
+
+
+# --- the back office's roll-up (docs/backoffice.md) ----------------------------------------
+
+
+class WagerShift(models.Model):
+    """What one wager type of one table took and paid in one shift of one gaming day, under
+    one set of rules (the exact rules the rounds were played under, by their digest): sums of
+    the settlement lines, kept up to date by the settlement that writes them, in its own
+    transaction (:mod:`table.rollup`), so reports read a month of a casino in one small query.
+
+    ``wager`` is a wager key; ``"*round"`` counts the rounds (``lines``) and ``"*main"`` is each
+    box's whole main game as one result per unit of its required wager (its ``handle`` the
+    Ante), which the confidence band of the main game's return needs. A roll-up row is derived
+    data: ``manage.py rollup_rebuild`` recomputes every row from the settlement lines."""
+
+    gaming_day = models.DateField()
+    shift = models.PositiveSmallIntegerField(default=0)
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    game = models.CharField(max_length=32)
+    rules_submission = models.ForeignKey(
+        RulesSubmission, on_delete=models.PROTECT, related_name="+"
+    )
+    rules_key = models.CharField(max_length=64)
+    rules = models.JSONField()
+    wager = models.CharField(max_length=20)
+    lines = models.BigIntegerField(default=0)
+    handle = Money(default=0)
+    handle_sq = models.DecimalField(max_digits=38, decimal_places=0, default=0)
+    net = Money(default=0)
+    net_sq = models.DecimalField(max_digits=38, decimal_places=0, default=0)
+    net_handle = models.DecimalField(max_digits=38, decimal_places=0, default=0)
+    paid = Money(default=0)
+    wins = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["gaming_day", "shift", "table", "wager"]
+        verbose_name = "table games report"
+        verbose_name_plural = "table games reports"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["gaming_day", "shift", "table", "rules_key", "wager"],
+                name="one_rollup_row",
+            )
+        ]
+        indexes = [models.Index(fields=["gaming_day", "table"])]

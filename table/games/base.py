@@ -454,6 +454,15 @@ class Figure:
     paytable: str
     house_edge: float
     basis: str
+    #: The wager keys (:class:`WagerSpec` ``key``) whose handle this edge applies to, the
+    #: edge being per unit of the first (the main game's: per unit of its required wager,
+    #: the Ante). A later figure naming the same wager supersedes an earlier one (a bonus
+    #: feature's edge after the plain paytable's). Empty: shown, not used for theoretical win.
+    wagers: tuple[str, ...] = ()
+    #: The exact variance of one unit's net result (in units squared), when the game's
+    #: mathematics gives the whole distribution; None when it does not (the back office then
+    #: estimates it from the play and says so, docs/backoffice.md).
+    variance: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

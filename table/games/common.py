@@ -335,3 +335,21 @@ def compare_resettlement(fresh: Any, kept: Any, players: Any, recorded: Any) -> 
     if players != recorded:
         problems.append(f"player totals {recorded} differ from the re-settlement {players}")
     return problems
+
+
+def fixed_odds_variance(entry: Mapping[str, Any], house_edge: float) -> float | None:
+    """The exact variance of a unit wager's net from a paytable report entry whose ``rows``
+    give every winning outcome's ``probability`` and ``return`` (probability x net per unit),
+    every other outcome losing the unit; None unless those rows give back ``house_edge``
+    (a wager with pushes, or rows that are not the whole distribution)."""
+    rows = entry.get("rows")
+    if not isinstance(rows, list) or not rows:
+        return None
+    hit = sum(float(r["probability"]) for r in rows)
+    if not 0 < hit <= 1 or any(float(r["probability"]) <= 0 for r in rows):
+        return None
+    mean = sum(float(r["return"]) for r in rows) - (1 - hit)
+    if abs(mean + house_edge) > 1e-9:
+        return None
+    second = sum(float(r["return"]) ** 2 / float(r["probability"]) for r in rows) + (1 - hit)
+    return second - mean * mean

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 
 from table.games.base import BoxState, Game, RoundStatus, to_player
 
-from .. import fastsql
+from .. import fastsql, rollup
 from ..models import BoxRecord, Round, RoundEvent, SettlementLine
 from .context import Context, _audit, _deadline_ms
 
@@ -176,6 +176,20 @@ def _record_finished(ctx: Context, game: Game[Any, Any], state: Any, row: Round)
         lines,
         returning=False,
     )
+    if row.phase != "void":
+        # The back office's roll-up, in the same batch of writes (table/rollup.py).
+        rollup.record_round(
+            ctx.table.pk,
+            ctx.table.rules_id,  # the round's: a change waits for the round to end (below)
+            game.name,
+            game.rules_to_dict(game.round_rules(state)),  # what the round's row keeps
+            ctx.now,
+            [
+                (b, w, stake, net)
+                for _r, b, _p, w, stake, outcome, net, _x in lines
+                if outcome != "void"
+            ],
+        )
     table = ctx.table
     # §684a.3(b)/(c) bookkeeping, and a Rules Submission change waiting for the round to end.
     if table.pending_rules_id:

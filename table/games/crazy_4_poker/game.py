@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from table.games.cards import codes
+from table.games.common import fixed_odds_variance
 from table.games.errors import EngineError, InvalidInput, RuleViolation
 from table.games.four_card_frenzy.hands import describe
 from table.games.progressive import Meter
@@ -110,6 +111,22 @@ from .settlement import (
 )
 
 NAME: Final = "crazy_4_poker"
+
+
+def _side(
+    label: str,
+    entry: Mapping[str, Any],
+    wagers: str | tuple[str, ...],
+    basis: str = "per unit wagered",
+    edge_key: str = "house_edge",
+    paytable: str | None = None,
+) -> Figure:
+    """A side wager's figure from its report entry, with its exact variance when the entry's
+    rows are the whole distribution (a progressive's: with its meters at their seeds)."""
+    edge = float(entry[edge_key])
+    keys = (wagers,) if isinstance(wagers, str) else wagers
+    name = paytable if paytable is not None else str(entry["name"])
+    return Figure(label, name, edge, basis, keys, fixed_odds_variance(entry, edge))
 LABELS: Final = {
     ANTE: "Ante",
     SUPER_BONUS_WAGER: "Super Bonus",
@@ -439,34 +456,34 @@ class Crazy4Poker:
                 "§657a.12(a), (b)",
                 float(report["main_game"]["house_edge"]),
                 "per unit of Ante, optimal Play strategy",
+                (ANTE, SUPER_BONUS_WAGER, PLAY),
             ),
-            Figure(
-                LABELS[QUEENS_UP],
-                r.queens_up.name,
-                float(wagers["queens_up"]["paytables"][r.queens_up.name]["house_edge"]),
-                "per unit wagered",
-            ),
+            _side(LABELS[QUEENS_UP], wagers["queens_up"]["paytables"][r.queens_up.name], QUEENS_UP),
         ]
         if r.progressive is not None:
             table = r.progressive.table
             entry = wagers[f"{table.type.value}_progressive"]["paytables"][table.name]
             out.append(
-                Figure(
+                _side(
                     LABELS[PROGRESSIVE],
-                    table.name,
-                    float(entry["house_edge_at_seed"]),
+                    entry,
+                    PROGRESSIVE,
                     "per unit wagered, meters at their seeds",
+                    "house_edge_at_seed",
+                    table.name,
                 )
             )
         if r.hand_bonus_wager is not None:
             entry = wagers["hand_bonus"]["paytables"]["posted"]
             at_seed = float(entry["house_edge_at_seed"])
             out.append(
-                Figure(
+                _side(
                     "Five Card Hand Bonus",
-                    "§657a.12(f)",
-                    at_seed,
+                    entry,
+                    (HAND_BONUS_PLAYER, HAND_BONUS_DEALER),
                     "per unit wagered, the meter at its seed",
+                    "house_edge_at_seed",
+                    "§657a.12(f)",
                 )
             )
             extra = bonus_return(r)
@@ -479,14 +496,13 @@ class Crazy4Poker:
                         "§657a.12(f)(3)",
                         at_seed - float(extra),
                         _bonus_words(r, extra),
+                        (HAND_BONUS_PLAYER, HAND_BONUS_DEALER),
                     )
                 )
         if r.six_card_bonus is not None:
             name = r.six_card_bonus.name
             entry = wagers["six_card_bonus"]["paytables"][name]
-            out.append(
-                Figure(LABELS[SIX_CARD_BONUS], name, float(entry["house_edge"]), "per unit wagered")
-            )
+            out.append(_side(LABELS[SIX_CARD_BONUS], entry, SIX_CARD_BONUS, paytable=name))
         return tuple(out)
 
     def staff_parts(self, rules: TableRules) -> tuple[StaffPart, ...]:

@@ -16,6 +16,7 @@ from dataclasses import fields
 from typing import Any, Final
 
 from table.games.cards import codes
+from table.games.common import fixed_odds_variance
 from table.games.errors import InvalidInput
 from table.games.events import Step
 from table.games.shoe import Fault
@@ -275,24 +276,36 @@ class FiveCardHiLo:
                 rules.ante_bonus_paytable,
                 float(main["house_edge"]),
                 "per unit of Ante, optimal play and setting, Ante Bonus included",
+                (ANTE, PLAY, ANTE_BONUS),
             )
         ]
         wagers = report["wagers"]
         if rules.offers(TIE):
             tie = wagers["tie"]["paytables"]["posted"]
+            edge = float(tie["house_edge"])
             out.append(
                 Figure(
                     LABELS[TIE],
                     "§663a.12(c)",
-                    float(tie["house_edge"]),
+                    edge,
                     "per unit wagered, with the optimal Ante play",
+                    (TIE,),
+                    fixed_odds_variance(tie, edge),
                 )
             )
         if rules.offers(POKER_BONUS):
             letter = rules.poker_bonus_paytable
             bonus = wagers["poker_bonus"]["paytables"][letter]
+            edge = float(bonus["house_edge"])
             out.append(
-                Figure(LABELS[POKER_BONUS], letter, float(bonus["house_edge"]), "per unit wagered")
+                Figure(
+                    LABELS[POKER_BONUS],
+                    letter,
+                    edge,
+                    "per unit wagered",
+                    (POKER_BONUS,),
+                    fixed_odds_variance(bonus, edge),
+                )
             )
         return tuple(out)
 

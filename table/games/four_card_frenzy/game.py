@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from table.games.cards import card_code, codes
+from table.games.common import fixed_odds_variance
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import Step
 from table.games.four_card_frenzy import contract, staff
@@ -356,14 +357,23 @@ class FourCardFrenzy:
                 rules.bad_beat_paytable,
                 float(main["house_edge"]),
                 "per unit of Ante, optimal Raise strategy, over all C(52,5)·C(47,5) deals",
+                (ANTE, ODDS, RAISE),
             )
         ]
         for field_name, wager, _kind in PAYTABLE_FIELDS:
             if wager != ANTE and rules.offers(wager):
                 name = getattr(rules, field_name)
                 entry = wagers[wager]["paytables"][name]
+                edge = float(entry["house_edge"])
                 out.append(
-                    Figure(LABELS[wager], name, float(entry["house_edge"]), "per unit wagered")
+                    Figure(
+                        LABELS[wager],
+                        name,
+                        edge,
+                        "per unit wagered",
+                        (wager,),
+                        fixed_odds_variance(entry, edge),
+                    )
                 )
         return tuple(out)
 
