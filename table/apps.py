@@ -8,11 +8,19 @@ class TableConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.admin.models import LogEntry
-        from django.db.models.signals import post_save
+        from django.db.models.signals import m2m_changed, post_save
 
         from .duties import install_guards, mirror_admin_log
+        from .meters import refuse_relink_in_play
+        from .models import ProgressiveMeter
 
         # Every change made in the admin goes into the append-only audit log too.
         post_save.connect(mirror_admin_log, sender=LogEntry, dispatch_uid="audit_admin_log")
         # Dealing and crediting stay apart however they would be combined.
         install_guards()
+        # A round's meters stay linked until it is settled or void (issue 23).
+        m2m_changed.connect(
+            refuse_relink_in_play,
+            sender=ProgressiveMeter.tables.through,
+            dispatch_uid="meters_fixed_for_a_round",
+        )

@@ -41,11 +41,12 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from table.games import meter_catalogue
 from table.games.base import MeterKind
+from table.games.errors import InvalidInput
 from table.games.progressive import (
     Increment,
     Meter,
@@ -204,6 +205,55 @@ def link_problems(
             elif family and _family(other.kind, other.paytable) and other.wager != wager:
                 problems.append(f"{table.name}'s progressive meters are for another wager")
     return problems
+
+
+def rounds_in_play(table_ids: Iterable[int]) -> dict[int, str]:
+    """The tables among ``table_ids`` with a round not yet settled or void, each with words
+    for it ("Table 1's round 7 (decisions)")."""
+    from table.games.base import SETTLED_PHASE, VOID_PHASE
+
+    rows = Round.objects.filter(
+        table_id__in=list(table_ids), table__current_round_id=models.F("pk")
+    ).exclude(phase__in=(SETTLED_PHASE, VOID_PHASE))
+    return {
+        r.table_id: f"{r.table.name}'s round {r.number} ({r.phase})"
+        for r in rows.select_related("table")
+    }
+
+
+def relink_problems(meter_id: int | None, before: Iterable[int], after: Iterable[int]) -> list[str]:
+    """Why the tables of a meter may not change from ``before`` to ``after`` (table ids) now:
+    a round depends on the meters it was opened with, from its increments at "no more bets"
+    (§657a.10(a)(2)) to its payouts or its void's reversal (§657a.12, §657a.13); a table's
+    links change only between rounds (issue 23: a round must always settle or void)."""
+    changed = set(before) ^ set(after)
+    if not changed:
+        return []
+    return [
+        f"{words} is in play: the meters a round was opened with stay linked until it is "
+        "settled or void. Change this table's links between rounds."
+        for _, words in sorted(rounds_in_play(changed).items())
+    ]
+
+
+def refuse_relink_in_play(
+    sender: Any, instance: Any, action: str, reverse: bool, pk_set: set[int] | None, **_: Any
+) -> None:
+    """``m2m_changed`` of a meter's tables, whatever makes the change (the admin, a shell, a
+    command): a link added to or removed from a table with a round in play is refused."""
+    if action not in ("pre_add", "pre_remove", "pre_clear"):
+        return
+    if reverse:  # table.progressivemeter_set: ``instance`` is the table
+        tables = [instance.pk]
+        if action == "pre_clear":
+            pk_set = None
+    else:
+        if action == "pre_clear":
+            pk_set = set(instance.tables.values_list("pk", flat=True))
+        tables = list(pk_set or ())
+    problems = relink_problems(None, tables, [])
+    if problems:
+        raise MeterError("round_in_play", problems[0])
 
 
 # --- the history and the frames --------------------------------------------------------------
@@ -510,6 +560,22 @@ def _validate_hits(
     return out
 
 
+@dataclass(frozen=True)
+class Payout:
+    """One payment out of a meter, as a game's settlement took it (``MeterChange`` of kind
+    ``payout``): ``paid`` to ``box``'s ``wager`` (``percent`` of the meter, shared ``split``
+    ways); ``reset``: the 100% payout that resets the meter (the last share of a split)."""
+
+    meter: str
+    box: int
+    player: str
+    wager: str
+    paid: int
+    percent: int | None
+    reset: bool = False
+    split: int = 1
+
+
 def pay_hits(
     table: Table, round: Round, hits: Sequence[Hit], held: ledger.Held | None = None
 ) -> list[Payment]:
@@ -519,75 +585,130 @@ def pay_hits(
     X% pays X% of the amount rounded down and leaves the rest; 100% resets the meter to its
     reseed plus its reserve (house interpretation 6), the reseed funded by the house. A
     dealer-hand jackpot is taken once and split equally between its boxes; each share rounds
-    down and the leftover cents stay on the meter (§657a.12(f)(2), interpretation 7).
+    down and the leftover cents stay on the meter (§657a.12(f)(2), interpretation 7). The
+    amounts are counted with :mod:`table.games.progressive` and booked by :func:`pay_out`, the
+    one path every payment out of a meter takes.
     """
+    _require_transaction()
+    meters = table_meters(table)
+    checked = _validate_hits(table, meters, hits)
+    standing = {kind: _standing(m) for kind, m in meters.items()}
+    payouts: list[Payout] = []
+    for hit in checked.hits:
+        meter = meters[hit.meter]
+        n = len(hit.winners)
+        each = share(standing[hit.meter], hit.percent, n)
+        standing[hit.meter] = pay_out(
+            standing[hit.meter], meter.spec(), meter.wager, hit.percent, each * n
+        )
+        for i, (box, player) in enumerate(hit.winners):
+            reset = i == n - 1 and hit.percent == 100
+            payouts.append(
+                Payout(hit.meter, box, player, hit.wager, each, hit.percent, reset, n)
+            )
+    return book_payouts(table, round, payouts, held)
+
+
+def book_payouts(
+    table: Table, round: Round, payouts: Sequence[Payout], held: ledger.Held | None = None
+) -> list[Payment]:
+    """Book each payment out of a meter in the order given, as the game's settlement took it:
+    ``paid`` leaves the meter for the winner's account; a ``reset`` (a 100% payout) then sets
+    the meter to its reseed plus its reserve, the reseed funded by the hitting table's
+    bankroll. The amounts are the game's own (the same settlement ``settle_round`` runs, from
+    these meters as they stand under their locks); nothing is re-derived here, so the table
+    and ``settle_round`` cannot disagree (issue 23). Refused, with nothing changed: a meter not
+    linked, a wager the meter does not pay, a split of a wager no box shares, a box paid
+    twice, an unknown player, or more than the meter holds."""
     _require_transaction()
     if round.table_id != table.pk:
         raise MeterError("bad_round", f"round {round.number} is not a round of {table.name}")
     meters = table_meters(table)
-    checked = _validate_hits(table, meters, hits)
-    paid_before = set(
+    users = get_user_model()
+    accounts: dict[str, int] = {}
+    found: dict[str, Any] = {}
+    seen = set(
         MeterEvent.objects.filter(round=round, kind=MeterEvent.HIT).values_list("box", "wager")
     )
-    for hit in checked.hits:
-        for box, _ in hit.winners:
-            if (box, hit.wager) in paid_before:
-                raise MeterError(
-                    "already_paid", f"box {box}'s {hit.wager} of round {round.number} is paid"
-                )
+    for p in payouts:
+        if p.meter not in meters:
+            raise MeterError("no_meter", f"{table.name} has no {p.meter} meter linked")
+        catalogued = _catalogued(meters[p.meter])
+        if p.wager not in catalogued.wagers:
+            raise MeterError("bad_hit", f"a {p.wager!r} wager is not paid from {p.meter}")
+        if p.split > 1 and p.wager not in catalogued.split:
+            # Only a hand every box shares splits a meter (§657a.12(f)(2)).
+            raise MeterError("bad_hit", f"a {p.wager!r} jackpot is not split between boxes")
+        if not isinstance(p.box, int) or not 1 <= p.box <= 6:
+            raise MeterError("bad_hit", f"box {p.box!r} is not a box 1-6")
+        if p.percent is not None and not 1 <= p.percent <= 100:
+            raise MeterError("bad_hit", f"a hit pays 1-100% of its meter, not {p.percent!r}")
+        if p.reset and p.percent != 100:
+            raise MeterError("bad_hit", "only a 100% payout resets its meter")
+        if (p.box, p.wager) in seen:
+            raise MeterError(
+                "already_paid", f"box {p.box}'s {p.wager} of round {round.number} is paid"
+            )
+        seen.add((p.box, p.wager))
+        if p.player not in found:
+            user = users.objects.filter(username=p.player).first()
+            if user is None:
+                raise MeterError("bad_hit", f"no player {p.player!r}")
+            found[p.player] = user
+            accounts[p.player] = ledger.player_account(user).pk
     bankroll = ledger.table_bankroll(table).pk
     postings: list[ledger.Posting] = []
     payments: list[Payment] = []
-    for hit in checked.hits:
-        meter = meters[hit.meter]
+    for i, p in enumerate(payouts):
+        meter = meters[p.meter]
         spec = meter.spec()
-        standing = _standing(meter)
-        n = len(hit.winners)
-        each = share(standing, hit.percent, n)
-        final = pay_out(standing, spec, meter.wager, hit.percent, each * n)
-        reseed = spec.reseed_amount(meter.wager) if hit.percent == 100 else 0
-        for i, (box, player) in enumerate(hit.winners):
-            last = i == n - 1
-            before = standing
-            # Each share is one step of the meter's history; the last does the reset.
-            standing = final if last else Meter(before.amount - each, before.reserve)
-            if each:
-                postings.append(
-                    ledger.Posting(
-                        f"progressive hit: {meter.name} {hit.percent}%",
-                        ((meter.account_id, -each), (checked.accounts[player], each)),
-                        box,
-                        hit.wager,
-                    )
+        before = _standing(meter)
+        try:
+            after = pay_out(before, spec, meter.wager, 100 if p.reset else 0, p.paid)
+        except InvalidInput as exc:
+            raise MeterError("bad_hit", f"{meter.name}: {exc.message}") from None
+        reseed = spec.reseed_amount(meter.wager) if p.reset else 0
+        if p.paid:
+            postings.append(
+                ledger.Posting(
+                    f"progressive hit: {meter.name}" + (f" {p.percent}%" if p.percent else ""),
+                    ((meter.account_id, -p.paid), (accounts[p.player], p.paid)),
+                    p.box,
+                    p.wager,
                 )
-            if last and reseed:
-                postings.append(
-                    ledger.Posting(
-                        f"progressive reseed: {meter.name}",
-                        ((bankroll, -reseed), (meter.account_id, reseed)),
-                    )
+            )
+        if reseed:
+            postings.append(
+                ledger.Posting(
+                    f"progressive reseed: {meter.name}",
+                    ((bankroll, -reseed), (meter.account_id, reseed)),
                 )
-            _book(
-                meter,
-                before,
-                standing,
-                MeterEvent.HIT,
-                table=table,
-                round=round,
-                round_number=round.number,
-                box=box,
-                player=checked.users[player],
-                wager=hit.wager,
-                percent=hit.percent,
-                split=n,
-                paid=each,
-                funded=reseed if last else 0,
-                reseeded=last and hit.percent == 100,
             )
-            payments.append(
-                Payment(box, player, hit.wager, hit.meter, each, last and hit.percent == 100)
-            )
-        _after_commit(meter, MeterEvent.HIT, table)
+        _book(
+            meter,
+            before,
+            after,
+            MeterEvent.HIT,
+            table=table,
+            round=round,
+            round_number=round.number,
+            box=p.box,
+            player=found[p.player],
+            wager=p.wager,
+            percent=p.percent,
+            split=p.split,
+            paid=p.paid,
+            funded=reseed,
+            reseeded=p.reset,
+        )
+        payments.append(Payment(p.box, p.player, p.wager, p.meter, p.paid, p.reset))
+        following = payouts[i + 1] if i + 1 < len(payouts) else None
+        if (
+            p.split == 1
+            or following is None
+            or (following.meter, following.wager) != (p.meter, p.wager)
+        ):
+            _after_commit(meter, MeterEvent.HIT, table)  # one frame per hit, a split's once
     ledger.post(postings, table, round, held)
     return payments
 

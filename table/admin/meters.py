@@ -59,6 +59,9 @@ class MeterForm(forms.ModelForm):
             self.instance.pk, kind, paytable, data.get("wager") or self.instance.wager, tables
         ):
             self.add_error("tables", problem)
+        before = list(self.instance.tables.values_list("pk", flat=True)) if self.instance.pk else []
+        for problem in meters.relink_problems(self.instance.pk, before, [t.pk for t in tables]):
+            self.add_error("tables", problem)
         return data
 
 

@@ -308,9 +308,13 @@ class MeterChange:
 
     ``increment``: add ``amount`` and ``reserve`` (the wagers at "no more bets");
     ``reverse``: a void round's increment taken back (``amount``, ``reserve`` negative);
-    ``payout``: ``paid`` left the meter for ``box``'s ``wager``, and with ``reset`` it was
-    a 100% payout: the meter, less what was paid, is reset to its reseed plus its reserve. A
-    jackpot split between boxes is one payout per share, only the last with ``reset``.
+    ``payout``: ``paid`` left the meter for ``box``'s ``wager`` (``percent`` of it, shared
+    ``split`` ways), and with ``reset`` it was a 100% payout: the meter, less what was paid,
+    is reset to its reseed plus its reserve. A jackpot split between boxes is one payout per
+    share, listed together, only the last with ``reset``. The payouts come in the order the
+    game's own settlement took them from the meter (the order ``settle_round`` counts them
+    in): the meters store books them one after the other as they are, so the table pays what
+    ``settle_round`` says to the cent (issue 23).
     """
 
     meter: str
@@ -321,6 +325,8 @@ class MeterChange:
     box: int | None = None
     wager: str | None = None
     reset: bool = False
+    percent: int | None = None
+    split: int = 1
 
     def to_dict(self) -> dict[str, Any]:
         return plain_dict(self)

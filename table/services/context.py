@@ -234,21 +234,25 @@ class Context:
         if any(c.kind == "reverse" for c in changes):
             _meter_call(meters.reverse_increments, row, self.held)
         owners = {b.box: b.player for b in self.game.boxes(self.state)}
-        split = frozenset(w for k in self.game.meter_catalogue() for w in k.split)
-        for hit, shares in _hits(changes, owners, split):
-            self._hold({player for _, player in hit.winners})
-            standing = _meter_call(meters.table_meters, self.table).get(hit.meter)
-            if standing is None:
-                raise ServiceError("no_meter", f"{self.table.name} has no {hit.meter} meter linked")
-            hit = _with_percent(hit, standing.amount, shares)
-            paid = _meter_call(meters.pay_hits, self.table, row, [hit], self.held)
-            if [p.paid for p in paid] != [c.paid for c in shares]:
-                raise ServiceError(
-                    "meter_mismatch",
-                    f"the {hit.meter} meter would pay {[p.paid for p in paid]}, the round says "
-                    f"{[c.paid for c in shares]}: nothing was done",
-                )
-            for payment in paid:
+        payouts = [
+            meters.Payout(
+                c.meter,
+                c.box or 0,
+                owners.get(c.box or 0, ""),
+                c.wager or "",
+                c.paid,
+                c.percent,
+                c.reset,
+                c.split,
+            )
+            for c in changes
+            if c.kind == "payout"
+        ]
+        if payouts:
+            # The game's own payments, in its order, booked as they are (issue 23: nothing
+            # re-derived, so the table pays what settle_round says to the cent).
+            self._hold({p.player for p in payouts})
+            for payment in _meter_call(meters.book_payouts, self.table, row, payouts, self.held):
                 account = self.accounts[payment.player]
                 self.balances[account] = self.held[account][2]
                 self.moved.add(payment.player)
@@ -286,56 +290,6 @@ def _less_meter_payouts(
             "meter_mismatch", f"meter payouts {left} are more than the round pays those wagers"
         )
     return tuple(out)
-
-
-def _hits(
-    changes: tuple[MeterChange, ...], owners: dict[int, str], split: frozenset[str]
-) -> list[tuple[Any, list[MeterChange]]]:
-    """The payouts as the meters store's hits, in order: a jackpot split between boxes (a
-    ``split`` wager's, the dealer's hand: §657a.12(f)(2)) is one hit with every share's box,
-    the others one box each."""
-    from ..meters import Hit
-
-    out: list[tuple[Any, list[MeterChange]]] = []
-    group: list[MeterChange] = []
-
-    def close() -> None:
-        if group:
-            winners = tuple((c.box or 0, owners[c.box or 0]) for c in group)
-            out.append((Hit(group[0].meter, 100, winners, group[0].wager or ""), list(group)))
-            group.clear()
-
-    for change in changes:
-        if change.kind != "payout":
-            continue
-        shared = change.wager in split
-        if group and not (
-            shared and group[0].wager == change.wager and group[0].meter == change.meter
-        ):
-            close()
-        group.append(change)
-        if not shared or change.reset:
-            close()
-    close()
-    return out
-
-
-def _with_percent(hit: Any, amount: int, shares: list[MeterChange]) -> Any:
-    """The hit's percentage of the meter: 100 for a payout that reset it; otherwise the one
-    whose share of ``amount`` (rounded down, split equally) is what the round paid."""
-    from dataclasses import replace
-
-    if shares[-1].reset:
-        return replace(hit, percent=100)
-    n = len(shares)
-    for percent in range(1, 100):
-        if amount * percent // 100 // n == shares[0].paid:
-            return replace(hit, percent=percent)
-    raise ServiceError(
-        "meter_mismatch",
-        f"no percentage of the {hit.meter} meter ({amount}) pays {shares[0].paid}: "
-        "nothing was done",
-    )
 
 
 def _meter_call(fn: Any, *args: Any) -> Any:

@@ -13,7 +13,6 @@ game's own rules stay in its modules.)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Final
 
@@ -154,22 +153,13 @@ def _meter_change(change: Any) -> MeterChange:
         change.box,
         change.wager,
         change.reset,
+        change.percent,
+        change.split,
     )
 
 
 def _step(step: Step) -> GameStep:
-    changes = [_meter_change(c) for c in step.meters]
-    # §657a.12(f)(2): a dealer-hand jackpot is taken from the meter once and split; the round
-    # lists one payout per share, each marked as a 100% payout. The meter resets once, after
-    # the last share (as table/meters.py books it), so only the last share carries the reset.
-    shares = [
-        i
-        for i, c in enumerate(changes)
-        if c.kind == "payout" and c.wager == HAND_BONUS_DEALER and c.reset
-    ]
-    for i in shares[:-1]:
-        changes[i] = replace(changes[i], reset=False)
-    return GameStep(step.events, step.transfers, tuple(changes))
+    return GameStep(step.events, step.transfers, tuple(_meter_change(c) for c in step.meters))
 
 
 def _lines(settled: Mapping[str, Any]) -> tuple[Line, ...]:

@@ -76,7 +76,7 @@ def resettle_problems(rnd: Round) -> list[str]:
             name: Meter(m["before"]["amount"], m["before"]["reserve"])
             for name, m in stored_meters.items()
         }
-        settled, after, paid, reseeds = settle(
+        settled, after, paid, reseeds, _ = settle(
             rnd.rules.rules,
             rnd.dealer_cards,
             rnd._boxes_for_settlement(),

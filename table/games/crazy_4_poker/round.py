@@ -68,10 +68,8 @@ from .hands import (
     dealer_qualifies,
     five_card_category_trusted,
     four_card_category_key,
-    four_card_hand,
 )
 from .irregularities import CONSEQUENCES, FROM_DEAL, Irregularity, deal
-from .paytables import HAND_BONUS_PAYTABLE, HandClass, OfMeter, ProgressiveType
 from .rules import Rules, draw_bonuses, play_range
 from .settlement import (
     ANTE,
@@ -84,7 +82,6 @@ from .settlement import (
     SUPER_BONUS_WAGER,
     WAGER_ORDER,
     BoxInPlay,
-    BoxSettlement,
     Draws,
     Outcome,
     Wagers,
@@ -215,13 +212,16 @@ class MeterChange:
     box: int | None = None
     wager: str | None = None
     reset: bool = False
+    #: A payout's percentage of the meter, and how many boxes shared it (§657a.12(f)(2)).
+    percent: int | None = None
+    split: int = 1
 
     def to_dict(self) -> dict[str, Any]:
         return plain_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> MeterChange:
-        return cls(**{f.name: d[f.name] for f in fields(cls)})
+        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
 
 
 @dataclass(frozen=True, slots=True)
@@ -849,12 +849,27 @@ class Round:
         now = self.check_settle(meters or {})
         boxes = self._boxes_for_settlement()
         draws = Draws(self.magic_card, self.lucky_position)
-        settled, after, paid, reseeds = settle(
+        settled, after, paid, reseeds, journal = settle(
             self.rules.rules, self.dealer_cards, boxes, now, self.six_card_bonus_card, draws
         )
         events: list[Event] = []
         transfers: list[Transfer] = []
-        changes: list[MeterChange] = []
+        # Every payment out of a meter in the order the settlement took it (a dealer-hand
+        # jackpot's shares together, at the first such box's turn: §657a.12(f)(2)): the
+        # platform books exactly these, so the table pays what settle_round says (issue 23).
+        changes = [
+            MeterChange(
+                p.meter,
+                "payout",
+                paid=p.paid,
+                box=p.box,
+                wager=p.wager,
+                reset=p.reset,
+                percent=p.percent,
+                split=p.split,
+            )
+            for p in journal
+        ]
         boxes_json: list[dict[str, Any]] = []
         for s in settled:
             current = self.boxes[s.box]
@@ -870,17 +885,6 @@ class Round:
                 if returned > 0:
                     memo = "win" if r.outcome is Outcome.WIN else "push"
                     transfers.append(Transfer(s.player, -returned, memo, s.box, r.wager))
-                if r.meter is not None:
-                    changes.append(
-                        MeterChange(
-                            r.meter,
-                            "payout",
-                            paid=r.meter_paid,
-                            box=s.box,
-                            wager=r.wager,
-                            reset=_resets(r.meter, r.wager, s, self),
-                        )
-                    )
             for name, amount in s.bonuses:
                 # §657a.12(f)(3): paid on top of the hand-bonus wagers' own results.
                 transfers.append(Transfer(s.player, -amount, name.replace("_", " "), s.box, name))
@@ -1172,29 +1176,3 @@ class _Checked:
         if type(j) is not int or not 0 <= j < n:
             raise InvalidInput("bad_random", f"randbelow({n}) answered {j!r}")
         return j
-
-
-def _resets(meter: str, wager: str, s: BoxSettlement, rnd: Round) -> bool:
-    """Whether the payout of ``wager`` to settled box ``s`` was 100% of ``meter``: such a
-    payout resets the meter to its reseed plus its reserve (§657a.12(d)(3), (e)(3), (f)(4))."""
-    rules = rnd.rules.rules
-    hand: HandClass
-    if wager == HAND_BONUS_DEALER:
-        table = HAND_BONUS_PAYTABLE
-        hand = five_card_category_trusted(rnd.dealer_cards)
-    elif wager == HAND_BONUS_PLAYER:
-        table = HAND_BONUS_PAYTABLE
-        hand = s.five_card
-    else:
-        if rules.progressive is None:
-            return False
-        table = rules.progressive.table.paytable
-        four = rules.progressive.table.type is ProgressiveType.FOUR_CARD
-        hand = four_card_hand(s.hand.value) if four else s.five_card
-    row = table.row_for(hand)
-    return (
-        row is not None
-        and isinstance(row.payout, OfMeter)
-        and row.payout.meter == meter
-        and row.payout.percent == 100
-    )

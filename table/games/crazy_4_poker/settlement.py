@@ -18,7 +18,7 @@ carry from box to box.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Final
 
@@ -435,29 +435,57 @@ def envy_key(hand: HandClass) -> str:
     raise InvalidInput("bad_hand", f"{hand!r} never earns an Envy Bonus")
 
 
+@dataclass(frozen=True, slots=True)
+class MeterPayment:
+    """One payment out of a meter, in the order the meters moved during settlement: the
+    platform's meters store books exactly these, one after the other, so the live table and
+    ``settle_round`` pay the same cents (issue 23). A dealer-hand jackpot is one payment per
+    share, all taken at the first such box's turn (§657a.12(f)(2)); only the last share of a
+    100% payout carries ``reset`` (the meter resets once, to its reseed plus its reserve)."""
+
+    meter: str
+    box: int
+    wager: str
+    paid: int
+    percent: int
+    reset: bool
+    split: int = 1
+
+
 @dataclass
 class _MeterBook:
-    """The meters during settlement: what each holds now, what left it, how often it reset."""
+    """The meters during settlement: what each holds now, what left it, how often it reset,
+    and every payment in the order it left (:class:`MeterPayment`)."""
 
     rules: Rules
     now: dict[str, Meter]
     paid: dict[str, int]
     reseeds: dict[str, int]
+    journal: list[MeterPayment] = field(default_factory=list)
 
-    def pay(self, name: str, percent: int, pool_share: int | None = None) -> int:
-        """Pay ``percent``% of the meter (or ``pool_share`` of it, for a split) and book it."""
+    def pay(
+        self, name: str, percent: int, boxes: Sequence[int], wager: str, each: int | None = None
+    ) -> int:
+        """Pay ``percent``% of the meter to ``boxes``' ``wager`` (more than one box: a split,
+        each box ``each`` of it) and book it; what each box is paid."""
         meter = self.now[name]
-        paid = share(meter, percent) if pool_share is None else pool_share
+        paid = share(meter, percent) if each is None else each
         spec = self.rules.meter_spec(name)
-        self.now[name] = pay_out(meter, spec, self.rules.meter_wager(name), percent, paid)
-        self.paid[name] += paid
+        total = paid * len(boxes)
+        self.now[name] = pay_out(meter, spec, self.rules.meter_wager(name), percent, total)
+        self.paid[name] += total
         if percent == 100:
             self.reseeds[name] += 1
+        for i, box in enumerate(boxes):
+            last = i == len(boxes) - 1
+            self.journal.append(
+                MeterPayment(name, box, wager, paid, percent, last and percent == 100, len(boxes))
+            )
         return paid
 
 
 def _paytable_result(
-    wager: str, stake: int, table: Paytable, hand: HandClass, book: _MeterBook
+    wager: str, stake: int, table: Paytable, hand: HandClass, book: _MeterBook, box: int
 ) -> WagerResult:
     """A "for 1" or meter wager (progressive, hand bonus on the player's hand)."""
     row = table.row_for(hand)
@@ -465,7 +493,7 @@ def _paytable_result(
         return _lost(wager, stake)
     payout = row.payout
     if isinstance(payout, OfMeter):
-        paid = book.pay(payout.meter, payout.percent)
+        paid = book.pay(payout.meter, payout.percent, (box,), wager)
         return WagerResult(wager, stake, Outcome.WIN, paid - stake, payout.meter, paid)
     if isinstance(payout, ForOne):
         return WagerResult(wager, stake, Outcome.WIN, payout.paid(stake) - stake)
@@ -479,11 +507,14 @@ def settle(
     meters: Mapping[str, Meter],
     six_card_bonus_card: Card | None = None,
     draws: Draws = Draws(),
-) -> tuple[list[BoxSettlement], dict[str, Meter], dict[str, int], dict[str, int]]:
+) -> tuple[
+    list[BoxSettlement], dict[str, Meter], dict[str, int], dict[str, int], list[MeterPayment]
+]:
     """Settle every box, box 6 first, from ``meters`` as they stand after "no more bets".
 
-    Returns the box settlements in settlement order, the meters after, and per meter what was
-    paid out of it and how many times it was reset to its reseed.
+    Returns the box settlements in settlement order, the meters after, per meter what was
+    paid out of it and how many times it was reset to its reseed, and every payment out of a
+    meter in the order the meters moved (what the platform's meters store books).
     """
     validate(rules, dealer_cards, boxes, six_card_bonus_card, draws)
     dealer = best_four(list(dealer_cards))
@@ -511,7 +542,7 @@ def settle(
                 envy_hands.append((b, envy_hand))
 
     # §657a.12(f)(2): a dealer-hand jackpot is split among the live dealer-hand wagers.
-    dealer_hand_wagers = [b for b in boxes if b.wagers.hand_bonus_dealer and not b.folded]
+    dealer_hand_wagers = [b for b in order if b.wagers.hand_bonus_dealer and not b.folded]
     dealer_row = HAND_BONUS_PAYTABLE.row_for(dealer_five)
     dealer_share: int | None = None
 
@@ -539,25 +570,33 @@ def settle(
                     else five
                 )
                 results.append(
-                    _paytable_result(PROGRESSIVE, w.progressive, progressive.paytable, cls, book)
+                    _paytable_result(
+                        PROGRESSIVE, w.progressive, progressive.paytable, cls, book, b.box
+                    )
                 )
             if w.hand_bonus_player:  # §657a.11(f), §657a.12(f)
                 results.append(
                     _paytable_result(
-                        HAND_BONUS_PLAYER, w.hand_bonus_player, HAND_BONUS_PAYTABLE, five, book
+                        HAND_BONUS_PLAYER,
+                        w.hand_bonus_player,
+                        HAND_BONUS_PAYTABLE,
+                        five,
+                        book,
+                        b.box,
                     )
                 )
             if w.hand_bonus_dealer:
                 stake = w.hand_bonus_dealer
                 if dealer_row is not None and isinstance(dealer_row.payout, OfMeter):
                     if dealer_share is None:  # taken once, at the first such box in order
-                        dealer_share = share(
-                            book.now[HAND_BONUS], dealer_row.payout.percent, len(dealer_hand_wagers)
-                        )
-                        book.pay(
+                        percent = dealer_row.payout.percent
+                        ways = len(dealer_hand_wagers)
+                        dealer_share = book.pay(
                             HAND_BONUS,
-                            dealer_row.payout.percent,
-                            dealer_share * len(dealer_hand_wagers),
+                            percent,
+                            [x.box for x in dealer_hand_wagers],
+                            HAND_BONUS_DEALER,
+                            share(book.now[HAND_BONUS], percent, ways),
                         )
                     results.append(
                         WagerResult(
@@ -572,7 +611,7 @@ def settle(
                 else:
                     results.append(
                         _paytable_result(
-                            HAND_BONUS_DEALER, stake, HAND_BONUS_PAYTABLE, dealer_five, book
+                            HAND_BONUS_DEALER, stake, HAND_BONUS_PAYTABLE, dealer_five, book, b.box
                         )
                     )
             bonuses = _magic_and_lucky(b, dealer_cards, draws)
@@ -604,7 +643,7 @@ def settle(
                 tuple(envy),
             )
         )
-    return out, book.now, book.paid, book.reseeds
+    return out, book.now, book.paid, book.reseeds, book.journal
 
 
 def _magic_and_lucky(
@@ -642,7 +681,7 @@ def settle_round(
     """A whole round: the increments at "no more bets", then settlement."""
     validate(rules, dealer_cards, boxes, six_card_bonus_card, draws)
     locked, increments = no_more_bets(rules, boxes, meters_before)
-    settled, after, paid, reseeds = settle(
+    settled, after, paid, reseeds, _ = settle(
         rules, dealer_cards, boxes, locked, six_card_bonus_card, draws
     )
     dealer = best_four(list(dealer_cards))

@@ -925,10 +925,11 @@ def test_a_dealer_hand_jackpot_is_split_in_settlement_order() -> None:
     books.add(rnd.decide(5, "p5", 1000))
     books.add(rnd.reveal())
     step = books.settle(rnd)
-    payouts = [(c.meter, c.box, c.wager, c.paid, c.reset) for c in step.meters]
+    payouts = [(c.meter, c.box, c.wager, c.paid, c.reset, c.split) for c in step.meters]
+    # One payment per share, taken together; the meter resets once, after the last share.
     assert payouts == [
-        ("hand_bonus", 5, "hand_bonus_dealer", 500_013, True),
-        ("hand_bonus", 2, "hand_bonus_dealer", 500_013, True),
+        ("hand_bonus", 5, "hand_bonus_dealer", 500_013, False, 2),
+        ("hand_bonus", 2, "hand_bonus_dealer", 500_013, True, 2),
     ]
     assert rnd.results is not None
     # Reset to the $0 reseed plus the reserve (house interpretation 6).

@@ -429,9 +429,11 @@ def test_the_platform_path_equals_the_whole_round() -> None:
         r, "KS QD 8C 5H 2D", boxes, before, six_card="AC", magic="7S", lucky="dealer"
     )
     locked, _ = no_more_bets(r, boxes, before)
-    settled, after, paid, _ = settle(
+    settled, after, paid, _, journal = settle(
         r, cards("KS QD 8C 5H 2D"), boxes, locked, card("AC"), Draws(card("7S"), "dealer")
     )
     assert tuple(settled) == whole.boxes
     assert {m.name: m.after for m in whole.meters} == after
     assert {m.name: m.paid for m in whole.meters} == paid
+    # The payments the platform books, one by one, add up to what left each meter.
+    assert {name: sum(p.paid for p in journal if p.meter == name) for name in paid} == paid

@@ -1,0 +1,200 @@
+"""No round can be stuck (issue 23): a round the live table settles, it settles to the cent of
+``manage.py settle_round`` for the stored round; the shared meters a round depends on cannot
+change under it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from table import audit, ledger, meters, services
+from table.games import settle_one
+from table.models import MeterEvent, ProgressiveMeter, Round
+
+from .conftest import START, StackedSource, balance, make_player
+from .test_games_at_table import C4P, books_balance, make_table, state
+
+pytestmark = [pytest.mark.django_db]
+
+#: Box 1 a straight flush in hearts, box 2 eight high, the dealer a royal flush in clubs.
+JACKPOT_SHOE = (
+    ["9H", "TH", "JH", "QH", "KH"] + ["2S", "3S", "6D", "7D", "8D"] + ["AC", "KC", "QC", "JC", "TC"]
+)
+
+
+def standing(meter: ProgressiveMeter) -> dict[str, int]:
+    meter.refresh_from_db()
+    return {"amount": meter.amount, "reserve": meter.reserve}
+
+
+def play1x(table: Any, user: Any, box: int) -> None:
+    from table.games.base import Actor
+
+    [move] = [m for m in C4P.moves(state(table), Actor.player(user.username)) if m.box == box]
+    services.act(table.pk, user, move.name, box, move.choices[1].args)
+
+
+def test_the_dealer_s_jackpot_with_a_box_s_own_hit_between_its_shares_settles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The audit's reproduction: the dealer's royal flush shares the hand-bonus meter between
+    boxes 2 and 1 (§657a.12(f)(2)) and box 1, settled between those shares (§657a.11(c): box 6
+    first), also wins a percentage of it on its own straight flush. The live table settles it,
+    to the cent of ``settle_round`` for the stored round; so does the house's clean-up."""
+    for clear in (False, True):
+        table, dealer = make_table(f"C4P jackpot {clear}", C4P)
+        linked = {
+            "five_card": meters.create_meter(
+                f"five card A {clear}", "five_card", "A", 100, [table]
+            ),
+            "hand_bonus": meters.create_meter(
+                f"hand bonus {clear}", "hand_bonus", "", 100, [table]
+            ),
+        }
+        monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(JACKPOT_SHOE))
+        alice, bob = make_player(f"alice{clear}"), make_player(f"bob{clear}")
+        services.sit(table.pk, alice, 1)
+        services.sit(table.pk, bob, 2)
+        services.open_betting(table.pk, dealer)
+        wagers = {"ante": 5_00, "hand_bonus_player": 1_00, "hand_bonus_dealer": 1_00}
+        services.act(table.pk, alice, "bet", 1, wagers)
+        services.act(table.pk, bob, "bet", 2, {"ante": 5_00, "hand_bonus_dealer": 1_00})
+        before = {kind: standing(m) for kind, m in linked.items()}
+        services.no_more_bets(table.pk, dealer)
+        services.deal(table.pk, dealer)
+        play1x(table, alice, 1)
+        play1x(table, bob, 2)
+        services.reveal(table.pk, dealer)
+        if clear:
+            services.fail_unfinished_round(table.pk)
+        else:
+            services.settle(table.pk, dealer)
+        row = Round.objects.get(pk=state_row(table))
+        assert row.phase == "settled"
+        wanted = settle_one(
+            {
+                "game": "crazy_4_poker",
+                "rules": {
+                    "queens_up_paytable": "A",
+                    "progressive": {"type": "five_card", "paytable": "A", "wager": 100},
+                    "hand_bonus": {"wager": 100},
+                    "six_card_bonus_paytable": "A",
+                },
+                "meters": before,
+                "dealer": JACKPOT_SHOE[10:],
+                "boxes": [
+                    {
+                        "box": 1,
+                        "player": alice.username,
+                        "cards": JACKPOT_SHOE[:5],
+                        "wagers": {
+                            "ante": 500,
+                            "super_bonus": 500,
+                            "play": 500,
+                            "hand_bonus": 100,
+                            "hand_bonus_on": "both",
+                        },
+                    },
+                    {
+                        "box": 2,
+                        "player": bob.username,
+                        "cards": JACKPOT_SHOE[5:10],
+                        "wagers": {
+                            "ante": 500,
+                            "super_bonus": 500,
+                            "play": 500,
+                            "hand_bonus": 100,
+                            "hand_bonus_on": "dealer",
+                        },
+                    },
+                ],
+            }
+        )
+        assert balance(alice) - START == wanted["players"][alice.username]["net"]
+        assert balance(bob) - START == wanted["players"][bob.username]["net"]
+        for kind, meter in linked.items():
+            got = standing(meter)
+            assert got == {k: wanted["meters"][kind][k] for k in ("amount", "reserve")}
+        paid = MeterEvent.objects.filter(round=row, kind=MeterEvent.HIT)
+        assert (
+            sum(e.paid for e in paid if e.meter.kind == "hand_bonus")
+            == (wanted["meters"]["hand_bonus"]["paid"])
+        )
+        books_balance(table)
+        assert audit.verify_round(row.pk).problems == []
+        assert ledger.verify() == []
+
+
+def state_row(table: Any) -> int:
+    table.refresh_from_db()
+    return int(table.current_round_id)
+
+
+# --- what a round depends on is fixed for that round ----------------------------------------------
+
+
+def _c4p_round_after_no_more_bets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[Any, Any, dict[str, ProgressiveMeter], Any]:
+    table, dealer = make_table("C4P links", C4P)
+    linked = {
+        "five_card": meters.create_meter("five card A", "five_card", "A", 100, [table]),
+        "hand_bonus": meters.create_meter("hand bonus", "hand_bonus", "", 100, [table]),
+    }
+    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(JACKPOT_SHOE))
+    alice = make_player("alice")
+    services.sit(table.pk, alice, 1)
+    services.open_betting(table.pk, dealer)
+    services.act(table.pk, alice, "bet", 1, {"ante": 5_00, "progressive": 1_00})
+    services.no_more_bets(table.pk, dealer)
+    return table, dealer, linked, alice
+
+
+def test_the_admin_refuses_to_unlink_a_meter_from_a_table_with_a_round_in_play(
+    client: Any, staff: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unlinking after "no more bets" left the round unsettleable (``bad_meters``, the
+    dealer's hand face up): the admin now refuses it, saying why, and the round settles."""
+    table, dealer, linked, alice = _c4p_round_after_no_more_bets(monkeypatch)
+    client.force_login(staff)
+    meter = linked["five_card"]
+    response = client.post(
+        f"/admin/table/progressivemeter/{meter.pk}/change/",
+        {"name": meter.name, "meter": "five_card|A", "wager": "100", "tables": []},
+    )
+    page = response.content.decode()
+    assert response.status_code == 200, page[:500]
+    assert "C4P links&#x27;s round 1 (closed) is in play" in page
+    assert "stay linked until it is settled or void" in page
+    assert list(meter.tables.all()) == [table]
+    # Adding a meter to that table now is refused too (the round was opened without it).
+    response = client.post(
+        "/admin/table/progressivemeter/add/",
+        {"name": "Hand bonus 2", "meter": "hand_bonus|", "wager": "500", "tables": [table.pk]},
+    )
+    assert response.status_code == 200 and "is in play" in response.content.decode()
+    # Whatever makes the change, not only the admin.
+    with pytest.raises(meters.MeterError) as info, transaction.atomic():
+        meter.tables.remove(table)
+    assert info.value.code == "round_in_play"
+    with pytest.raises(meters.MeterError), transaction.atomic():
+        table.progressive_meters.clear()
+    assert sorted(m.kind for m in ProgressiveMeter.objects.filter(tables=table)) == [
+        "five_card",
+        "hand_bonus",
+    ]
+    services.deal(table.pk, dealer)
+    play1x(table, alice, 1)
+    services.reveal(table.pk, dealer)
+    services.settle(table.pk, dealer)
+    assert Round.objects.get(pk=state_row(table)).phase == "settled"
+    # Between rounds the links change as before.
+    response = client.post(
+        f"/admin/table/progressivemeter/{meter.pk}/change/",
+        {"name": meter.name, "meter": "five_card|A", "wager": "100", "tables": []},
+    )
+    assert response.status_code == 302
+    assert list(meter.tables.all()) == []
+    books_balance(table)
