@@ -6,6 +6,7 @@ a snapshot, so that a page and a reconnecting client see exactly the same thing.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -18,7 +19,7 @@ from table.games import GAME_TITLES, GAMES, game
 from table.games.base import Game, WagerSpec
 
 from .duties import can_deal, dealt_tables
-from .models import Account, Seat, Table
+from .models import Account, ProgressiveMeter, Seat, Table
 from .recall import recall_rounds
 
 
@@ -51,6 +52,14 @@ def table_facts(table: Table) -> dict[str, Any]:
     }
 
 
+METER_LABELS = dict(ProgressiveMeter.KINDS)
+
+
+def _number_order(table: Table) -> list[Any]:
+    """Tables in number order: "Crazy 2" before "Crazy 10" (digits compared as numbers)."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", table.name)]
+
+
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
     """Every table, under a heading per game (its title and regulation)."""
@@ -58,11 +67,20 @@ def lobby(request: HttpRequest) -> HttpResponse:
     for table_id, box in Seat.objects.values_list("table_id", "box"):
         taken.setdefault(table_id, set()).add(box)
     dealt = dealt_tables(request.user)
+    # Players choose progressive tables by their jackpots: each linked meter's amount.
+    meters: dict[int, list[dict[str, Any]]] = {}
+    for table_id, kind, amount in ProgressiveMeter.objects.filter(
+        tables__isnull=False
+    ).values_list("tables__id", "kind", "amount").order_by("pk"):
+        meters.setdefault(table_id, []).append(
+            {"label": METER_LABELS.get(kind, kind), "amount": _money(amount)}
+        )
     by_game: dict[str, list[dict[str, Any]]] = {}
-    for table in Table.objects.select_related("rules").order_by("name"):
+    for table in sorted(Table.objects.select_related("rules"), key=_number_order):
         entry = table_facts(table)
         entry["free_boxes"] = [b for b in range(1, 7) if b not in taken.get(table.pk, set())]
         entry["deals"] = table.pk in dealt  # the console link, for its dealers only
+        entry["meters"] = meters.get(table.pk, [])
         by_game.setdefault(entry["game"], []).append(entry)
     games = []
     for name in GAMES:
