@@ -57,7 +57,8 @@ METER_LABELS = dict(ProgressiveMeter.KINDS)
 
 def _number_order(table: Table) -> list[Any]:
     """Tables in number order: "Crazy 2" before "Crazy 10" (digits compared as numbers)."""
-    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", table.name)]
+    parts = re.split(r"(\d+)", table.name)
+    return [int(part) if part.isdigit() else part.lower() for part in parts]
 
 
 @login_required
