@@ -26,6 +26,7 @@ from table.games.base import DEAL, DEALER_STEPS, REVEAL, SETTLE, Actor
 
 from . import presence, services
 from .models import Round, Seat, Table
+from .services.context import clock_due
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +151,9 @@ class AutoDealer:
         # What the round waits for (any game): betting, a box's decision, the settings.
         timer = None if game is None or finished else game.timer(state)
         if timer is not None and timer.kind != "betting" and timer.expire is not None:
-            if table.turn_deadline and table.turn_deadline <= now:
+            # Not at the deadline itself: a decision sent before it may still be on its way
+            # through a busy server (services.context.LAG_ALLOWANCE).
+            if clock_due(table.turn_deadline, now):
                 services.time_out(self.table_id)
                 return "time_out"
         if not self.full or not table.is_open or table.dealt_by.startswith("dealer:"):
@@ -181,7 +184,7 @@ class AutoDealer:
                     services.restart_betting_clock(self.table_id)
                     return "betting_clock"
                 return None
-            if table.betting_deadline <= now:
+            if clock_due(table.betting_deadline, now):  # and a bet sent before it came
                 if anyone_bet:
                     services.no_more_bets(self.table_id)
                     return "no_more_bets"

@@ -13,6 +13,7 @@ would split that one life.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import logging
 import os
@@ -25,6 +26,7 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import timezone
 
 from table.games import game as game_named
 
@@ -577,6 +579,10 @@ class TableConsumer(FrameConsumer):
     # --- inbound ---------------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # When the frame reached the socket, before any queue: a bet or a decision is judged
+        # against its deadline by this (services.context.made_at), not by when a busy server
+        # got round to it.
+        received = timezone.now()
         self.last_seen = time.monotonic()
         if not self.bucket.take():
             if not self.tolerance.take():
@@ -611,7 +617,7 @@ class TableConsumer(FrameConsumer):
             return
         try:
             async with table_queue(self.table_id):
-                result = await in_worker(self.run)(command)
+                result = await in_worker(self.run)(command, received)
                 if result.publication is not None:
                     # From the event loop, before the table's next command: in order.
                     await deliver(result.publication)
@@ -637,25 +643,32 @@ class TableConsumer(FrameConsumer):
             }
         )
 
-    def run(self, command: Any) -> services.Result:
-        kw = {"key": command.key, "expected_version": command.version, "publish": False}
+    def run(self, command: Any, received: dt.datetime | None = None) -> services.Result:
+        kw: dict[str, Any] = {
+            "key": command.key,
+            "expected_version": command.version,
+            "publish": False,
+        }
         t, user = self.table_id, self.user
+        # A player's moves are judged against the clock by when they reached the socket.
+        timed = {**kw, "received": received}
         match command.cmd:
             case "sit":
                 return services.sit(t, user, command.box, **kw)
             case "stand":
                 return services.stand(t, user, command.box, **kw)
             case "bet":
-                return services.place_bets(t, user, command.box, command.wagers.model_dump(), **kw)
+                wagers = command.wagers.model_dump()
+                return services.place_bets(t, user, command.box, wagers, **timed)
             case "withdraw":
-                return services.withdraw_bets(t, user, command.box, **kw)
+                return services.withdraw_bets(t, user, command.box, **timed)
             case "decide":
-                return services.decide(t, user, command.box, command.raise_, **kw)
+                return services.decide(t, user, command.box, command.raise_, **timed)
             case "leave":
                 return services.leave(t, user, **kw)
             case "act":
                 # Protocol v2: the game checks the move against its rules (Game.apply).
-                return services.act(t, user, command.move, command.box, command.args, **kw)
+                return services.act(t, user, command.move, command.box, command.args, **timed)
         raise services.ServiceError("unknown_command", f"unknown command {command.cmd!r}")
 
     def current_version(self) -> int | None:
@@ -710,7 +723,7 @@ class DealerConsumer(TableConsumer):
     def mark_connected(self, connected: bool) -> None:
         return None
 
-    def run(self, command: Any) -> services.Result:
+    def run(self, command: Any, received: dt.datetime | None = None) -> services.Result:
         kw = {"key": command.key, "expected_version": command.version, "publish": False}
         t, dealer = self.table_id, self.user
         simple = {

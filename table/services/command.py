@@ -157,6 +157,7 @@ def execute(
     expected_version: int | None = None,
     publish: bool = True,
     request: dict[str, Any] | None = None,
+    received: dt.datetime | None = None,
 ) -> Result:
     """Run one command in one transaction holding the table's row lock.
 
@@ -170,6 +171,9 @@ def execute(
     ``request`` holds the command's arguments: an idempotency key answers again only the
     command it was first used for; sent with another command (or other arguments) it is
     refused with ``key_reused`` and changes nothing.
+
+    ``received``: when the command's frame reached the server's socket (a player's bet or
+    decision is judged against its deadline by it: ``context.made_at``).
     """
     asked = fingerprint(command, request) if key else ""
 
@@ -194,7 +198,7 @@ def execute(
                     f"the table moved on (version {table.version}, you sent {expected_version}): "
                     "refresh and try again",
                 )
-            ctx = Context(table, actor, timezone.now())
+            ctx = Context(table, actor, timezone.now(), received=received)
             ctx.stored_round, ctx.seats = locked.stored_round, locked.seats
             ctx.dealers = frozenset(locked.dealers)
             ctx.dealer_names = locked.dealers

@@ -9,6 +9,7 @@ The bottom of the package: every other module here imports it, it imports none o
 from __future__ import annotations
 
 import datetime as dt
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,15 @@ from ..models import Round, Table
 #: status said when the phase was first seen: a round read from the store is checked by its
 #: stored phase, without computing a status (its commitment hash) on every command.
 _FINISHED: dict[tuple[str, str], bool] = {}
+
+
+#: How long a player's bet or decision may wait inside the server (the socket's queue, the
+#: table's queue, a command thread) and still count from when its frame arrived: the clock
+#: waits this long after a deadline before it closes betting or times a box out, and a command
+#: is judged by when its frame reached the socket (:func:`made_at`), so no player pays for the
+#: server's lag up to this bound. Past it, the server is failing (the overload guard turns new
+#: players away long before: table.lag). Environment ``FRENZY_LAG_ALLOWANCE``, seconds.
+LAG_ALLOWANCE = dt.timedelta(seconds=float(os.environ.get("FRENZY_LAG_ALLOWANCE", "1.0")))
 
 
 class ServiceError(Exception):
@@ -96,6 +106,8 @@ class Context:
     dealer_names: dict[int, str] = field(default_factory=dict)
     #: The dealer or staff user running a dealer command (None: the house's clock).
     dealer: AbstractBaseUser | None = None
+    #: When the command's frame reached this server's socket (None: not from a socket).
+    received: dt.datetime | None = None
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -300,6 +312,22 @@ def _meter_call(fn: Any, *args: Any) -> Any:
         return fn(*args)
     except meters.MeterError as exc:
         raise ServiceError(exc.code, exc.message) from exc
+
+
+def made_at(ctx: Context) -> dt.datetime:
+    """When a command counts as made, for its deadline: when its frame reached the server's
+    socket (stamped there, before any queue: the server's own clock, nothing the client
+    says), but never earlier than :data:`LAG_ALLOWANCE` before now, so a stamp cannot carry
+    a command past the clock that waited that long."""
+    if ctx.received is None:
+        return ctx.now
+    return max(min(ctx.received, ctx.now), ctx.now - LAG_ALLOWANCE)
+
+
+def clock_due(deadline: dt.datetime | None, now: dt.datetime) -> bool:
+    """Whether the clock may act on ``deadline`` (close betting, time a box out): only once
+    every command that reached a socket before it has had :data:`LAG_ALLOWANCE` to arrive."""
+    return deadline is not None and deadline + LAG_ALLOWANCE <= now
 
 
 def _deadline_ms(moment: dt.datetime | None) -> int | None:

@@ -39,7 +39,7 @@ from table.games.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_s
 from .. import fastsql
 from ..models import ProgressiveMeter, Round, RulesSubmission, Table
 from .command import _as_dealer, dealer_name, execute
-from .context import Context, Result, ServiceError, _audit, _deadline_ms
+from .context import Context, Result, ServiceError, _audit, _deadline_ms, clock_due
 from .takeover import _check_driver
 
 #: The randomness behind every shuffle; tests swap in a seeded source.
@@ -250,7 +250,8 @@ def time_out(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -
 
     def body(ctx: Context) -> dict[str, Any]:
         state = ctx.live_round()
-        if ctx.table.turn_deadline and ctx.table.turn_deadline > ctx.now:
+        # A decision sent before the deadline may still be on its way (context.LAG_ALLOWANCE).
+        if ctx.table.turn_deadline and not clock_due(ctx.table.turn_deadline, ctx.now):
             raise ServiceError("not_yet", "the player still has time")
         timer = ctx.game.timer(state)
         command = Command(TIME_OUT)

@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from table.games.base import BET, DECIDE, SET_HANDS, WITHDRAW, Actor, Command
 
 from .command import execute, player_name
-from .context import Context, Result, ServiceError
+from .context import Context, Result, ServiceError, made_at
 from .seats import _check_box_number, _check_seat
 
 #: The moves a player sends; everything else is the dealer's or the clock's.
@@ -33,9 +33,30 @@ def _play(
 ) -> Any:
     """Send the player's move to the game: the game checks whose box and whose turn."""
     state = ctx.live_round()
+    _check_in_time(ctx, state, move, box)
     actor = Actor.player(player_name(user))
     ctx.apply(ctx.game.apply(state, actor, Command(move, box, dict(args))))
     return state
+
+
+def _check_in_time(ctx: Context, state: Any, move: str, box: int) -> None:
+    """A bet or a decision made after its deadline is refused; one made before it is taken
+    even when the server reaches it later (judged by when its frame reached the socket,
+    :func:`made_at`; the clock waits for it, ``context.clock_due``). The betting countdown
+    binds only while the clock deals the table: a dealer at the console closes betting."""
+    timer = ctx.game.timer(state)
+    if timer is None:
+        return
+    table = ctx.table
+    if timer.kind == "betting":
+        deadline = table.betting_deadline
+        by_clock = bool(table.dealt_by) and not table.dealt_by.startswith("dealer:")
+        if move in (BET, WITHDRAW) and by_clock and deadline and made_at(ctx) > deadline:
+            raise ServiceError("too_late", "betting closed: the countdown ran out")
+    elif move in (DECIDE, SET_HANDS) and timer.expire is not None and box in timer.boxes:
+        deadline = table.turn_deadline
+        if deadline and made_at(ctx) > deadline:
+            raise ServiceError("too_late", "your time ran out for this decision")
 
 
 def _box_wagers(ctx: Context, state: Any, box: int) -> dict[str, int]:

@@ -42,6 +42,7 @@ from table import audit, ledger, services
 from table.games.four_card_frenzy.round import Phase
 from table.games.four_card_frenzy.round import Round as EngineRound
 from table.models import Account, DealerAssignment, Round, Seat, Table
+from table.services.context import LAG_ALLOWANCE
 from tests.conftest import SeededSource
 
 from .conftest import make_player, table_state
@@ -198,7 +199,7 @@ class ServicesMachine(RuleBasedStateMachine):
 
     @rule()
     def clock_runs_out(self) -> None:
-        past = timezone.now() - dt.timedelta(seconds=1)
+        past = timezone.now() - dt.timedelta(seconds=1) - LAG_ALLOWANCE
         Table.objects.filter(pk=self.table_id, turn_deadline__isnull=False).update(
             turn_deadline=past
         )

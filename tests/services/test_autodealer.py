@@ -13,6 +13,7 @@ from table.autodealer import AutoDealer, ClockTaken
 from table.demo import ensure_demo, make_user
 from table.models import Round, Seat, Table
 from table.models import RoundEvent as RoundEventModel
+from table.services.context import LAG_ALLOWANCE
 from tests.conftest import SeededSource
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db]
@@ -27,7 +28,9 @@ def demo(monkeypatch: pytest.MonkeyPatch) -> Table:
 
 
 def past(table: Table, field: str) -> None:
-    Table.objects.filter(pk=table.pk).update(**{field: timezone.now() - dt.timedelta(seconds=1)})
+    Table.objects.filter(pk=table.pk).update(
+        **{field: timezone.now() - dt.timedelta(seconds=1) - LAG_ALLOWANCE}
+    )
 
 
 def test_one_clock_owner_per_table(demo: Table) -> None:

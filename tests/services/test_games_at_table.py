@@ -27,6 +27,7 @@ from table.models import (
     Seat,
     Table,
 )
+from table.services.context import LAG_ALLOWANCE
 
 from .conftest import START, StackedSource, balance, make_player
 
@@ -258,13 +259,13 @@ def test_an_unattended_crazy_4_poker_round(c4p: Any, monkeypatch: pytest.MonkeyP
     services.act(table.pk, alice, "bet", 1, {"ante": 5_00, "progressive": 1_00})
     services.act(table.pk, bob, "bet", 2, {"ante": 10_00, "hand_bonus_player": 1_00})
     assert clock.tick() is None  # the betting clock still runs
-    Table.objects.filter(pk=table.pk).update(betting_deadline=timezone.now())
+    Table.objects.filter(pk=table.pk).update(betting_deadline=timezone.now() - LAG_ALLOWANCE)
     assert clock.tick() == "no_more_bets"
     assert {k: standing(m) for k, m in linked.items()} != seeds  # §657a.10(a)(2)
     assert clock.tick() == "deal"
     assert clock.tick() is None  # box 1 has decision time left
     services.act(table.pk, alice, "decide", 1, {"play": 15_00})  # 3x: a royal flush
-    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - LAG_ALLOWANCE)
     assert clock.tick() == "time_out"  # bob's box folds
     assert [b.decision for b in C4P.boxes(state(table))] == ["play $15.00", "fold"]
     assert clock.tick() == "reveal"
@@ -343,7 +344,7 @@ def test_a_five_card_hi_lo_round_with_a_setting_and_a_time_out(hilo: Any) -> Non
     services.act(table.pk, alice, "set_hands", 1, with_ace_low)
     # Bob lets the clock run out: the house sets his hand (aces high, house rule).
     refused("not_yet", table, everyone, lambda: services.time_out(table.pk))
-    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - LAG_ALLOWANCE)
     answer = services.time_out(table.pk).response
     assert answer["boxes"] == [3]
     assert all(b.decision for b in HILO.boxes(state(table)))
@@ -383,16 +384,16 @@ def test_an_unattended_five_card_hi_lo_round(hilo: Any, monkeypatch: pytest.Monk
     assert clock.tick() == "open_betting"
     services.act(table.pk, alice, "bet", 1, {"ante": 10_00})
     services.act(table.pk, bob, "bet", 3, {"ante": 5_00})
-    Table.objects.filter(pk=table.pk).update(betting_deadline=timezone.now())
+    Table.objects.filter(pk=table.pk).update(betting_deadline=timezone.now() - LAG_ALLOWANCE)
     assert clock.tick() == "no_more_bets"
     assert clock.tick() == "deal"
     assert clock.tick() is None  # box 1 has decision time left
     services.act(table.pk, alice, "decide", 1, {"play": True})
-    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - LAG_ALLOWANCE)
     assert clock.tick() == "time_out"  # bob's box folds
     assert HILO.status(state(table)).phase == "setting"
     assert clock.tick() is None  # alice has setting time left
-    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now())
+    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - LAG_ALLOWANCE)
     assert clock.tick() == "time_out"  # the house sets alice's hand
     assert clock.tick() == "reveal"
     assert clock.tick() == "settle"

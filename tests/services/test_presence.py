@@ -13,6 +13,7 @@ from table import autodealer, services
 from table.autodealer import AutoDealer
 from table.demo import ensure_demo, make_user
 from table.models import Round, RoundEvent, Seat, Table
+from table.services.context import LAG_ALLOWANCE
 from table.snapshot import snapshot
 from tests.conftest import SeededSource
 
@@ -78,7 +79,7 @@ def test_the_countdown_does_not_restart_for_nobody(demo: Table) -> None:
     services.set_connected(demo.pk, alice, True, socket="s1")
     clock = AutoDealer(demo.pk)
     assert clock.tick() == "open_betting"
-    past = timezone.now() - dt.timedelta(seconds=1)
+    past = timezone.now() - dt.timedelta(seconds=1) - LAG_ALLOWANCE
     # alice's Daphne died during the countdown, and the countdown ran out: no restart.
     crash({"table": demo, "player": alice})
     Table.objects.filter(pk=demo.pk).update(betting_deadline=past)
