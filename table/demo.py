@@ -32,6 +32,7 @@ PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank")
 STAFF = "admin"
 CASHIER = "cashier"
 COMPLIANCE = "compliance"
+MANAGER = "manager"  # a table games manager: reads the back office's reports
 PLAY_MONEY = 10_000_00  # $10,000 each
 
 #: Group -> the permissions of its duty (app_label.codename).
@@ -45,6 +46,15 @@ GROUPS = {
         "table.view_account",
         "table.view_commandrecord",
         "table.view_dealerassignment",
+        "table.view_wagershift",
+        "table.view_progressivemeter",
+    ),
+    # The back office (docs/backoffice.md): the reports, meters and player history, read only.
+    "Table games managers": (
+        "table.view_wagershift",
+        "table.view_progressivemeter",
+        "table.view_round",
+        "table.view_table",
     ),
 }
 
@@ -150,6 +160,8 @@ def ensure_demo(table_name: str | None = None) -> Demo:
     cashier.groups.add(duty_group("Cashiers"))
     compliance = make_user(COMPLIANCE, staff=True, superuser=False)
     compliance.groups.add(duty_group("Compliance officers"))
+    manager = make_user(MANAGER, staff=True, superuser=False)
+    manager.groups.add(duty_group("Table games managers"))
     dealer = make_user(DEALER, dealer=True)
     for each in tables:
         if not DealerAssignment.objects.filter(table=each, dealer=dealer).exists():

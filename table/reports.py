@@ -56,6 +56,10 @@ class WagerLine:
             self.theoretical / self.handle if self.handle and self.theoretical is not None else None
         )
 
+    @property
+    def theoretical_cents(self) -> int | None:
+        return None if self.theoretical is None else round(self.theoretical)
+
 
 @dataclass
 class Group:
@@ -98,6 +102,10 @@ class Group:
     @property
     def theoretical_hold(self) -> float | None:
         return self.theoretical / self.handle if self.handle else None
+
+    @property
+    def theoretical_cents(self) -> int:
+        return round(self.theoretical)
 
     @property
     def rtp(self) -> float | None:

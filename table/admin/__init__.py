@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from . import accounts, common, duties, game_rules, meters, rounds, rules, tables
+from . import accounts, common, duties, game_rules, meters, reports, rounds, rules, tables
 from .accounts import CreditForm, credit_players
 from .common import ReadOnlyAdmin, ReadOnlyInline
 from .tables import deck_rows
@@ -31,6 +31,7 @@ __all__ = [
     "duties",
     "game_rules",
     "meters",
+    "reports",
     "rounds",
     "rules",
     "tables",

@@ -1,0 +1,54 @@
+// The back office's charts (templates/admin/table/backoffice/charts.html): each chart's data
+// comes as JSON in #bo-charts (no inline script: the CSP allows scripts from 'self' only) and is
+// drawn with uPlot (static/backoffice/uplot, MIT). The tables under each chart hold the same
+// figures for reading, printing and CSV.
+(function () {
+  "use strict";
+  const STYLE = {
+    actual: { stroke: "#0b5394", width: 2 },
+    theory: { stroke: "#b45f06", width: 2, dash: [8, 5] },
+    band: { stroke: "#6aa84f", width: 1, dash: [2, 4] },
+  };
+  function fmt(unit, v) {
+    if (v == null) return "—";
+    if (unit === "percent") return (v * 100).toFixed(2) + "%";
+    return "$" + (v / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  }
+  function draw(el, spec) {
+    const xs = spec.labels.map((_, i) => i);
+    const data = [xs, ...spec.series.map((s) => s.values)];
+    const width = Math.max(320, Math.min(el.parentElement.clientWidth || 640, 1300));
+    const opts = {
+      width: width,
+      height: 260,
+      scales: { x: { time: false } },
+      axes: [
+        {
+          values: (u, splits) => splits.map((i) => (Number.isInteger(i) && spec.labels[i] !== undefined ? spec.labels[i] : "")),
+          space: 90,
+        },
+        { values: (u, splits) => splits.map((v) => fmt(spec.unit, v)), size: 80 },
+      ],
+      series: [
+        { label: "", value: (u, i) => (i == null ? "" : spec.labels[i]) },
+        ...spec.series.map((s) => Object.assign({ label: s.label, spanGaps: false, points: { show: xs.length < 60 }, value: (u, v) => fmt(spec.unit, v) }, STYLE[s.style] || STYLE.actual)),
+      ],
+    };
+    // eslint-disable-next-line no-undef
+    return new uPlot(opts, data, el);
+  }
+  function start() {
+    const source = document.getElementById("bo-charts");
+    if (!source || typeof uPlot === "undefined") return;
+    const specs = JSON.parse(source.textContent);
+    document.querySelectorAll("[data-chart]").forEach((el) => {
+      const spec = specs[Number(el.dataset.chart)];
+      if (spec && spec.labels.length) draw(el, spec);
+    });
+  }
+  document.addEventListener("click", (e) => {
+    if (e.target instanceof Element && e.target.closest("[data-print]")) window.print();
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
