@@ -21,6 +21,8 @@ from table.games import (
     game_of_state,
     meter_catalogue,
     paytable_report,
+    register,
+    unregister,
 )
 from table.games.base import (
     BET,
@@ -49,12 +51,22 @@ from table.games.driver import TableDriver, choose_args, place_bets, play_round,
 from table.games.errors import EngineError, InvalidInput, RuleViolation
 from tests.conftest import SeededSource
 from tests.game_names import FOUR_CARD_FRENZY
+from tests.platform.ante_pair import ENTRY as TEST_GAME
 
-NAMES = sorted(GAMES)
+#: Every game the registry finds, and the tests' own (tests/platform/ante_pair, registered
+#: for this module only): whatever the interface promises, a newcomer's game keeps too.
+NAMES = sorted([*GAMES, TEST_GAME.name])
 PLAYERS = ("ann", "bob", "cat")
 #: Seated but betting nothing: "another player" in every view check.
 OTHER = "eve"
 SEEDS = range(24)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _the_tests_own_game() -> Any:
+    register(TEST_GAME)
+    yield
+    unregister(TEST_GAME.name)
 
 
 def _strings(value: Any) -> set[str]:
@@ -398,7 +410,9 @@ def test_the_decisions_each_game_really_has() -> None:
         assert any(ante < d["play"] <= 3 * ante for d, ante in plays)
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if game(n).meters(game(n).default_rules())])
+@pytest.mark.parametrize(
+    "name", [n for n in sorted(GAMES) if game(n).meters(game(n).default_rules())]
+)
 def test_meters_shared_by_two_tables_follow_every_change(name: str) -> None:
     """Two tables of the same game share one set of meters (the platform keeps them): each
     round's increments at "no more bets", payouts at settlement and reversals on a void land
@@ -776,14 +790,15 @@ def test_the_best_cards_are_the_four_that_make_a_four_card_frenzy_hand() -> None
 
 
 def test_each_game_cites_its_own_adjacent_boxes_rule_and_says_how_its_felt_is_drawn() -> None:
-    cited = {n: game(n).table_settings(game(n).default_rules()).adjacent_rule for n in NAMES}
+    in_tree = [n for n in NAMES if n != TEST_GAME.name]
+    cited = {n: game(n).table_settings(game(n).default_rules()).adjacent_rule for n in in_tree}
     assert cited == {
         "four_card_frenzy": "§684a.7(e)",
         "crazy_4_poker": "§657a.7(e)",
         "five_card_hi_lo": "§663a.7(f)",
     }
     # Four Card Frenzy's felt predates the interface and draws from events and state frames.
-    assert {n: game(n).felt.view_frames for n in NAMES} == {
+    assert {n: game(n).felt.view_frames for n in in_tree} == {
         "four_card_frenzy": False,
         "crazy_4_poker": True,
         "five_card_hi_lo": True,
