@@ -265,11 +265,11 @@ def postings(transactions: int, entries: int) -> str:
     statement; the new transaction ids, numbered in row order, join the entries' numbers."""
     from .models import Entry, LedgerTransaction
 
-    tx_row = "(" + ", ".join(["%s"] * 6) + ")"
+    tx_row = "(" + ", ".join(["%s"] * 7) + ")"
     entry_row = "(%s, %s, %s)"
     return (
         f"WITH tx AS (INSERT INTO {table(LedgerTransaction)} "
-        "(created, memo, table_id, round_id, box, wager) VALUES "
+        "(created, memo, table_id, round_id, box, wager, session_id) VALUES "
         + ", ".join([tx_row] * transactions)
         + " RETURNING id), numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM tx) "
         f"INSERT INTO {table(Entry)} (transaction_id, account_id, amount) "
@@ -314,3 +314,56 @@ def rollup_upsert(vendor: str, count: int) -> str:
         + ", ".join([row] * count)
         + f" ON CONFLICT ({', '.join(col(k) for k in keys)}) DO UPDATE SET {adds}"
     )
+
+
+# --- player protection (table/protection/guard.py) ----------------------------------------
+
+
+@lru_cache(maxsize=2)
+def guard_read(vendor: str) -> str:
+    """A player's protection in one statement, by username: the guard's limits, cool-off and
+    exclusion; the tallies of the day, the week and the month (from the earlier of the
+    week's and the month's first day); and the session's row (its user, when it ended, last
+    activity, last reality check answered). Parameters: day, week start, month start, day,
+    week start, month start, the earliest of those, username, session id, username."""
+    from django.contrib.auth import get_user_model
+
+    from .models import Account, PlayerGuard, PlayerSession, PlayTally
+
+    users = col(get_user_model()._meta.db_table)
+    sums = ", ".join(
+        f"COALESCE(SUM(CASE WHEN t.day >= %s THEN t.{what} ELSE 0 END), 0) AS {what}_{period}"
+        for what in ("wagered", "net")
+        for period in ("day", "week", "month")
+    )
+    return (
+        "SELECT g.limits, g.cooloff_until, g.excluded, g.excluded_until, g.reality_minutes, "
+        "s.user_id, s.ended, s.last_active, s.reality_answered, u.id, sums.* "
+        f"FROM (SELECT {sums} FROM {table(PlayTally)} t JOIN {table(Account)} a "
+        f"ON a.id = t.account_id JOIN {users} au ON au.id = a.user_id "
+        "WHERE t.day >= %s AND au.username = %s) sums "
+        f"LEFT JOIN {table(PlayerSession)} s ON s.id = %s "
+        f"LEFT JOIN {users} u ON u.username = %s "
+        f"LEFT JOIN {table(PlayerGuard)} g ON g.user_id = u.id"
+    )
+
+
+def tally_add(rows: int) -> str:
+    """Add to ``rows`` players' tallies of a day (made at first use): (account id, day,
+    wagered, net, credits) each."""
+    from .models import PlayTally
+
+    marks = ", ".join(["(%s, %s, %s, %s, %s)"] * rows)
+    return (
+        f"INSERT INTO {table(PlayTally)} (account_id, day, wagered, net, credits) VALUES {marks} "
+        "ON CONFLICT (account_id, day) DO UPDATE SET wagered = "
+        f"{table(PlayTally)}.wagered + excluded.wagered, net = {table(PlayTally)}.net + "
+        f"excluded.net, credits = {table(PlayTally)}.credits + excluded.credits"
+    )
+
+
+def session_touch() -> str:
+    """A session's last activity, now (an idle session is locked after 15 minutes)."""
+    from .models import PlayerSession
+
+    return f"UPDATE {table(PlayerSession)} SET last_active = %s WHERE {col('id')} = %s"

@@ -36,6 +36,16 @@ class InsufficientFunds(Exception):
         super().__init__(self.message)
 
 
+class CreditRefused(Exception):
+    """A credit player protection refuses: an excluded or suspended player, or a credit
+    limit (§814a.2(1))."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
 def cage() -> Account:
     account, _ = Account.objects.get_or_create(name=CAGE_NAME, defaults={"kind": Account.CAGE})
     return account
@@ -72,6 +82,7 @@ def post(
     table: Table | None = None,
     round: Round | None = None,
     held: Held | None = None,
+    session: int | None = None,
 ) -> dict[int, int]:
     """Write postings; refuse (changing nothing) if a player account would go negative.
 
@@ -102,7 +113,15 @@ def post(
             raise InsufficientFunds(name.removeprefix("player:"), -delta[account_id], balance)
     now = fastsql.when(timezone.now())
     transactions = [
-        (now, p.memo, table.pk if table else None, round.pk if round else None, p.box, p.wager)
+        (
+            now,
+            p.memo,
+            table.pk if table else None,
+            round.pk if round else None,
+            p.box,
+            p.wager,
+            session,
+        )
         for p in postings
     ]
     entries = [
@@ -116,7 +135,7 @@ def post(
     else:
         tx_ids = fastsql.insert_many(
             LedgerTransaction,
-            ["created", "memo", "table_id", "round_id", "box", "wager"],
+            ["created", "memo", "table_id", "round_id", "box", "wager", "session_id"],
             transactions,
             returning=True,
         )
@@ -155,6 +174,7 @@ def post_transfers(
     accounts_by_player: dict[str, int],
     bankroll: int,
     held: Held | None = None,
+    session: int | None = None,
 ) -> dict[int, int]:
     """Turn the engine's transfers (player <-> table) into ledger postings."""
     postings = []
@@ -164,7 +184,7 @@ def post_transfers(
         postings.append(
             Posting(t.memo, ((player, -t.amount), (bankroll, t.amount)), t.box, t.wager or "")
         )
-    return post(postings, table, round, held)
+    return post(postings, table, round, held, session)
 
 
 def lock_for_table(table: Table, players: Iterable[str]) -> tuple[dict[str, int], int, Held]:
@@ -206,9 +226,22 @@ def credit(
             # The refused attempt is in the audit log (nothing else happens).
             duties.refused(by, "credit", problem, {"player": user.get_username(), "amount": amount})
             raise duties.DutyError("credit_refused", problem)
+    from .protection import guard
+
     with transaction.atomic():
         account = player_account(user)
-        post([Posting(memo, ((cage().pk, -amount), (account.pk, amount)))])
+        held: Held = {}
+        # The player's account locked first: protection counts this credit with any other
+        # made at the same time (§814a.2(1)), and refuses an excluded or suspended player.
+        for account_id, kind, name, balance in fastsql.rows(fastsql.lock_accounts(1), [account.pk]):
+            held[account_id] = (kind, name, balance)
+        now = timezone.now()
+        try:
+            guard.check_credit(user.pk, account.pk, amount, now)
+        except guard.Refused as exc:
+            raise CreditRefused(exc.code, exc.message) from exc
+        post([Posting(memo, ((cage().pk, -amount), (account.pk, amount)))], held=held)
+        guard.add_credit(account.pk, amount, now)
         duties.record(by, "credit", {"player": user.get_username(), "amount": amount, "memo": memo})
 
 

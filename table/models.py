@@ -22,6 +22,13 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from table.money import dollars
+from table.protection.models import (  # noqa: F401  (the app's models, kept in their package)
+    LimitChange,
+    PlayerGuard,
+    PlayerSession,
+    PlayTally,
+    SelfExclusion,
+)
 
 #: What each stored text of a Rules Submission's choices gives, by game and text: the choices
 #: and the rules they read as. A command reads its table's submission anew each time, and its
@@ -305,6 +312,12 @@ class RoundEvent(models.Model):
     created = models.DateTimeField()
     prev_hash = models.CharField(max_length=64, blank=True, default="")
     hash = models.CharField(max_length=64)
+    #: The player session the command ran in (§812a.9(a)(5)); empty for the dealer's, the
+    #: clock's and commands from no session. In the hash only when set (older rows' hashes
+    #: stay as they were).
+    session = models.ForeignKey(
+        PlayerSession, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
     objects = AppendOnlyQuerySet.as_manager()
 
@@ -327,6 +340,7 @@ class RoundEvent(models.Model):
                 "data": self.data,
                 "actor": self.actor,
                 "created": self.created.isoformat(),
+                **({"session": self.session_id} if self.session_id is not None else {}),
             },
             sort_keys=True,
             separators=(",", ":"),
@@ -355,6 +369,10 @@ class CommandRecord(models.Model):
     request = models.CharField(max_length=64, blank=True, default="")
     response = models.JSONField()
     created = models.DateTimeField(auto_now_add=True)
+    #: The player session the command came in (§812a.9(a)(5)).
+    session = models.ForeignKey(
+        PlayerSession, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         constraints = [
@@ -408,6 +426,11 @@ class LedgerTransaction(models.Model):
     )
     box = models.PositiveSmallIntegerField(null=True, blank=True)
     wager = models.CharField(max_length=20, blank=True, default="")
+    #: The player session whose command posted it (§812a.9(a)(5)): a wager, a credit; a
+    #: payout posted by the dealer's settlement is tied to the wager by round and box.
+    session = models.ForeignKey(
+        PlayerSession, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["-id"]

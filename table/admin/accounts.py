@@ -71,7 +71,7 @@ def credit_players(
                 # The cashier's duty: checked (never one's own account) and audited.
                 try:
                     ledger.credit(user, amount, memo, by=request.user)
-                except duties.DutyError as refused:
+                except (duties.DutyError, ledger.CreditRefused) as refused:
                     modeladmin.message_user(
                         request,
                         f"Not credited to {user.get_username()}: {refused.message}",

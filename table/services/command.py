@@ -33,6 +33,7 @@ from table.games.events import PUBLIC
 from .. import broadcast, duties, fastsql, ledger
 from ..broadcast import Publication
 from ..models import CommandRecord, RulesSubmission, Table
+from ..protection import guard
 from .context import Context, RefusedDuty, Result, ServiceError
 from .records import _note_balances, _save_round, _write_events
 
@@ -158,6 +159,7 @@ def execute(
     publish: bool = True,
     request: dict[str, Any] | None = None,
     received: dt.datetime | None = None,
+    session: int | None = None,
 ) -> Result:
     """Run one command in one transaction holding the table's row lock.
 
@@ -202,7 +204,9 @@ def execute(
             ctx.stored_round, ctx.seats = locked.stored_round, locked.seats
             ctx.dealers = frozenset(locked.dealers)
             ctx.dealer_names = locked.dealers
+            ctx.session = session
             response = body(ctx) or {}
+            _protect(ctx)
             _save_round(ctx)
             _note_balances(ctx)
             version = _write_events(ctx)
@@ -210,7 +214,16 @@ def execute(
             if key:
                 fastsql.insert_many(
                     CommandRecord,
-                    ["table_id", "actor", "key", "command", "request", "response", "created"],
+                    [
+                        "table_id",
+                        "actor",
+                        "key",
+                        "command",
+                        "request",
+                        "response",
+                        "created",
+                        "session_id",
+                    ],
                     [
                         (
                             table_id,
@@ -220,6 +233,7 @@ def execute(
                             asked,
                             fastsql.dumps(response),
                             fastsql.when(ctx.now),
+                            session,
                         )
                     ],
                     returning=False,
@@ -250,6 +264,29 @@ def execute(
         raise ServiceError(exc.code, exc.message) from exc
     except ledger.InsufficientFunds as exc:
         raise ServiceError(exc.code, exc.message) from exc
+
+
+def _protect(ctx: Context) -> None:
+    """Player protection, in the command's transaction (table/protection/guard.py): a
+    player's command from a session, or one that stakes money, is checked (after the
+    stake's posting locked the player's account); every player's money moved goes onto their
+    day's tally."""
+    staked = any(t.player == ctx.actor and guard.is_stake(t) for t in ctx.transfers)
+    if staked or ctx.session is not None:
+        status = ctx.status() if staked else None
+        boxes = list(ctx.game.boxes(ctx.state)) if staked and ctx.state is not None else []
+        try:
+            guard.enforce(
+                ctx.actor,
+                ctx.session,
+                ctx.transfers,
+                ctx.now,
+                bool(status is not None and status.betting),
+                boxes,
+            )
+        except guard.Refused as exc:
+            raise ServiceError(exc.code, exc.message) from exc
+    guard.record(ctx.transfers, ctx.accounts, ctx.now)
 
 
 def _round_views(ctx: Context, version: int) -> dict[str, str]:

@@ -108,6 +108,12 @@ class Context:
     dealer: AbstractBaseUser | None = None
     #: When the command's frame reached this server's socket (None: not from a socket).
     received: dt.datetime | None = None
+    #: The player session the command came in (§812a.9(a)(5)): kept with its events and
+    #: ledger transactions; None for the dealer's, the clock's, and calls from no session.
+    session: int | None = None
+    #: Every transfer the command's steps made, as the game gave them (before a meter's
+    #: part is taken off): what player protection counts (table/protection/guard.py).
+    transfers: list[Transfer] = field(default_factory=list)
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -175,13 +181,20 @@ class Context:
         self.changed = True
         self.events.extend(step.events)
         transfers = step.transfers
+        self.transfers.extend(transfers)
         if step.meters:
             transfers = _less_meter_payouts(transfers, step.meters)
         if transfers:
             self._hold({t.player for t in transfers})
             self.balances.update(
                 ledger.post_transfers(
-                    transfers, self.table, self.round_row, self.accounts, self.bankroll, self.held
+                    transfers,
+                    self.table,
+                    self.round_row,
+                    self.accounts,
+                    self.bankroll,
+                    self.held,
+                    self.session,
                 )
             )
             self.moved |= {t.player for t in transfers}

@@ -226,6 +226,7 @@ def _write_events(ctx: Context) -> int:
             actor=ctx.actor,
             created=ctx.now,
             prev_hash=prev,
+            session_id=ctx.session,
         )
         row.hash = row.compute_hash()
         prev = row.hash
@@ -242,6 +243,7 @@ def _write_events(ctx: Context) -> int:
                 created,
                 row.prev_hash,
                 row.hash,
+                ctx.session,
             )
         )
     fastsql.insert_many(
@@ -258,6 +260,7 @@ def _write_events(ctx: Context) -> int:
             "created",
             "prev_hash",
             "hash",
+            "session_id",
         ],
         values,
         returning=False,

@@ -14,6 +14,7 @@ from table.games.base import ABANDON, WITHDRAW, Actor, Command
 
 from .. import duties, ledger, presence
 from ..models import Seat
+from ..protection import guard
 from .command import execute, player_name
 from .context import Context, Result, ServiceError
 
@@ -47,6 +48,10 @@ def sit(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
         number = _check_box_number(box)
         if not ctx.table.is_open:
             raise ServiceError("table_closed", "the table is closed")
+        try:
+            guard.refuse_play(user.pk, ctx.now)  # ch. 815a, §814a.2(6)
+        except guard.Refused as exc:
+            raise ServiceError(exc.code, exc.message) from exc
         if duties.deals_table(user, ctx.table.pk):
             # Segregation of duties: the dealer of a table does not play at it.
             raise ServiceError(
