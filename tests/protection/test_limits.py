@@ -205,12 +205,13 @@ def test_the_time_limit_lets_a_dealt_round_finish_and_opens_no_new_one(
     session, _ = sessions.start(alice)
     limits.set_limit(alice, "time_day", 30)
     game.sit(alice, 1)
+    for minutes in (10, 10, 9.83):  # 29 min 50 s logged in, the player active all along
+        clock.move(minutes=minutes)
+        assert sessions.touch(session)
     game.open()
     services.place_bets(game.table.pk, alice, 1, {"ante": 10_00}, session=session.pk)
     game.deal()
-    for _ in range(3):  # 31 minutes of play, the player active all along
-        clock.move(minutes=10, seconds=20)
-        assert sessions.touch(session)
+    clock.move(seconds=19)  # 30 min 9 s: used up while the round is in play (20 s to decide)
     # The dealt round finishes: the raise is taken.
     services.decide(game.table.pk, alice, 1, 1, session=session.pk)
     game.finish()

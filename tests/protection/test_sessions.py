@@ -61,10 +61,10 @@ def test_the_reality_check_holds_betting_until_answered_and_a_dealt_round_goes_o
         table.pk, alice, 1, {"ante": 10_00}, session=session.pk
     )
     bet()
-    game.deal()
-    clock.move(minutes=14)
+    clock.move(minutes=14, seconds=50)
     sessions.touch(session)
-    clock.move(minutes=1)
+    game.deal()
+    clock.move(seconds=15)  # the check comes due while the round is in play
     assert sessions.status(session).reality_due
     services.decide(table.pk, alice, 1, 1, session=session.pk)  # the round in play goes on
     game.finish()
