@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from table.games import game as game_named
 
-from . import crowd, presence, services
+from . import crowd, lag, presence, services
 from . import snapshot as snapshots
 from .broadcast import deliver, table_group, user_group, view_text
 from .duties import can_deal
@@ -289,6 +289,15 @@ class TableConsumer(FrameConsumer):
         table.crowd; a seated player always gets in. Over a cap: told why, closed (4429)."""
         if self.authenticated and await crowd.in_reader(self.seated)():
             return True
+        watch = lag.current()
+        if watch.behind:  # the overload guard (table.lag): seated players come first
+            watch.refused_watchers += 1
+            await self.accept()
+            await self.send_json(
+                {"type": "closing", "code": "server_busy", "message": lag.BUSY_WATCHERS}
+            )
+            await self.close(code=CLOSE_RATE)
+            return False
         self.admission, why = await crowd.admit(
             self.table_id, crowd.client_ip(self.scope), not self.authenticated
         )
@@ -615,9 +624,15 @@ class TableConsumer(FrameConsumer):
         if not self.authenticated:
             await self.error("login_required", "log in to play", command.ref)
             return
+        watch = lag.current()
+        if command.cmd == "sit" and watch.behind:  # the overload guard (table.lag)
+            watch.refused_seats += 1
+            await self.error("server_busy", lag.BUSY_SEATS, command.ref)
+            return
         try:
             async with table_queue(self.table_id):
-                result = await in_worker(self.run)(command, received)
+                queued = time.monotonic()
+                result = await in_worker(self.run_timed)(command, received, queued, watch)
                 if result.publication is not None:
                     # From the event loop, before the table's next command: in order.
                     await deliver(result.publication)
@@ -642,6 +657,13 @@ class TableConsumer(FrameConsumer):
                 "result": result.response,
             }
         )
+
+    def run_timed(
+        self, command: Any, received: dt.datetime, queued: float, watch: lag.Lag
+    ) -> services.Result:
+        """:meth:`run` in a service thread, noting how long the command waited for it."""
+        lag.note_wait(watch, time.monotonic() - queued)
+        return self.run(command, received)
 
     def run(self, command: Any, received: dt.datetime | None = None) -> services.Result:
         kw: dict[str, Any] = {

@@ -603,9 +603,7 @@ def pay_hits(
         )
         for i, (box, player) in enumerate(hit.winners):
             reset = i == n - 1 and hit.percent == 100
-            payouts.append(
-                Payout(hit.meter, box, player, hit.wager, each, hit.percent, reset, n)
-            )
+            payouts.append(Payout(hit.meter, box, player, hit.wager, each, hit.percent, reset, n))
     return book_payouts(table, round, payouts, held)
 
 

@@ -12,4 +12,5 @@ urlpatterns = [
     path("tables/<int:table_id>/recall.json", views.recall_json, name="recall_json"),
     path("rounds/mine/", recall.my_rounds, name="my_rounds"),
     path("rounds/<int:round_id>/", recall.round_detail, name="round_detail"),
+    path("status/lag.json", views.lag_status, name="lag_status"),
 ]

@@ -18,6 +18,7 @@ from django.urls import reverse
 from table.games import GAME_TITLES, GAMES, game
 from table.games.base import Game, WagerSpec
 
+from . import lag
 from .duties import can_deal, dealt_tables
 from .models import Account, ProgressiveMeter, Seat, Table
 from .recall import recall_rounds
@@ -70,9 +71,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     dealt = dealt_tables(request.user)
     # Players choose progressive tables by their jackpots: each linked meter's amount.
     meters: dict[int, list[dict[str, Any]]] = {}
-    for table_id, kind, amount in ProgressiveMeter.objects.filter(
-        tables__isnull=False
-    ).values_list("tables__id", "kind", "amount").order_by("pk"):
+    for table_id, kind, amount in (
+        ProgressiveMeter.objects.filter(tables__isnull=False)
+        .values_list("tables__id", "kind", "amount")
+        .order_by("pk")
+    ):
         meters.setdefault(table_id, []).append(
             {"label": METER_LABELS.get(kind, kind), "amount": _money(amount)}
         )
@@ -163,3 +166,11 @@ def dealer_console(request: HttpRequest, table_id: int) -> HttpResponse:
     if not can_deal(request.user, table.pk):
         raise PermissionDenied("only the dealers assigned to this table may run it")
     return render(request, "table/dealer.html", {"table": table, **_felt(table)})
+
+
+def lag_status(request: HttpRequest) -> JsonResponse:
+    """This process's overload measure (table.lag): its lag, whether the guard is on, and
+    how many watchers and seats it refused. 503 while it is behind, so that a proxy's health
+    check may send new visitors to another process (docs/deploy.md)."""
+    reading = lag.reading()
+    return JsonResponse(reading, status=503 if reading["behind"] else 200)

@@ -126,6 +126,8 @@ def _side(
     keys = (wagers,) if isinstance(wagers, str) else wagers
     name = paytable if paytable is not None else str(entry["name"])
     return Figure(label, name, edge, basis, keys, fixed_odds_variance(entry, edge))
+
+
 LABELS: Final = {
     ANTE: "Ante",
     SUPER_BONUS_WAGER: "Super Bonus",

@@ -232,6 +232,8 @@ class Command(BaseCommand):
                     server.wait(10)
         if proxies:
             self.stdout.write(f"HAProxy CPU           {proxy_cpu:.1f} s over the whole run")
+        for line in self.guard_lines():
+            self.stdout.write(line)
         for line in summary(result, baseline):
             self.stdout.write(line)
         problems = ledger.verify() + meters.verify()
@@ -240,6 +242,19 @@ class Command(BaseCommand):
             self.stdout.write(f"  {p}")
         if problems or result["version_faults"]:
             raise CommandError("the load run lost money or events")
+
+    def guard_lines(self) -> list[str]:
+        """What the started servers' overload guard said (table.lag): how often they fell
+        behind and caught up, and its last words."""
+        path = getattr(self, "server_log", None)
+        if path is None or not path.exists():
+            return []
+        lines = path.read_text(errors="replace").splitlines()
+        behind = [x for x in lines if x.startswith("behind:")]
+        caught = [x for x in lines if x.startswith("caught up")]
+        out = [f"overload guard        behind {len(behind)} times, caught up {len(caught)} times"]
+        out += [f"  {x}" for x in (behind[:1] + caught[-1:])]
+        return out
 
     def start_servers(self, port: int, processes: int) -> tuple[str, list[subprocess.Popen[bytes]]]:
         """``processes`` Daphne processes (on ``port``, ``port + 1``, ...) with this process's
@@ -255,7 +270,16 @@ class Command(BaseCommand):
                         "stop it or pass --port"
                     )
         # As in production: DEBUG off (DEBUG keeps a log of every SQL query).
-        env = {**os.environ, "FRENZY_BENCH_ROUTES": "1", "LOG_LEVEL": "ERROR", "DJANGO_DEBUG": "0"}
+        # The overload guard's lines (table.lag) are warnings: kept, with the errors, in a log
+        # the summary reads (:meth:`guard_lines`).
+        env = {
+            **os.environ,
+            "FRENZY_BENCH_ROUTES": "1",
+            "LOG_LEVEL": "WARNING",
+            "DJANGO_DEBUG": "0",
+        }
+        self.server_log = Path(tempfile.mkdtemp(prefix="bench-daphne-")) / "daphne.log"
+        out = open(self.server_log, "ab")
         servers: list[subprocess.Popen[bytes]] = []
         try:
             for p in ports[:processes]:
@@ -265,10 +289,11 @@ class Command(BaseCommand):
                         + ["frenzy_site.asgi:application"],
                         env=env,
                         cwd=settings.BASE_DIR,
-                        stdout=subprocess.DEVNULL,
+                        stdout=out,
                         stderr=subprocess.STDOUT,
                     )
                 )
+            out.close()  # each server has its own copy
             for p, server in zip(ports, servers, strict=False):
                 wait_for_port(p, server)
             if processes == 1:

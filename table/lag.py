@@ -1,0 +1,155 @@
+"""Is this Daphne process behind? The overload guard's measure.
+
+Past its capacity a process does not fail at once: every command and every frame waits a
+little longer in line, for every table it serves. Two signs show it before seated players
+notice: how late the event loop wakes from a short sleep (every socket's frames pass through
+it), and how long a command waits for a service thread (``consumers.SERVICE_THREADS``) once it
+is its table's turn. Each is smoothed (a moving average with about a second's memory) and the larger
+is the process's lag.
+
+Over ``FRENZY_LAG_LIMIT_MS`` (250 ms) the process is *behind*: it logs so (a warning, and
+again when it has caught up), and the consumers stop admitting new watchers and new seats with
+a message that says why (``server_busy``); seated players, their commands and the dealer go
+on. It is *caught up* again once the lag has stayed under half the limit for
+``RECOVER_SECONDS``. :func:`reading` is the metric (``/status/lag.json``, and the log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import time
+import weakref
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+#: Over this lag (seconds) the process counts as behind.
+LIMIT = float(os.environ.get("FRENZY_LAG_LIMIT_MS", "250")) / 1000
+#: How often the event loop is sampled, seconds.
+TICK = 0.1
+#: The event loop's moving average forgets with this time constant, seconds (weighted by
+#: time, so a tick that woke 500 ms late counts for the 600 ms it covered).
+MEMORY = 1.0
+#: Weight of a command's wait in its moving average.
+ALPHA = 0.2
+#: Under half the limit for this long: caught up.
+RECOVER_SECONDS = 3.0
+
+BUSY_WATCHERS = (
+    "This table's server is very busy right now, so it lets no new watchers in for the "
+    "moment. Please try again in a minute; the players at the table play on."
+)
+BUSY_SEATS = (
+    "The server is very busy right now, so it takes no new seats for the moment. Please try "
+    "again in a minute; the players already seated play on."
+)
+
+
+@dataclass
+class Lag:
+    loop: float = 0.0  # smoothed event-loop lateness, s
+    wait: float = 0.0  # smoothed wait of a command for a service thread, s
+    worst: float = 0.0  # the largest single event-loop lateness seen
+    behind: bool = False
+    calm_since: float | None = None
+    refused_watchers: int = 0
+    refused_seats: int = 0
+    episodes: int = 0  # times the process fell behind
+
+    @property
+    def value(self) -> float:
+        return max(self.loop, self.wait)
+
+    def update(self, now: float) -> None:
+        """The guard's state from the averages (hysteresis: behind over the limit; caught up
+        after RECOVER_SECONDS under half of it)."""
+        if self.value > LIMIT:
+            self.calm_since = None
+            if not self.behind:
+                self.behind = True
+                self.episodes += 1
+                log.warning(
+                    "behind: event loop %.0f ms late, commands wait %.0f ms for a thread "
+                    "(limit %.0f ms): refusing new watchers and new seats",
+                    self.loop * 1000,
+                    self.wait * 1000,
+                    LIMIT * 1000,
+                )
+        elif self.behind and self.value < LIMIT / 2:
+            if self.calm_since is None:
+                self.calm_since = now
+            elif now - self.calm_since >= RECOVER_SECONDS:
+                self.behind = False
+                self.calm_since = None
+                log.warning(
+                    "caught up: event loop %.0f ms late, commands wait %.0f ms; admitting "
+                    "again (refused so far: %d watchers, %d seats)",
+                    self.loop * 1000,
+                    self.wait * 1000,
+                    self.refused_watchers,
+                    self.refused_seats,
+                )
+
+
+#: One measure per event loop (a Daphne process has one; tests make one per test).
+_lags: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[Lag, asyncio.Task[None]]] = (
+    weakref.WeakKeyDictionary()
+)
+#: The process's measure for readers outside the loop (the status view's thread).
+_current = Lag()
+
+
+def current() -> Lag:
+    """This loop's measure, its sampling started on first use."""
+    global _current
+    loop = asyncio.get_running_loop()
+    found = _lags.get(loop)
+    if found is None or found[1].done():
+        lag = Lag()
+        _lags[loop] = (lag, loop.create_task(_sample(lag)))
+        _current = lag
+        return lag
+    return found[0]
+
+
+async def _sample(lag: Lag) -> None:
+    loop = asyncio.get_running_loop()
+    while True:
+        before = loop.time()
+        await asyncio.sleep(TICK)
+        elapsed = loop.time() - before
+        late = max(0.0, elapsed - TICK)
+        lag.worst = max(lag.worst, late)
+        weight = 1 - math.exp(-elapsed / MEMORY)
+        lag.loop += weight * (late - lag.loop)
+        lag.wait *= 1 - weight  # commands that no longer wait: the wait fades
+        lag.update(time.monotonic())
+
+
+def note_wait(lag: Lag, seconds: float) -> None:
+    """A command waited ``seconds`` for a service thread (measured in that thread)."""
+    lag.wait += ALPHA * (seconds - lag.wait)
+    lag.update(time.monotonic())
+
+
+def behind() -> bool:
+    return current().behind
+
+
+def reading() -> dict[str, float | int | bool]:
+    """The metric: the lag now (ms), whether the guard is on, and what it refused."""
+    lag = _current
+    return {
+        "lag_ms": round(lag.value * 1000, 1),
+        "loop_lag_ms": round(lag.loop * 1000, 1),
+        "command_wait_ms": round(lag.wait * 1000, 1),
+        "worst_loop_lag_ms": round(lag.worst * 1000, 1),
+        "limit_ms": round(LIMIT * 1000, 1),
+        "behind": lag.behind,
+        "episodes": lag.episodes,
+        "refused_watchers": lag.refused_watchers,
+        "refused_seats": lag.refused_seats,
+    }

@@ -1,0 +1,101 @@
+"""Past capacity, a guard: the process notices it is behind (table.lag: a metric and a log
+line) and stops admitting new watchers and new seats, with a message that says why, while the
+players already seated, and the dealer, play on."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+
+from table import lag
+
+from .conftest import open_socket
+
+pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
+
+
+async def test_a_process_whose_event_loop_is_late_knows_it_is_behind(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(lag, "RECOVER_SECONDS", 0.3)
+    caplog.set_level(logging.WARNING, logger="table.lag")
+    watch = lag.current()
+    await asyncio.sleep(0.3)
+    assert not watch.behind
+    for _ in range(6):
+        time.sleep(0.5)  # the loop is held, as by a flood of work: every tick wakes late
+        await asyncio.sleep(0.15)
+    assert watch.behind and watch.loop > lag.LIMIT
+    assert lag.reading()["behind"] is True and lag.reading()["lag_ms"] > 250
+    assert any(r.getMessage().startswith("behind: event loop") for r in caplog.records)
+    for _ in range(60):  # free again: caught up once calm for RECOVER_SECONDS
+        await asyncio.sleep(0.1)
+        if not watch.behind:
+            break
+    assert not watch.behind
+    assert any(r.getMessage().startswith("caught up") for r in caplog.records)
+    assert watch.episodes == 1
+
+
+async def test_commands_waiting_for_a_thread_count_as_lag() -> None:
+    watch = lag.current()
+    for _ in range(15):
+        lag.note_wait(watch, 0.6)
+    assert watch.behind and watch.wait > lag.LIMIT
+
+
+async def test_behind_no_new_watchers_or_seats_and_the_seated_play_on(
+    table_setup: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lag, "RECOVER_SECONDS", 600.0)  # the guard stays on for the test
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    bob = await open_socket(table.pk, table_setup["bob"])  # watching, not seated yet
+    assert (await alice.command(cmd="sit", box=1))["type"] == "ok"
+    await alice.close()
+
+    watch = lag.current()
+    watch.loop = 2 * lag.LIMIT
+    watch.update(time.monotonic())
+    assert watch.behind
+    status = await database_sync_to_async(lambda: Client().get("/status/lag.json"))()
+    assert status.status_code == 503 and status.json()["behind"] is True
+
+    # A new watcher, anonymous or logged in without a seat, is told why and let go.
+    for user in (None, table_setup["carol"]):
+        sock = await open_socket(table.pk, user)
+        frame = await sock.recv()
+        assert frame["type"] == "closing" and frame["code"] == "server_busy", frame
+        assert "very busy" in frame["message"]
+        with pytest.raises(ConnectionError):
+            await sock.recv()
+        assert sock.closed_code == 4429
+    # A watcher already in may not take a seat now.
+    refused = await bob.command(cmd="sit", box=3)
+    assert refused["type"] == "error" and refused["code"] == "server_busy", refused
+    assert "no new seats" in refused["message"]
+    assert watch.refused_watchers == 2 and watch.refused_seats == 1
+
+    # The seated player comes back and plays; the dealer deals.
+    alice = await open_socket(table.pk, table_setup["alice"])
+    assert (await alice.recv())["type"] == "snapshot"
+    dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
+    assert (await dealer.command(cmd="open_betting"))["type"] == "ok"
+    reply = await alice.command(cmd="bet", box=1, wagers={"ante": 1000})
+    assert reply["type"] == "ok", reply
+
+    # Caught up: seats again.
+    watch.loop = 0.0
+    monkeypatch.setattr(lag, "RECOVER_SECONDS", 0.0)
+    watch.update(time.monotonic())
+    watch.update(time.monotonic())
+    assert not watch.behind
+    assert (await bob.command(cmd="sit", box=3))["type"] == "ok"
+    for sock in (alice, bob, dealer):
+        await sock.close()
