@@ -260,7 +260,7 @@ def _add(
                 wager, labels.get(wager, wager.replace("_", " "))
             )
         figure = math_.by_wager.get(wager)
-        if figure is not None and len(figure.wagers) > 1:
+        if figure is not None and figure is math_.main:
             figure = None  # a main-game wager: its theoretical win is the main game's
     line.lines += s["lines"]
     line.handle += s["handle"]

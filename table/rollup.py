@@ -84,7 +84,7 @@ class Mathematics:
     figures: tuple[Figure, ...]
     #: wager key -> the figure whose edge applies to its handle (the last naming it)
     by_wager: Mapping[str, Figure]
-    #: the main game's figure and its wagers (the first figure's, edge per unit of the first)
+    #: the main game's figure (the first; its edge per unit of its first wager)
     main: Figure | None
 
 
@@ -102,7 +102,9 @@ def mathematics(game: str, rules: Mapping[str, Any], key: str | None = None) -> 
         for f in figures:
             for w in f.wagers:
                 by_wager[w] = f
-        main = next((f for f in figures if len(f.wagers) > 1), None)
+        # The main game is the first figure (``Game.math_report`` lists it first), per unit
+        # of its first wager.
+        main = figures[0] if figures and figures[0].wagers else None
         found = _MATH[(game, key)] = Mathematics(figures, by_wager, main)
     return found
 

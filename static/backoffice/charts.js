@@ -27,7 +27,7 @@
           values: (u, splits) => splits.map((i) => (Number.isInteger(i) && spec.labels[i] !== undefined ? spec.labels[i] : "")),
           space: 90,
         },
-        { values: (u, splits) => splits.map((v) => fmt(spec.unit, v)), size: 80 },
+        { values: (u, splits) => splits.map((v) => fmt(spec.unit, v)), size: spec.unit === "dollars" ? 100 : 80 },
       ],
       series: [
         { label: "", value: (u, i) => (i == null ? "" : spec.labels[i]) },
