@@ -183,7 +183,8 @@ def build(
         rows = rows.filter(table_id__in=list(tables))
     if game:
         rows = rows.filter(game=game)
-    keys = ["table_id", "game", "rules_key", "wager"]
+    # Summed in the database to one row per group, rules and wager.
+    keys = (["table_id"] if by == "table" else []) + ["game", "rules_key", "wager"]
     if by == "day":
         keys.append("gaming_day")
     if by == "shift":
