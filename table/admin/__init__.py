@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from . import accounts, common, duties, game_rules, meters, reports, rounds, rules, tables
+from . import accounts, common, duties, game_rules, meters, reports, rounds, rules, secrecy, tables
 from .accounts import CreditForm, credit_players
 from .common import ReadOnlyAdmin, ReadOnlyInline
 from .tables import deck_rows
+
+# Every admin registered so far (ours, and Django's users and groups) under one rule: nothing
+# secret of a round in play is shown, searched, filtered or sorted on.
+secrecy.guard(admin.site)
 
 admin.site.site_header = "Casino table games — administration"
 admin.site.site_title = "Casino table games admin"
@@ -34,5 +38,6 @@ __all__ = [
     "reports",
     "rounds",
     "rules",
+    "secrecy",
     "tables",
 ]

@@ -1,9 +1,9 @@
 """The admin's side of segregation of duties and of secrecy (kept apart from the rest of the
 admin so that it drops into any layout of it):
 
-- lists cannot be filtered on a secret field (:class:`NoSecretLookups`), and an event that a
-  player alone sees, or a hash that would pin it down, stays hidden while its round is in
-  play (see ``RoundEventAdmin``);
+- an event that a player alone sees, or a hash that would pin it down, stays hidden while its
+  round is in play (see ``RoundEventAdmin``; no list is searched, filtered or sorted on a
+  secret: :mod:`table.admin.secrecy`);
 - dealer assignments: who deals which table (adding and removing them is audited);
 - the audit log, read only, for compliance officers (``table.view_auditentry``).
 """
@@ -25,19 +25,6 @@ from table.games.events import PUBLIC
 
 from .. import duties
 from ..models import AuditEntry, DealerAssignment, RoundEvent
-
-
-class NoSecretLookups(admin.ModelAdmin):
-    """The admin lets a list be filtered on any lookup of a model's own fields from the URL
-    (``?data__icontains=AS``): each filter on a secret is an oracle ("which rows match this
-    card?") for what the page hides. Refuse lookups on these fields (a 400)."""
-
-    secret_fields: tuple[str, ...] = ()
-
-    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
-        if lookup.split("__", 1)[0] in self.secret_fields:
-            return False
-        return super().lookup_allowed(lookup, value, request)
 
 
 def in_play(phase: str | None) -> bool:

@@ -33,8 +33,9 @@ from .common import (
     _link,
     _pretty_json,
 )
-from .duties import HASH_HIDDEN, HIDDEN_IN_PLAY, NoSecretLookups, in_play, secret_from
+from .duties import HASH_HIDDEN, HIDDEN_IN_PLAY, in_play, secret_from
 from .game_rules import signs_html
+from .secrecy import HIDDEN_ANSWER, command_in_play
 
 # --- Rounds and their events ------------------------------------------------------------------
 
@@ -69,8 +70,9 @@ def _finished(obj: Round) -> bool:
 
 
 @admin.register(Round)
-class RoundAdmin(NoSecretLookups, ReadOnlyAdmin):
-    secret_fields = ("state",)  # the shoe order and every stack, while the round is in play
+class RoundAdmin(ReadOnlyAdmin):
+    # Its state (the shoe order, every stack) is shown once the round is over, and never
+    # searched or filtered on (table.admin.secrecy).
 
     list_display = (
         "__str__",
@@ -204,7 +206,7 @@ class RoundAdmin(NoSecretLookups, ReadOnlyAdmin):
 
 
 @admin.register(RoundEvent)
-class RoundEventAdmin(NoSecretLookups, ReadOnlyAdmin):
+class RoundEventAdmin(ReadOnlyAdmin):
     list_display = ("table", "version", "seq", "kind", "audience", "actor", "round", "created")
     list_filter = ("kind", "table", "audience")
     search_fields = ("kind", "actor")
@@ -224,7 +226,6 @@ class RoundEventAdmin(NoSecretLookups, ReadOnlyAdmin):
         "chain_ok",
     )
     readonly_fields = ("payload", "prev_hash_shown", "hash_shown", "chain_ok")
-    secret_fields = ("data", "hash", "prev_hash")
 
     @admin.display(description="data")
     def payload(self, obj: RoundEvent) -> SafeString | str:
@@ -268,5 +269,7 @@ class CommandRecordAdmin(ReadOnlyAdmin):
     fields = ("table", "actor", "command", "key", "created", "answer")
 
     @admin.display(description="first answer")
-    def answer(self, obj: CommandRecord) -> SafeString:
+    def answer(self, obj: CommandRecord) -> SafeString | str:
+        if command_in_play(obj):  # Five Card Hi-Lo's set_hands answers the box's hands
+            return HIDDEN_ANSWER
         return _pretty_json(obj.response)
