@@ -54,6 +54,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A player's page views are activity; an ended session logs out (table/protection/web.py).
+    "table.protection.web.ActivityMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "frenzy_site.admin_guard.EmptyToFieldMiddleware",
     # Last: turns a refused (throttled) login into the "too many attempts" page.
@@ -88,6 +90,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "table.protection.web.context",
             ],
         },
     },

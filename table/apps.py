@@ -16,6 +16,14 @@ class TableConfig(AppConfig):
 
         # Every change made in the admin goes into the append-only audit log too.
         post_save.connect(mirror_admin_log, sender=LogEntry, dispatch_uid="audit_admin_log")
+
+        from django.contrib.auth.signals import user_logged_in, user_logged_out
+
+        from .protection import web
+
+        # Each login is a player session (§812a.9(a)(5)).
+        user_logged_in.connect(web.logged_in, dispatch_uid="protection_login")
+        user_logged_out.connect(web.logged_out, dispatch_uid="protection_logout")
         # Dealing and crediting stay apart however they would be combined.
         install_guards()
         # A round's meters stay linked until it is settled or void (issue 23).

@@ -244,6 +244,7 @@ class TableConsumer(FrameConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.game, self.meters = links
+        self.player_session = await database_sync_to_async(self.login_session)()
         self.view_frames = view_frames(self.game)
         if not await self.allowed():
             await self.close(code=CLOSE_FORBIDDEN)
@@ -268,6 +269,14 @@ class TableConsumer(FrameConsumer):
             await self.mark_connected(True)
         await self.send_snapshot()
         self.idle_task = asyncio.create_task(self.watch_idle())
+
+    def login_session(self) -> int | None:
+        """The player session of the login this socket came with (table/protection)."""
+        session = self.scope.get("session")
+        if session is None or not self.authenticated:
+            return None
+        found = session.get("player_session")
+        return int(found) if found else None
 
     @property
     def authenticated(self) -> bool:
@@ -670,6 +679,9 @@ class TableConsumer(FrameConsumer):
             "key": command.key,
             "expected_version": command.version,
             "publish": False,
+            # The login's player session (§812a.9(a)(5)): kept with the command, checked
+            # by player protection (idle lock, reality check) in its transaction.
+            "session": self.player_session,
         }
         t, user = self.table_id, self.user
         # A player's moves are judged against the clock by when they reached the socket.

@@ -8,6 +8,9 @@
 // - every command gets a ref (to match its reply) and an idempotency key
 //   (crypto.randomUUID()), so a command re-sent after a reconnect is applied at most once.
 
+/** Refusals of player protection the bar answers (table/protection/guard.py). */
+const PROTECTION_CODES = new Set(["reality_check", "session_idle", "session_ended"]);
+
 const PING_EVERY_MS = 15000;
 const REPLY_TIMEOUT_MS = 15000;
 const BACKOFF_FIRST_MS = 500;
@@ -250,6 +253,11 @@ export class TableConnection {
           this.h.onNotice?.(frame.code, frame.message);
         }
         if (frame.type === "error" && frame.code === "stale_version") this.requestSnapshot();
+        // Player protection refused it (a reality check waits, the session is idle): the
+        // bar's dialogs look again at once (static/table/protection.js).
+        if (frame.type === "error" && PROTECTION_CODES.has(frame.code)) {
+          window.dispatchEvent(new Event("protection:refresh"));
+        }
         break;
       }
       case "superseded":

@@ -203,9 +203,14 @@ def time_played(user_id: int, now: dt.datetime) -> dt.timedelta:
         .order_by("started")
         .values_list("started", "ended", "last_active")
     )
+    # Sessions at once (two devices) count their time once: the union of the intervals.
+    reach = start
     for n, (began, ended, last) in enumerate(rows):
-        end = ended or (now if n == len(rows) - 1 else last)
-        total += max(dt.timedelta(), min(end, now) - max(began, start))
+        end = min(ended or (now if n == len(rows) - 1 else last), now)
+        begin = max(began, reach)
+        if end > begin:
+            total += end - begin
+            reach = end
     return total
 
 

@@ -41,9 +41,6 @@ def start(
         .values_list("started", flat=True)
         .first()
     )
-    # A login ends the player's earlier sessions still open (a browser closed without
-    # logging out): one session at a time, each with its own key.
-    PlayerSession.objects.filter(user_id=user.pk, ended__isnull=True).update(ended=now)
     session = PlayerSession.objects.create(
         user_id=user.pk, started=now, last_active=now, reality_answered=now, address=address
     )
