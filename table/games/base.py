@@ -898,6 +898,15 @@ class Game(Protocol[R, S]):
         chapter; "" for a reason the game does not know."""
         ...
 
+    def contract_round(self, state: S) -> dict[str, Any] | None:
+        """A settled round as :attr:`settle_one`'s input (the game's ``settle_round``
+        contract): the dealt layout, wagers, decisions, draws and meters (as they stood before
+        the round's own increments) the round was settled from; None for a round not settled
+        or one the contract cannot express. The platform settles it again by the contract and
+        checks the ledger and the meters against the answer (issue 23: a round the table
+        settles, it settles to the cent of ``settle_round``)."""
+        ...
+
     def recheck(self, state: S, faults: Sequence[Fault]) -> list[str]:
         """The game's own recomputation of a round from its record, every disagreement in
         words (empty: none), for the audit (every hand can be reconstructed: §684a.11(e)).

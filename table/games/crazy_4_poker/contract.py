@@ -228,3 +228,51 @@ def settle_one(raw: object) -> dict[str, Any]:
 
 __all__ = ["settle_one", "parse_round", "settlement_json", "PROGRESSIVES", "ProgressiveType",
            "Progressive", "DEALER", "PLAY", "HAND_BONUS_PLAYER", "HAND_BONUS_DEALER"]  # fmt: skip
+
+
+def round_input(rnd: Any) -> dict[str, Any] | None:
+    """A settled round as this contract's input (``Game.contract_round``): its rules, the
+    meters as they stood before its own increments (what it found at "no more bets", less
+    nothing another table added after), the dealt cards, the draws and every box's wagers;
+    None for a round not settled."""
+    from .round import Phase
+
+    if rnd.phase is not Phase.SETTLED or rnd.results is None:
+        return None
+    rules = rnd.rules.to_dict()
+    meters: dict[str, Any] = {}
+    for name, m in (rnd.results.get("meters") or {}).items():
+        inc = rnd.increments.get(name)
+        meters[name] = {
+            "amount": m["before"]["amount"] - (inc.primary if inc else 0),
+            "reserve": m["before"]["reserve"] - (inc.reserve if inc else 0),
+        }
+    boxes = []
+    for b in rnd._boxes_for_settlement():
+        w = b.wagers
+        on = {(True, True): "both", (True, False): "player", (False, True): "dealer"}.get(
+            (bool(w.hand_bonus_player), bool(w.hand_bonus_dealer))
+        )
+        wagers: dict[str, Any] = {
+            name: getattr(w, name)
+            for name in ("ante", "super_bonus", "play", "queens_up", "progressive")
+        }
+        wagers["six_card_bonus"] = w.six_card_bonus
+        if on is not None:
+            wagers["hand_bonus"] = w.hand_bonus_player or w.hand_bonus_dealer
+            wagers["hand_bonus_on"] = on
+        boxes.append(
+            {"box": b.box, "player": b.player, "cards": trusted_codes(b.cards), "wagers": wagers}
+        )
+    return {
+        "game": "crazy_4_poker",
+        "rules": {k: rules[k] for k in sorted(_RULE_KEYS) if rules.get(k) is not None},
+        "meters": meters,
+        "dealer": trusted_codes(rnd.dealer_cards),
+        "six_card_bonus_card": None
+        if rnd.six_card_bonus_card is None
+        else trusted_codes([rnd.six_card_bonus_card])[0],
+        "magic_card": None if rnd.magic_card is None else trusted_codes([rnd.magic_card])[0],
+        "lucky_position": rnd.lucky_position,
+        "boxes": boxes,
+    }

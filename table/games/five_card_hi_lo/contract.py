@@ -179,3 +179,37 @@ def settle_one(raw: object) -> dict[str, Any]:
         "boxes": [_box_json(by_box[b.box]) for b in boxes],
         "players": players,
     }
+
+
+def round_input(rnd: Any) -> dict[str, Any] | None:
+    """A settled round as this contract's input (``Game.contract_round``): its paytables,
+    the dealer's cards and every box's cards, wagers and (when it played) its setting; None
+    for a round not settled."""
+    from .round import Phase
+
+    if rnd.phase is not Phase.SETTLED:
+        return None
+    paytables = rnd.rules.paytables()
+    boxes = []
+    for b in rnd.boxes_in_play():
+        w = b.settlement_wagers()
+        box: dict[str, Any] = {
+            "box": b.box,
+            "player": b.player,
+            "cards": trusted_codes(b.cards),
+            "wagers": {ANTE: w.ante, PLAY: w.play, TIE: w.tie, POKER_BONUS: w.poker_bonus},
+        }
+        setting = b.setting() if b.playing else None
+        if setting is not None:
+            box["high"] = trusted_codes(setting.high)
+            box["low"] = trusted_codes(setting.low)
+        boxes.append(box)
+    return {
+        "game": GAME,
+        "rules": {
+            "ante_bonus_paytable": paytables.ante_bonus,
+            "poker_bonus_paytable": paytables.poker_bonus,
+        },
+        "dealer": trusted_codes(rnd.dealer_cards),
+        "boxes": boxes,
+    }

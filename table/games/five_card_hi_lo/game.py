@@ -507,6 +507,11 @@ class FiveCardHiLo:
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         return recheck(state, faults)
 
+    def contract_round(self, state: Round) -> dict[str, Any] | None:
+        from .contract import round_input
+
+        return round_input(state)
+
     def to_dict(self, state: Round) -> dict[str, Any]:
         return state.to_dict()
 

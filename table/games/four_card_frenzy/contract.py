@@ -242,3 +242,39 @@ def settle_document(document: object) -> dict[str, Any] | list[dict[str, Any]]:
 
 
 __all__ = ["settle_document", "settle_one", "OPTIONAL_WAGERS", "ALL_SIX"]
+
+
+def round_input(rnd: Any) -> dict[str, Any] | None:
+    """A settled round as this contract's input (``Game.contract_round``): its paytables and
+    payout limit, the dealer's cards, the All-Six card and every box's cards and wagers; None
+    for a round not settled, or one whose main game was void (a dealer card exposed,
+    §684a.13(d): the contract has no such round)."""
+    from .round import Phase
+
+    if rnd.phase is not Phase.SETTLED or rnd.main_game_void:
+        return None
+    r = rnd.rules
+    rules: dict[str, Any] = {
+        "bad_beat_paytable": r.bad_beat_paytable,
+        "prime_paytable": r.prime_paytable,
+        "four_card_bonus_paytable": r.four_card_bonus_paytable,
+        "all_six_paytable": r.all_six_paytable,
+    }
+    if r.payout_limit is not None:
+        rules["payout_limit"] = r.payout_limit
+    out: dict[str, Any] = {
+        "rules": rules,
+        "dealer": trusted_codes(rnd.dealer_cards),
+        "boxes": [
+            {
+                "box": b.box,
+                "player": b.player,
+                "cards": trusted_codes(b.cards),
+                "wagers": dict(b.wagers),
+            }
+            for b in rnd.boxes_in_play()
+        ],
+    }
+    if rnd.all_six_card is not None:
+        out["all_six_card"] = trusted_codes([rnd.all_six_card])[0]
+    return out
