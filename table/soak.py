@@ -20,6 +20,7 @@ meters are all it reads).
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import time
 from collections import Counter
@@ -43,6 +44,8 @@ from . import audit, integrity, ledger, meters, services
 from .models import DealerAssignment, MeterEvent, ProgressiveMeter, Round, RulesSubmission, Table
 
 START = 1_000_000_00  # each soak player's stake money
+#: How far past a decision's deadline the soak's clock runs out (past any lag allowance).
+HOUR = dt.timedelta(hours=1)
 
 
 class SoakSource:
@@ -367,7 +370,7 @@ class Soak:
                 return
         timer = game.timer(state)
         if timer is not None and timer.expire is not None:
-            Table.objects.filter(pk=pk).update(turn_deadline=timezone.now())
+            Table.objects.filter(pk=pk).update(turn_deadline=timezone.now() - HOUR)
             services.time_out(pk)
             return
         raise RuntimeError(f"{t.table.name}: nobody may move in {game.status(state).phase}")
