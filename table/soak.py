@@ -146,7 +146,14 @@ class Soak:
     """Seeded random rounds at the service layer; ``run(n)`` plays ``n`` rounds in turn at
     every table and returns the :class:`Figures`."""
 
-    def __init__(self, seed: int, prefix: str = "soak", games: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        seed: int,
+        prefix: str = "soak",
+        games: Sequence[str] = (),
+        jackpot_rate: float = 0.4,
+    ) -> None:
+        self.jackpot_rate = jackpot_rate
         self.rng = random.Random(seed)
         self.source = SoakSource(random.Random(seed + 1))
         self.prefix = f"{prefix}{seed}"
@@ -274,7 +281,7 @@ class Soak:
         if not t.table.is_open:  # a void for the table closing closed it
             services.open_table(pk, t.dealer)
         self._between_rounds(t)
-        self.jackpots = rng.random() < 0.4
+        self.jackpots = rng.random() < self.jackpot_rate
         if self.jackpots:
             self.source.stack(jackpot_head(rng))
         if Fault.MISCOUNT in game.drills and rng.random() < 0.03:
