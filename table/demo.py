@@ -40,6 +40,10 @@ GROUPS = {
     "Cashiers": ("table.credit_account", "table.view_account", "auth.view_user"),
     "Compliance officers": (
         "table.view_auditentry",
+        # Player protection: every limit change and exclusion, the sessions (read only).
+        "table.view_limitchange",
+        "table.view_selfexclusion",
+        "table.view_playersession",
         "table.view_round",
         "table.view_roundevent",
         "table.view_ledgertransaction",

@@ -11,7 +11,19 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from . import accounts, common, duties, game_rules, meters, reports, rounds, rules, secrecy, tables
+from . import (
+    accounts,
+    common,
+    duties,
+    game_rules,
+    meters,
+    protection,
+    reports,
+    rounds,
+    rules,
+    secrecy,
+    tables,
+)
 from .accounts import CreditForm, credit_players
 from .common import ReadOnlyAdmin, ReadOnlyInline
 from .tables import deck_rows
@@ -35,6 +47,7 @@ __all__ = [
     "duties",
     "game_rules",
     "meters",
+    "protection",
     "reports",
     "rounds",
     "rules",
