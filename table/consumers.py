@@ -233,7 +233,6 @@ class TableConsumer(FrameConsumer):
         self.held: dict[int, list[Held]] = {}
         self.gap_timer: asyncio.TimerHandle | None = None
         self.sending = asyncio.Lock()
-        self.presence_renewed = time.monotonic()
         # Protocol v2 (a felt drawn from views, ``FeltParts.view_frames``): a round view
         # after the frames, and the linked meters' frames.
         self.view_wanted = self.view_sent = 0
@@ -267,6 +266,10 @@ class TableConsumer(FrameConsumer):
             )
             await self.channel_layer.group_add(self.session_group, self.channel_name)
             await self.mark_connected(True)
+            if self.role == "player":
+                # Its seats' lease, renewed with the process's other sockets (table.presence;
+                # a spectator has no seat and holds none).
+                presence.hold(self.channel_name, lambda: self.mark_connected(True))
         await self.send_snapshot()
         self.idle_task = asyncio.create_task(self.watch_idle())
 
@@ -334,6 +337,7 @@ class TableConsumer(FrameConsumer):
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.authenticated and hasattr(self, "groups_joined"):
+            presence.unhold(self.channel_name)
             await self.channel_layer.group_discard(self.session_group, self.channel_name)
             if not self.superseded:
                 await self.mark_connected(False)
@@ -352,10 +356,6 @@ class TableConsumer(FrameConsumer):
                     )
                     await self.close(code=CLOSE_IDLE)
                     return
-                # Only a logged-in socket holds a presence lease (a spectator has no seat).
-                renew_due = time.monotonic() - self.presence_renewed >= presence.RENEW_SECONDS
-                if self.authenticated and renew_due:
-                    await self.mark_connected(True)  # renew the seat's presence lease
                 if self.admission is not None:
                     await self.admission.renew()  # its place in the shared watcher counts
                 epoch = layer_epoch()
@@ -719,7 +719,6 @@ class TableConsumer(FrameConsumer):
                 presence.DEBOUNCE_SECONDS, lambda: asyncio.ensure_future(self.let_go())
             )
             return
-        self.presence_renewed = time.monotonic()
         try:
             change = await database_sync_to_async(presence.claim)(
                 self.table_id, self.user, self.channel_name

@@ -5,11 +5,12 @@ disconnect handler), and the clock neither deals nor restarts the countdown for 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.utils import timezone
 
-from table import autodealer, services
+from table import autodealer, presence, services
 from table.autodealer import AutoDealer
 from table.demo import ensure_demo, make_user
 from table.models import Round, RoundEvent, Seat, Table
@@ -104,3 +105,26 @@ def test_the_countdown_does_not_restart_for_nobody(demo: Table) -> None:
     assert clock.tick() == "no_more_bets"
     row = Round.objects.get(pk=Table.objects.get(pk=demo.pk).current_round_id)
     assert row.phase == "closed"
+
+
+def test_a_process_renews_its_sockets_leases_in_one_batch(
+    demo: Table, django_assert_max_num_queries: Any
+) -> None:
+    """presence.renew: every seat its sockets hold, in one UPDATE (and one read back), however
+    many; a socket whose seats were marked gone, or that holds none, is not renewed (it claims
+    on its own, and its return is told)."""
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    services.sit(demo.pk, alice, 1)
+    services.sit(demo.pk, alice, 2)
+    services.sit(demo.pk, bob, 3)
+    assert presence.claim(demo.pk, alice, "s-alice") is None
+    assert presence.claim(demo.pk, bob, "s-bob") is None
+    Seat.objects.filter(table=demo, player=bob).update(connected=False)  # the clock let bob go
+    before = dict(Seat.objects.filter(table=demo).values_list("box", "presence_until"))
+    with django_assert_max_num_queries(2):
+        renewed = presence.renew(["s-alice", "s-bob", "s-carol"])
+    assert renewed == {"s-alice"}
+    after = dict(Seat.objects.filter(table=demo).values_list("box", "presence_until"))
+    assert after[1] > before[1] and after[2] > before[2]
+    assert after[3] == before[3]
+    assert carol is not None and presence.renew([]) == set()
