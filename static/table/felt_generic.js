@@ -23,7 +23,7 @@ import {
   phaseWords,
   plainWords,
   playWords,
-  resultHeadline,
+  resultParts,
   settingTitle,
   settingTotals,
   wagerName,
@@ -572,12 +572,16 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       banner.dataset.net = String(net);
       banner.className = `round-result ${net > 0 ? "won" : net < 0 ? "lost" : "even"}`;
       // Why, as at Four Card Frenzy: what decided each box and what each wager did.
-      const why = resultHeadline(mine, r, labels());
+      const why = resultParts(mine, r, labels()).flatMap((part, i) => [
+        i ? "; " : "",
+        plainWords(part.lead),
+        ...part.lines.flatMap((line, j) => [j ? ", " : "", h("span", { class: "why-line", text: line })]),
+      ]);
       fill(
         banner,
         h("span", { text: net > 0 ? "You won " : net < 0 ? "You lost " : "You broke even" }),
         net ? h("strong", { text: dollars(Math.abs(net)) }) : null,
-        why ? h("span", { class: "why", text: ` · ${plainWords(why)}` }) : null,
+        h("span", { class: "why" }, " · ", why),
       );
     } else if (r && r.phase === "void" && r.boxes.some((b) => b.player === me)) {
       banner.hidden = false;

@@ -426,12 +426,18 @@ function shortLine(line) {
  * eights beats your king high · Ante −$5.00, Play −$5.00, Queens Up −$1.00").
  */
 export function resultHeadline(boxes, round, labels) {
-  return boxes
-    .map((b) => {
-      const reason = mainReason(b, round);
-      const lines = boxLines(b, round, labels).map(shortLine).join(", ");
-      const head = boxes.length > 1 ? `box ${b.box}: ` : "";
-      return `${head}${reason}${reason && lines ? " — " : ""}${lines}`;
-    })
+  return resultParts(boxes, round, labels)
+    .map((p) => `${p.lead}${p.lines.join(", ")}`)
     .join("; ");
+}
+
+/** The same, in parts: per box its lead ("box 2: <reason> — ") and each wager's short line
+ * (the felt keeps each line whole on one line of the bar). */
+export function resultParts(boxes, round, labels) {
+  return boxes.map((b) => {
+    const reason = mainReason(b, round);
+    const lines = boxLines(b, round, labels).map(shortLine);
+    const head = boxes.length > 1 ? `box ${b.box}: ` : "";
+    return { lead: `${head}${reason}${reason && lines.length ? " — " : ""}`, lines };
+  });
 }
