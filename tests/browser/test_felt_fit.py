@@ -35,13 +35,16 @@ INSIDE_RAIL = """(sel) => {
   const rx = px(rxs, f.width) - rail, ry = px(rys ?? rxs, f.height) - rail;
   const b = document.querySelector(sel).getBoundingClientRect();
   const inside = (x, y) => {
-    const cx = x < f.left + f.width / 2 ? f.left + rail + rx : f.right - rail - rx;
+    const left = x < f.left + f.width / 2;
+    const cx = left ? f.left + rail + rx : f.right - rail - rx;
     const cy = f.bottom - rail - ry;
-    if (y <= cy) return true;
+    // Above the corners' curve, or between the two corners: the straight bottom edge.
+    if (y <= cy || (left ? x >= cx : x <= cx)) return y <= f.bottom - rail;
     const dx = (x - cx) / rx, dy = (y - cy) / ry;
-    return (Math.abs(x - cx) <= 0 || (x < f.left + f.width / 2 ? x >= cx : x <= cx)) ? y <= f.bottom - rail : dx * dx + dy * dy <= 1;
+    return dx * dx + dy * dy <= 1;
   };
-  return {left: inside(b.left + 6, b.bottom - 2), right: inside(b.right - 6, b.bottom - 2), box: [b.left, b.bottom], felt: [f.left, f.bottom, rx, ry]};
+  return {left: inside(b.left + 6, b.bottom - 2), right: inside(b.right - 6, b.bottom - 2),
+          box: [b.left, b.bottom], felt: [rx, ry]};
 }"""
 
 
