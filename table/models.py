@@ -125,13 +125,25 @@ class RulesSubmission(models.Model):
     def game_problems(self) -> list[tuple[str, str]]:
         """Every reason these rules cannot be used, as (field, words); malformed choices too."""
         from table.games import game
+        from table.games.base import clock_problems
         from table.games.errors import InvalidInput
 
         try:
             rules = self.game_rules()
         except InvalidInput as exc:
             return [("choices", exc.message)]
-        return [(p.field, p.words) for p in game(self.game).rules_problems(rules)]
+        found = game(self.game)
+        problems = [(p.field, p.words) for p in found.rules_problems(rules)]
+        # One platform minimum for every game's clocks (MIN_CLOCK_SECONDS), whatever the
+        # game checks itself.
+        checked = {name for name, _ in problems}
+        stored = found.rules_to_dict(rules)
+        problems += [
+            (p.field, p.words)
+            for p in clock_problems(found.rules_fields(), stored)
+            if p.field not in checked
+        ]
+        return problems
 
     def clean(self) -> None:
         problems = self.game_problems()

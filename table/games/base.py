@@ -56,6 +56,8 @@ __all__ = [
     "REVEAL",
     "SETTLE",
     "SETTLED_PHASE",
+    "MIN_CLOCK_SECONDS",
+    "clock_problems",
     "SET_HANDS",
     "TIME_OUT",
     "VIEW_KEYS",
@@ -209,6 +211,29 @@ BETTING_PHASE: Final = "betting"
 SETTLED_PHASE: Final = "settled"
 VOID_PHASE: Final = "void"
 FINISHED_PHASES: Final = (SETTLED_PHASE, VOID_PHASE)
+
+#: The shortest clock any table runs, in seconds: betting, a decision, a setting. One platform
+#: rule for every game (issue 23: one game took 4 s where the others refused below 5): a
+#: player on a phone needs that long to read the felt and answer, and the automatic dealer's
+#: heartbeat must fit inside it. Every Rules Submission field of kind ``seconds`` is held to it
+#: (``RulesSubmission.game_problems``), whatever the game checks itself.
+MIN_CLOCK_SECONDS: Final = 5
+
+
+def clock_problems(fields: Sequence[RulesField], choices: Mapping[str, Any]) -> list[Problem]:
+    """Every ``seconds`` field of a Rules Submission set below :data:`MIN_CLOCK_SECONDS`."""
+    out = []
+    for f in fields:
+        value = choices.get(f.name)
+        if f.kind == "seconds" and type(value) is int and value < MIN_CLOCK_SECONDS:
+            out.append(
+                Problem(
+                    f.name,
+                    f"{f.label} must be at least {MIN_CLOCK_SECONDS} seconds (every game's "
+                    f"clocks: players need that long to read the felt and answer), not {value}",
+                )
+            )
+    return out
 
 
 @dataclass(frozen=True, slots=True)

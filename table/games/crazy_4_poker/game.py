@@ -63,6 +63,7 @@ from ..base import (
     WagerSpec,
     bet_amounts,
     betting_moves,
+    clock_problems,
     command_box,
     dealer_step,
     dollars,
@@ -333,7 +334,8 @@ class Crazy4Poker:
         # Its rules refuse to exist when unusable: parse_rules names the problem.
         if not isinstance(rules, TableRules):
             return [Problem("rules", "not a Crazy 4 Poker table's rules")]
-        return []
+        # The platform's one minimum for every clock (it dealt at 4 s: issue 23).
+        return clock_problems(self.rules_fields(), rules.to_dict())
 
     def rule_changes(self, old: TableRules, new: TableRules) -> list[str]:
         return field_changes(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
+from table.games.base import MIN_CLOCK_SECONDS
 from table.games.common import limits_problems
 from table.games.errors import InvalidInput
 from table.games.events import plain_dict
@@ -92,12 +93,21 @@ class HiLoRules:
                 )
             )
         out += limits_problems(self, (ANTE, *OPTIONAL))
-        if self.decision_seconds < 5:
-            out.append(("decision_seconds", "players need at least 5 seconds to decide"))
-        if self.setting_seconds < 5:
-            out.append(("setting_seconds", "players need at least 5 seconds to set their hands"))
-        if self.betting_seconds < 5:
-            out.append(("betting_seconds", "betting must stay open at least 5 seconds"))
+        if self.decision_seconds < MIN_CLOCK_SECONDS:
+            out.append(
+                ("decision_seconds", f"players need at least {MIN_CLOCK_SECONDS} seconds to decide")
+            )
+        if self.setting_seconds < MIN_CLOCK_SECONDS:
+            out.append(
+                (
+                    "setting_seconds",
+                    f"players need at least {MIN_CLOCK_SECONDS} seconds to set their hands",
+                )
+            )
+        if self.betting_seconds < MIN_CLOCK_SECONDS:
+            out.append(
+                ("betting_seconds", f"betting must stay open at least {MIN_CLOCK_SECONDS} seconds")
+            )
         return out
 
     def validated(self) -> HiLoRules:

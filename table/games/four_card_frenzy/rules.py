@@ -12,6 +12,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
+from table.games.base import MIN_CLOCK_SECONDS
 from table.games.common import limits_problems
 from table.games.errors import InvalidInput
 from table.games.events import plain_dict
@@ -266,10 +267,14 @@ class TableRules:
         if not 1 <= self.adjacent_boxes <= 6:
             out.append(("adjacent_boxes", "a player may play 1 to 6 adjacent boxes"))
         out += limits_problems(self, (ANTE, *OPTIONAL))
-        if self.decision_seconds < 5:
-            out.append(("decision_seconds", "players need at least 5 seconds to decide"))
-        if self.betting_seconds < 5:
-            out.append(("betting_seconds", "betting must stay open at least 5 seconds"))
+        if self.decision_seconds < MIN_CLOCK_SECONDS:
+            out.append(
+                ("decision_seconds", f"players need at least {MIN_CLOCK_SECONDS} seconds to decide")
+            )
+        if self.betting_seconds < MIN_CLOCK_SECONDS:
+            out.append(
+                ("betting_seconds", f"betting must stay open at least {MIN_CLOCK_SECONDS} seconds")
+            )
         if self.payout_limit is not None and not out:
             floor = self.payout_limit_floor()
             if self.payout_limit < floor:
