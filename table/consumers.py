@@ -26,6 +26,7 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from table.games import game as game_named
@@ -74,10 +75,41 @@ SERVICE_THREADS = int(os.environ.get("FRENZY_SERVICE_THREADS", "4"))
 _service_pool = ThreadPoolExecutor(SERVICE_THREADS, thread_name_prefix="frenzy-service")
 
 
+#: A service thread's database connection that answered within this long goes without
+#: Django's health check (``CONN_HEALTH_CHECKS``: a ``SELECT 1`` round trip before the first
+#: query of every call) into the next command. Should the database have gone meanwhile,
+#: that command fails as a database error ("nothing changed") and the connection is
+#: replaced for the next one.
+HEALTHY_FOR = 2.0
+
+
+class ServiceCall(DatabaseSyncToAsync):  # type: ignore[misc]
+    """Channels' database-aware call, without a health-check round trip for a connection
+    that has just answered (:data:`HEALTHY_FOR`)."""
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        close_old_connections()
+        conn = connection
+        answered = getattr(conn, "frenzy_answered", None)
+        if (
+            conn.connection is not None
+            and not conn.errors_occurred
+            and answered is not None
+            and time.monotonic() - answered < HEALTHY_FOR
+        ):
+            conn.health_check_done = True
+        try:
+            return super(DatabaseSyncToAsync, self).thread_handler(loop, *args, **kwargs)
+        finally:
+            if conn.connection is not None and not conn.errors_occurred:
+                conn.frenzy_answered = time.monotonic()
+            close_old_connections()
+
+
 def in_worker(fn: Any) -> Any:
     """Run a service in this process's service pool, not Channels' single shared sync
     thread: commands for different tables then wait on the database side by side."""
-    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_service_pool)
+    return ServiceCall(fn, thread_sensitive=False, executor=_service_pool)
 
 
 _table_queues: dict[tuple[int, int], asyncio.Lock] = {}
@@ -656,6 +688,11 @@ class TableConsumer(FrameConsumer):
             return
         if command.cmd == "sit" and not result.replayed:
             await self.mark_connected(True)  # the new seat's presence lease is this socket's
+            if self.admission is not None:
+                # Seated now, no longer a watcher: its place under the watcher caps (and the
+                # Redis renewal of it with every beat) goes back.
+                admission, self.admission = self.admission, None
+                await admission.leave()
         await self.send_json(
             {
                 "type": "ok",

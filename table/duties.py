@@ -241,10 +241,12 @@ def clash(user: AbstractBaseUser) -> str | None:
     """Why this user's duties clash right now (assigned to deal and able to credit), read
     from the database, not from permissions cached on ``user``: what a superuser changed a
     moment ago counts at the next action. None when they do not."""
+    # Whether they may credit first: one EXISTS, False for every dealer whose duties are
+    # apart (this runs with each dealer command), where their assignments are many rows.
+    if not get_user_model().objects.filter(_credit_query([user.pk])).exists():
+        return None
     tables = _assigned_tables([user.pk]).get(user.pk)
     if not tables:
-        return None
-    if not get_user_model().objects.filter(_credit_query([user.pk])).exists():
         return None
     return CLASH.format(name=user.get_username(), tables=", ".join(sorted(tables)))
 
