@@ -156,6 +156,7 @@ def felt_parts(felt: FeltParts) -> dict[str, Any]:
         "labels": dict(felt.labels),
         "felt_module": felt.felt_module,
         "console_module": felt.console_module,
+        "leave_rule": felt.leave_rule,
     }
 
 

@@ -547,9 +547,11 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
           { class: "my-result-box", dataset: { box: String(b.box) } },
           h("p", { class: "my-hand-title", text: `Your result — box ${b.box}${b.hand ? `: ${b.hand}` : ""}` }),
           b.setting && r.dealer?.high ? versus(b, r.dealer) : b.setting ? h("div", { class: "g-my-setting" }, settingRow(b.setting)) : null,
-          b.setting && b.set_by && b.set_by !== "player"
-            ? h("p", { class: "hint g-set-by", text: b.set_by === "timeout" ? "Your time to set ran out: the house set your hands, aces high." : "You left: the house set your hands, aces high." })
-            : null,
+          b.setting && b.set_by === "timeout"
+            ? h("p", { class: "hint g-set-by", text: "Your time to set ran out: the house set your hands, aces high." })
+            : b.set_by === "abandoned"
+              ? h("p", { class: "hint g-set-by", text: "You left before setting this box: its Ante, Play and Tie Wagers lose." })
+              : null,
           h(
             "ul",
             { class: "result-lines" },
@@ -740,7 +742,9 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   setupFourColour($("#four-colour"));
   $("#reconnect").addEventListener("click", () => conn.connect());
   $("#leave").addEventListener("click", async () => {
-    const text = finished() ? "You give up your boxes." : "Your boxes still in play are settled as the rules say (a box still to decide folds); your seats are freed once the round is over.";
+    // The game's one rule for a box its player leaves (FeltParts.leave_rule, e.g. §663a.7(b)).
+    const rule = S.table.felt?.leave_rule || "Your boxes still in play are settled as the rules say; your seats are freed once the round is over.";
+    const text = finished() ? "You give up your boxes." : rule;
     if (await confirmDialog($("#leave-dialog"), text, "Leave the table")) command("leave");
   });
   setInterval(tick, 250);

@@ -301,7 +301,7 @@ export function describeGameEvent(game, kind, d, labels = {}) {
       return `${who(d)} to set the hands.`;
     case "hands_set":
       if (d.why === "timeout") return `${who(d)}: time ran out, the house set the hands aces high.`;
-      if (d.why === "abandoned") return `${who(d)}: the player left, the house set the hands aces high.`;
+      if (d.why === "abandoned") return `${who(d)}: the player left before setting it; its Ante, Play and Tie Wagers lose.`;
       return `${who(d)} has set the hands.`;
     case "setting":
       return `Your box ${d.box} is set: ${settingWords(d)}.`;

@@ -633,6 +633,9 @@ class FeltParts:
     felt_module: str | None
     console_module: str | None
     view_frames: bool = True
+    #: What leaving the table mid-round does to a box's wagers, in the player's words: the
+    #: game's one rule for an abandoned box (e.g. §663a.7(b)), said on the leave dialog.
+    leave_rule: str = ""
 
 
 @dataclass(frozen=True, slots=True)

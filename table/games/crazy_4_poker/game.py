@@ -244,6 +244,13 @@ class Crazy4Poker:
         labels=LABELS,
         felt_module=None,
         console_module=None,
+        # One rule for every abandoned box (§657a.7(b), §657a.11(b); Crazy4Poker.abandon).
+        leave_rule=(
+            "A box you leave before it decides folds on its turn, as any fold: its Ante, Super "
+            "Bonus, Queens Up, progressive and hand bonus wagers lose, and a Six Card Bonus "
+            "stays in action. A box that already decided is settled as it stands. Your seats "
+            "are freed once the round is over."
+        ),
     )
     settle_one: Callable[[object], dict[str, Any]]
 

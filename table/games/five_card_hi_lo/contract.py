@@ -33,7 +33,7 @@ from .settlement import (
 GAME: Final = "five_card_hi_lo"
 _ROUND_KEYS: Final = frozenset({"game", "rules", "dealer", "boxes"})
 _RULE_KEYS: Final = frozenset({"ante_bonus_paytable", "poker_bonus_paytable"})
-_BOX_KEYS: Final = frozenset({"box", "player", "cards", "high", "low", "wagers"})
+_BOX_KEYS: Final = frozenset({"box", "player", "cards", "high", "low", "wagers", "abandoned"})
 _WAGER_KEYS: Final = (ANTE, PLAY, TIE, POKER_BONUS)
 
 
@@ -81,6 +81,13 @@ def _setting(
     box: dict[str, Any], number: int, cards: tuple[Card, ...], played: bool
 ) -> Setting | None:
     has_setting = "high" in box or "low" in box
+    if box.get("abandoned", False) not in (True, False):
+        raise InvalidInput("bad_abandoned", f"box {number}: abandoned is true or false")
+    if box.get("abandoned"):
+        # Left before it was set (ABANDON_RULE): it has no setting.
+        if has_setting:
+            raise InvalidInput("setting_on_abandoned", f"box {number}: an abandoned box is not set")
+        return None
     if not played:
         if has_setting:
             raise InvalidInput("setting_on_fold", f"box {number}: a folded box is not set")
@@ -135,7 +142,12 @@ def parse_round(raw: object) -> tuple[list[Card], list[BoxInPlay], Paytables]:
                 )
             seen[card] = f"box {b.box}"
     boxes = [
-        replace(b, setting=_setting(box, b.box, b.cards, b.wagers.played)) for b, box in parsed
+        replace(
+            b,
+            setting=_setting(box, b.box, b.cards, b.wagers.played),
+            abandoned=bool(box.get("abandoned")) and b.wagers.played,
+        )
+        for b, box in parsed
     ]
     return dealer, boxes, paytables
 

@@ -85,7 +85,7 @@ from .recheck import recheck
 from .round import GAME as NAME
 from .round import VOID_REASONS, Phase, Round, offered_settings
 from .rules import OPTIONAL, HiLoRules
-from .settlement import ANTE, ANTE_BONUS, PLAY, POKER_BONUS, TIE
+from .settlement import ABANDON_RULE, ANTE, ANTE_BONUS, PLAY, POKER_BONUS, TIE
 
 LABELS: Final = {
     ANTE: "Ante",
@@ -152,6 +152,7 @@ class FiveCardHiLo:
         labels=LABELS,
         felt_module=None,
         console_module=None,
+        leave_rule=ABANDON_RULE,
     )
 
     settle_one: Callable[[object], dict[str, Any]]

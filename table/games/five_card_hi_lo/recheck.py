@@ -65,6 +65,7 @@ def resettle_problems(rnd: Round) -> list[str]:
                 tuple(b.cards),
                 b.settlement_wagers(),
                 b.setting() if b.playing else None,
+                b.forfeited,
             )
             for b in rnd.boxes_in_play()
         ]

@@ -163,6 +163,8 @@ VOID_REASONS: Final = {
 
 PLAY_DECISION: Final = "play"
 FOLD_DECISION: Final = "fold"
+#: ``set_by`` of a box its player left before setting it: never set (ABANDON_RULE).
+ABANDONED: Final = "abandoned"
 
 
 @dataclass(slots=True)
@@ -175,7 +177,7 @@ class BoxPlay:
     abandoned: bool = False
     high: list[Card] | None = None  # the setting, once made and locked (§663a.7(f))
     low: list[Card] | None = None
-    set_by: str | None = None  # "player", "timeout" (aces high) or "abandoned"
+    set_by: str | None = None  # "player", "timeout" (aces high) or "abandoned" (never set)
 
     @property
     def in_play(self) -> bool:
@@ -191,7 +193,13 @@ class BoxPlay:
 
     @property
     def is_set(self) -> bool:
-        return self.high is not None and self.low is not None
+        """Set and locked; or left by its player before setting it (never set: it loses,
+        ABANDON_RULE), so nothing is waited for."""
+        return (self.high is not None and self.low is not None) or self.forfeited
+
+    @property
+    def forfeited(self) -> bool:
+        return self.set_by == ABANDONED and self.high is None
 
     def setting(self) -> Setting | None:
         if self.high is None or self.low is None:
@@ -567,8 +575,8 @@ class Round:
             for number in self.setting_order_of(player):
                 play = self.boxes[number]
                 if play.abandoned:
-                    # §663a.7(b): the player left; the house sets aces high (never an ace low).
-                    events += self._record_setting(play, default_setting(play.cards), "abandoned")
+                    # §663a.7(b): the player left; the box is not set for them (ABANDON_RULE).
+                    events += self._forfeit(play)
             events += self._setting_turn(player)
         events += self._settings_complete()
         return events
@@ -594,6 +602,18 @@ class Round:
                 {"box": box.box, **setting_json(setting), "why": why},
                 to_player(box.player),
             ),
+        ]
+
+    def _forfeit(self, box: BoxPlay) -> list[Event]:
+        """The player left before setting this box: it is never set, and its Ante, Play and
+        Tie lose at settlement (ABANDON_RULE, §663a.7(b)); no hand is made up for it."""
+        box.set_by = ABANDONED
+        forfeited = box.wagers[ANTE] + box.wagers.get(PLAY, 0) + box.wagers.get(TIE, 0)
+        return [
+            Event(
+                "hands_set",
+                {"box": box.box, "player": box.player, "why": ABANDONED, "forfeited": forfeited},
+            )
         ]
 
     def _settable(self, box: int, player: str | None) -> BoxPlay:
@@ -711,9 +731,7 @@ class Round:
                 for number in self.setting_order_of(player):
                     play = self.boxes[number]
                     if not play.is_set:
-                        events += self._record_setting(
-                            play, default_setting(play.cards), "abandoned"
-                        )
+                        events += self._forfeit(play)
                 if events:
                     events += self._settings_complete()
         return Step(tuple(events))
@@ -746,6 +764,7 @@ class Round:
                 tuple(b.cards),
                 b.settlement_wagers(),
                 b.setting() if b.playing else None,
+                b.forfeited,
             )
             for b in self.boxes_in_play()
         ]

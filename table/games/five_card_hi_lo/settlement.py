@@ -131,6 +131,20 @@ class BoxInPlay:
     cards: tuple[Card, ...]
     wagers: Wagers
     setting: Setting | None = None
+    #: The player left after Play and before setting it: the box is never set (ABANDON_RULE).
+    abandoned: bool = False
+
+
+#: One rule for every wager of a box its player left before it was settled, whatever the step
+#: (§663a.7(b): an abandoned wager may be treated as losing; nothing is paid from a hand the
+#: player never set): the Ante, the Play Wager and the Tie Wager lose; the Poker Bonus, on the
+#: five cards as dealt, stays in action as after any fold (§663a.11(b)(2), (c)). A box the
+#: player set before leaving is settled as set. Said on the leave dialog (FeltParts.leave_rule).
+ABANDON_RULE: Final = (
+    "A box you leave before it is set loses its Ante, Play and Tie Wagers; a Poker Bonus stays "
+    "in action on the five cards as dealt. A box you already set is settled as set. Your seats "
+    "are freed once the round is over."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,13 +183,16 @@ def settle_box(box: BoxInPlay, dealer: Setting, paytables: Paytables) -> BoxSett
     wagers = box.wagers
     rank = poker_rank_trusted(box.cards)
     lines: list[Line] = []
-    setting = box.setting if wagers.played else None
+    setting = box.setting if wagers.played and not box.abandoned else None
     if setting is None:
-        if wagers.played:
+        if wagers.played and not box.abandoned:
             raise InvalidInput("missing_setting", f"box {box.box} played but has no setting")
         # §663a.11(b)(1): a fold forfeits the Ante and the Tie; no Ante Bonus on a fold
-        # (house interpretation 2).
+        # (house interpretation 2). A box abandoned after Play loses its Play too
+        # (ABANDON_RULE, §663a.7(b)): it is never set, so nothing of it is paid.
         lines.append(Line(ANTE, Outcome.LOSE, -wagers.ante))
+        if wagers.played:
+            lines.append(Line(PLAY, Outcome.LOSE, -wagers.play))
         if wagers.tie:
             lines.append(Line(TIE, Outcome.LOSE, -wagers.tie))
     else:

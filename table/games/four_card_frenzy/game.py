@@ -266,6 +266,12 @@ class FourCardFrenzy:
         console_module="table/dealer.js",
         # The felt predates the interface: it draws from the round's events and state frames.
         view_frames=False,
+        # §684a.7(b); the felt's own dialog says it box by box (words.js leaveCost).
+        leave_rule=(
+            "A box you leave before it decides folds on its turn: its Ante and Odds lose, and "
+            "its optional wagers stay in action. A box that already raised is settled as "
+            "usual. Your seats are freed once the round is over."
+        ),
     )
 
     settle_one: Callable[[object], dict[str, Any]]

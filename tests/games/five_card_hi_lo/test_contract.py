@@ -192,6 +192,27 @@ def test_zero_optional_wagers_are_not_placed() -> None:
     assert list(out["boxes"][3]["wagers"]) == ["ante", "play"]
 
 
+def test_a_box_abandoned_before_it_was_set_loses_ante_play_and_tie() -> None:
+    """§663a.7(b), one rule for every wager of an abandoned box: no setting, so nothing is
+    paid from a hand its player never set; the Poker Bonus (cards as dealt) still pays."""
+    doc = base()
+    box = doc["boxes"][0]
+    del box["high"], box["low"]
+    box["abandoned"] = True
+    out = settle_document(doc)
+    assert isinstance(out, dict)
+    wagers = out["boxes"][0]["wagers"]
+    assert wagers["ante"] == {"outcome": "lose", "net": -1000}
+    assert wagers["play"] == {"outcome": "lose", "net": -1000}
+    assert wagers["tie"] == {"outcome": "lose", "net": -500}
+    assert set(wagers) == {"ante", "play", "tie", "poker_bonus"}
+    assert out["boxes"][0]["high_total"] is None
+    box["high"], box["low"] = ["JD", "TH", "9C"], ["AS", "2S"]
+    with pytest.raises(InvalidInput) as exc:
+        settle_document(doc)
+    assert exc.value.code == "setting_on_abandoned"
+
+
 def test_four_aces_dealer() -> None:
     doc = base()
     doc["dealer"] = ["AS", "AD", "AH", "AC", "9S"]

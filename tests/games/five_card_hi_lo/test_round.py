@@ -556,31 +556,56 @@ def test_abandon_before_no_more_bets_returns_the_wagers() -> None:
     assert rnd.boxes_of("ann") == [] and ledger.by_player["ann"] == 0
 
 
-def test_abandon_during_decisions_folds_undecided_and_sets_played_boxes() -> None:
+def abandoned_lines(rnd: Round, box: int) -> dict[str, tuple[str, int]]:
+    assert rnd.results is not None
+    [settled] = [b for b in rnd.results["boxes"] if b["box"] == box]
+    return {line["wager"]: (line["outcome"], line["net"]) for line in settled["results"]}
+
+
+def test_abandon_during_decisions_folds_undecided_and_forfeits_played_boxes() -> None:
+    """One rule for every wager of a box its player left (§663a.7(b), ABANDON_RULE): box 1
+    played, then ann left before setting it: its Ante, Play and Tie lose (the Tie used to be
+    paid from a hand the house set for her); its Poker Bonus stays in action, as after the
+    fold of box 2."""
     rnd, ledger = example_at("decisions")  # box 1 played, box 2 to act
     step = ledger.add(rnd.abandon("ann"))
     kinds = [e.kind for e in step.events]
     assert kinds.count("box_abandoned") == 2
     assert rnd.boxes[2].folded and rnd.to_act == 4
     ledger.add(rnd.decide(4, "bob", True))
-    # Box 1 played: the house sets it aces high at once; bob sets his own.
-    assert rnd.boxes[1].set_by == "abandoned" and not rnd.boxes[1].setting().ace_low  # type: ignore[union-attr]
-    assert rnd.pending_settings() == [4]
+    # Box 1 played: never set for her (no hand made up); bob sets his own.
+    assert rnd.boxes[1].set_by == "abandoned" and rnd.boxes[1].setting() is None
+    assert rnd.boxes[1].is_set and rnd.pending_settings() == [4]
     ledger.add(rnd.choose_setting(4, "bob", False))
     ledger.add(rnd.reveal())
     ledger.add(rnd.settle())
     check_money(rnd, ledger)
+    lines = abandoned_lines(rnd, 1)
+    assert lines["ante"] == ("lose", -1000) and lines["play"] == ("lose", -1000)
+    assert lines["tie"] == ("lose", -500) and "ante_bonus" not in lines
+    assert set(lines) == {"ante", "play", "tie", "poker_bonus"}
+    folded = abandoned_lines(rnd, 2)  # the same rule for the box that folded on leaving
+    assert folded["ante"] == ("lose", -1000) and set(folded) == {"ante", "poker_bonus"}
 
 
-def test_abandon_during_setting_sets_the_remaining_boxes() -> None:
+def test_abandon_during_setting_forfeits_the_boxes_not_yet_set() -> None:
     rnd, ledger = example_at("setting")
     ledger.add(rnd.choose_setting(2, "ann", True))
     step = ledger.add(rnd.abandon("ann"))
     assert rnd.boxes[2].set_by == "player" and rnd.boxes[1].set_by == "abandoned"
     assert step.events[-1].kind == "settings_complete"
+    forfeit = next(e for e in step.events if e.kind == "hands_set" and e.data["box"] == 1)
+    assert forfeit.data["forfeited"] == 1000 + 1000 + 500
+    assert not any(e.kind == "setting" and e.data["box"] == 1 for e in step.events)
     ledger.add(rnd.reveal())
     ledger.add(rnd.settle())
     check_money(rnd, ledger)
+    lines = abandoned_lines(rnd, 1)
+    assert [lines[w][0] for w in ("ante", "play", "tie")] == ["lose"] * 3
+    # Box 2, set before she left, is settled as set.
+    assert abandoned_lines(rnd, 2)["ante"][0] in ("win", "push", "lose")
+    again = Round.from_dict(rnd.to_dict())
+    assert again.boxes[1].forfeited and again.to_dict() == rnd.to_dict()
 
 
 # --- irregularities (§663a.13, §663a.10(f)) ----------------------------------------------------
