@@ -37,6 +37,7 @@ class MeterLine:
     hits: list[MeterEvent] = field(default_factory=list)
     funding: list[MeterEvent] = field(default_factory=list)  # the seed and every reseed
     funded: int = 0
+    resets: int = 0  # by staff (a 100% hit's reset is on the hit)
 
     @property
     def liability(self) -> int:
@@ -58,7 +59,7 @@ def meter_report(first: dt.datetime, last: dt.datetime) -> list[MeterLine]:
         if at is not None:
             line.amount, line.reserve = at
         events = MeterEvent.objects.filter(meter=meter, created__gt=first, created__lte=last)
-        for e in events.select_related("table", "player").order_by("version"):
+        for e in events.select_related("table", "player", "actor").order_by("version"):
             change = e.amount_after + e.reserve_after - e.amount_before - e.reserve_before
             if e.kind == MeterEvent.INCREMENT:
                 line.increments += change
@@ -68,10 +69,11 @@ def meter_report(first: dt.datetime, last: dt.datetime) -> list[MeterLine]:
             elif e.kind == MeterEvent.HIT:
                 line.paid += e.paid
                 line.hits.append(e)
-            if e.funded:
-                line.funded += e.funded
-                if e.kind != MeterEvent.HIT:
-                    line.funding.append(e)  # a reseed is shown on its hit
+            elif e.kind == MeterEvent.RESET:
+                line.resets += 1
+            line.funded += e.funded
+            if e.kind in (MeterEvent.SEED, MeterEvent.RESET):
+                line.funding.append(e)  # a hit's reseed is shown on the hit
         out.append(line)
     return out
 

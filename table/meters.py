@@ -745,3 +745,69 @@ def verify() -> list[str]:
                 )
             prev = event
     return problems
+
+
+# --- a reset by staff (§605a.8) --------------------------------------------------------------
+
+RESET_PERMISSION = "table.reset_meter"
+
+
+def reset_meter(meter_id: int, by: Any, reason: str) -> MeterEvent:
+    """Reset a meter by hand to its reseed amount (§605a.8), the reserve kept: a secured act.
+
+    Only staff holding ``table.reset_meter`` may, with a reason, and never while a linked
+    table has a round in play (its increments and payouts depend on the meter). What the
+    meter held above the reseed goes back to the house's account (below it, the house funds
+    the difference), in the ledger; the meter's history keeps who and why, and the audit log
+    has the reset, all in one transaction. Refused: nothing changes."""
+    from . import duties
+
+    reason = (reason or "").strip()
+    if by is None or not by.has_perm(RESET_PERMISSION):
+        raise MeterError("not_allowed", "resetting a meter needs the reset permission")
+    if len(reason) < 5:
+        raise MeterError("no_reason", "say why the meter is reset (at least a few words)")
+    with transaction.atomic():
+        meter = lock_meters([meter_id]).get(meter_id)
+        if meter is None:
+            raise MeterError("bad_meter", f"there is no meter {meter_id}")
+        in_play = rounds_in_play(meter.tables.values_list("pk", flat=True))
+        if in_play:
+            words = sorted(in_play.values())[0]
+            raise MeterError("round_in_play", f"{words} is in play: reset between rounds")
+        before = _standing(meter)
+        target = meter.spec().reseed_amount(meter.wager)
+        change = target - before.amount  # > 0: the house funds; < 0: back to the house
+        if change:
+            house = house_account().pk
+            ledger.post(
+                [
+                    ledger.Posting(
+                        f"progressive reset by staff: {meter.name}",
+                        ((house, -change), (meter.account_id, change)),
+                    )
+                ]
+            )
+        event = _book(
+            meter,
+            before,
+            Meter(target, before.reserve),
+            MeterEvent.RESET,
+            funded=max(change, 0),
+            reseeded=True,
+            actor=by,
+            reason=reason[:200],
+        )
+        duties.record(
+            by,
+            "meter_reset",
+            {
+                "meter": meter.name,
+                "reason": reason[:200],
+                "amount_before": before.amount,
+                "amount_after": target,
+                "reserve": before.reserve,
+            },
+        )
+        _after_commit(meter, MeterEvent.RESET, None)
+    return event

@@ -605,6 +605,8 @@ class ProgressiveMeter(models.Model):
 
     class Meta:
         ordering = ["name"]
+        # §605a.8: a reset by hand is a secured act (its own permission), in the audit log.
+        permissions = [("reset_meter", "Can reset a progressive meter (secured, audited)")]
 
     def __str__(self) -> str:
         return f"{self.name} ({dollars(self.amount)})"
@@ -650,7 +652,14 @@ class MeterEvent(models.Model):
     meter before and after, whether it reset to its reseed)."""
 
     SEED, INCREMENT, REVERSAL, HIT = "seed", "increment", "reversal", "hit"
-    KINDS = [(SEED, "seeded"), (INCREMENT, "increment"), (REVERSAL, "reversal"), (HIT, "hit")]
+    RESET = "reset"  # by staff holding table.reset_meter, with a reason (§605a.8)
+    KINDS = [
+        (SEED, "seeded"),
+        (INCREMENT, "increment"),
+        (REVERSAL, "reversal"),
+        (HIT, "hit"),
+        (RESET, "reset by staff"),
+    ]
 
     meter = models.ForeignKey(ProgressiveMeter, on_delete=models.PROTECT, related_name="events")
     #: The meter's version after this change: events of one meter in commit order (a split
@@ -683,6 +692,11 @@ class MeterEvent(models.Model):
     #: What the house added at a 100% hit (the reseed), or at creation (the seed).
     funded = Money(default=0)
     reseeded = models.BooleanField(default=False)
+    #: A reset by staff: who, and why (empty for every other change).
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    reason = models.CharField(max_length=200, blank=True, default="")
 
     objects = MeterEventQuerySet.as_manager()
 

@@ -149,7 +149,60 @@ class ProgressiveMeterAdmin(admin.ModelAdmin):
     @admin.display(description="history")
     def history(self, obj: ProgressiveMeter) -> SafeString:
         url = reverse("admin:table_meterevent_changelist") + f"?meter__id__exact={obj.pk}"
-        return format_html('<a href="{}">{} changes</a>', url, obj.events.count())
+        link = format_html('<a href="{}">{} changes</a>', url, obj.events.count())
+        if getattr(obj, "may_reset", False):
+            reset = reverse("admin:table_progressivemeter_reset", args=[obj.pk])
+            return format_html('{} · <a href="{}">Reset to the reseed…</a>', link, reset)
+        return link
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field: Any = None) -> Any:
+        obj = super().get_object(request, object_id, from_field)
+        if obj is not None:
+            obj.may_reset = request.user.has_perm(meters.RESET_PERMISSION)
+        return obj
+
+    def get_urls(self) -> list[Any]:
+        from django.urls import path
+
+        return [
+            path(
+                "<int:meter_id>/reset/",
+                self.admin_site.admin_view(self.reset_view),
+                name="table_progressivemeter_reset",
+            ),
+            *super().get_urls(),
+        ]
+
+    def reset_view(self, request: HttpRequest, meter_id: int) -> Any:
+        """A secured reset (§605a.8): the reset permission, a reason, a confirmation; the
+        service does it and writes the audit log (table.meters.reset_meter)."""
+        from django.contrib import messages
+        from django.core.exceptions import PermissionDenied
+        from django.shortcuts import get_object_or_404, redirect
+        from django.template.response import TemplateResponse
+
+        if not request.user.has_perm(meters.RESET_PERMISSION):
+            raise PermissionDenied
+        meter = get_object_or_404(ProgressiveMeter, pk=meter_id)
+        problem = ""
+        if request.method == "POST":
+            try:
+                meters.reset_meter(meter.pk, request.user, request.POST.get("reason", ""))
+            except meters.MeterError as exc:
+                problem = exc.message
+            else:
+                messages.success(request, f"{meter.name} was reset to its reseed.")
+                return redirect("admin:table_progressivemeter_change", meter.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Reset {meter.name}",
+            "opts": self.model._meta,
+            "meter": meter,
+            "reseed": meter.spec().reseed_amount(meter.wager),
+            "problem": problem,
+            "reason": request.POST.get("reason", ""),
+        }
+        return TemplateResponse(request, "admin/table/meter_reset.html", context)
 
 
 @admin.register(MeterEvent)

@@ -185,6 +185,7 @@ def _meters_view(admin_: TableGamesReportAdmin, request: HttpRequest) -> HttpRes
                 "hits",
                 "paid",
                 "seed and reseeds funded",
+                "resets by staff",
             ]
         ]
         for m in lines:
@@ -202,8 +203,36 @@ def _meters_view(admin_: TableGamesReportAdmin, request: HttpRequest) -> HttpRes
                     len(m.hits),
                     f"{m.paid / 100:.2f}",
                     f"{m.funded / 100:.2f}",
+                    m.resets,
                 ]
             )
+        rows.append([])
+        rows.append(
+            [
+                "seed or reset: meter",
+                "when",
+                "what",
+                "by",
+                "reason",
+                "amount before",
+                "amount after",
+                "funded by the house",
+            ]
+        )
+        for m in lines:
+            for e in m.funding:
+                rows.append(
+                    [
+                        m.meter.name,
+                        timezone.localtime(e.created).isoformat(),
+                        e.get_kind_display(),
+                        e.actor.get_username() if e.actor else "",
+                        e.reason,
+                        f"{e.amount_before / 100:.2f}",
+                        f"{e.amount_after / 100:.2f}",
+                        f"{e.funded / 100:.2f}",
+                    ]
+                )
         rows.append([])
         rows.append(
             [
