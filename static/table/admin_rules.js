@@ -25,7 +25,11 @@
     const figures = await answer.json();
     const jurisdiction = document.getElementById("id_jurisdiction");
 
+    // The saved values' own warnings (the template's): the preview says the same once.
+    const saved = Array.from(document.querySelectorAll(".saved-warning"));
+
     function update() {
+      const flagged = new Set();
       const where = jurisdiction ? figures.jurisdictions[jurisdiction.value] : null;
       const out = [];
       for (const wager of figures.wagers) {
@@ -46,7 +50,10 @@
               wager.kind === "bad_beat"
                 ? "element of risk " + pct(f.element_of_risk)
                 : "hit frequency " + pct(f.hit_frequency);
-            if (f.flag) notes.push("⚠ " + f.flag);
+            if (f.flag) {
+              notes.push("⚠ " + f.flag);
+              flagged.add(wager.kind + "/" + name);
+            }
           } else {
             edge = "—";
           }
@@ -70,6 +77,11 @@
       }
       rows.replaceChildren(...out);
       panel.hidden = false;
+      // A warning the preview shows for the table on the form is not repeated under the
+      // saved values (it was shown twice for a saved Four Card Bonus A).
+      for (const p of saved) {
+        p.hidden = flagged.has(p.dataset.wager + "/" + p.dataset.table);
+      }
     }
 
     const form = panel.closest("form") || document;

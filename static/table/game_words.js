@@ -296,6 +296,8 @@ export function describeGameEvent(game, kind, d, labels = {}) {
       return `${who(d)} plays ${dollars(d.play)}${why}.`;
     }
     case "setting_started":
+      // Rounds before issue 28 still hold a setting step every box folded out of.
+      if (!(d.boxes || []).length) return null;
       return `Every box that plays now sets its high and low hands: box ${(d.boxes || []).join(", box ")}.`;
     case "setting_turn":
       return `${who(d)} to set the hands.`;

@@ -68,7 +68,10 @@ export function describeEvent(kind, d) {
     case "round_opened":
       return `Round ${d.round} open for bets (${d.deck_back} deck, shoe commitment ${String(d.commitment).slice(0, 12)}…).`;
     case "betting_clock":
-      return `Nobody has bet yet: betting stays open another ${d.seconds} s.`;
+      // The wait with no countdown (seconds null) and the countdown the first bet starts.
+      return typeof d.seconds === "number"
+        ? `Betting closes in ${d.seconds} s.`
+        : "Nobody has bet yet: betting stays open until someone bets.";
     case "wagers_placed":
       return `${boxWho(d)} bets ${wagerList(d.wagers)}.`;
     case "wagers_withdrawn":

@@ -93,6 +93,12 @@ class GameRulesForm(forms.ModelForm):
         values = stored or g.rules_to_dict(g.default_rules())
         for f in g.rules_fields():
             self.fields[f.name].initial = form_initial(f, values.get(f.name, f.default))
+        if self.instance.pk is None:
+            # A new submission is of the page's game from the start: what the page shows
+            # beside the form (signs, limits, house edge, warnings) is that game's, not the
+            # model's default game's, before saving and on a form error alike.
+            self.instance.game = self.game_name
+            self.instance.choices = dict(values)
         if "game" in self.fields:
             self.fields["game"].initial = self.game_name
             self.fields["game"].required = False  # a form without it: the page's game

@@ -71,11 +71,13 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         name = self.game_of(request, obj)
+        # Before the first save the page shows the game's default choices, and says so.
+        shown = "saved values" if obj is not None else f"{game(name).title}'s defaults, until saved"
         return (
             (None, {"fields": ("name", "game")}),
             *((title, {"fields": names}) for title, names in choice_fieldsets(name)),
-            ("As posted at the table — saved values", {"fields": ("game_signs",)}),
-            ("House edge of the wagers offered", {"fields": ("game_mathematics",)}),
+            (f"As posted at the table — {shown}", {"fields": ("game_signs",)}),
+            (f"House edge of the wagers offered — {shown}", {"fields": ("game_mathematics",)}),
             ("Use", {"fields": ("in_force_at", "created", "updated")}),
         )
 

@@ -447,7 +447,8 @@ class FiveCardHiLo:
                 phase.value,
                 bool(state.boxes_in_play()),
                 state.to_act,
-                Phase.SETTING.value,
+                # Every box folded: nothing to set, the reveal is due now.
+                Phase.DECISIONS.value if state.all_folded() else Phase.SETTING.value,
                 "Reveal and set the dealer's hand",
             )
         moves = [step] if step is not None else []

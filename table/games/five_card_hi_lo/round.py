@@ -479,9 +479,17 @@ class Round:
         self.to_act, events = next_turn(
             self.boxes_in_play(), lambda box: self._record_decision(box, False, "abandoned")
         )
-        if self.to_act is None:
+        if self.to_act is None and self.anyone_plays():
             events.extend(self._start_setting())
+        # Every box folded: no setting step (nothing to set); the dealer reveals from here.
         return events
+
+    def anyone_plays(self) -> bool:
+        return any(b.playing for b in self.boxes_in_play())
+
+    def all_folded(self) -> bool:
+        """Every box has decided and none plays: the round skips the setting step."""
+        return self.phase is Phase.DECISIONS and self.to_act is None and not self.anyone_plays()
 
     def _record_decision(self, box: BoxPlay, play: bool, why: str) -> list[Event]:
         box.decision = PLAY_DECISION if play else FOLD_DECISION
@@ -740,8 +748,9 @@ class Round:
 
     def reveal(self) -> Step:
         """Turn the dealer's cards over and set them the house way once every playing box is
-        set (§663a.11(e))."""
-        self._require(Phase.SETTING)
+        set (§663a.11(e)), or once every box folded (no setting step)."""
+        if not self.all_folded():
+            self._require(Phase.SETTING)
         pending = self.pending_settings()
         if pending:
             raise RuleViolation("settings_pending", f"box {pending[0]} has not set its hands")

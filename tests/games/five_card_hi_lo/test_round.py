@@ -13,8 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
+from table.games.base import REVEAL, Actor
 from table.games.cards import DECK, card_code
 from table.games.errors import EngineError, InvalidInput, RuleViolation
+from table.games.five_card_hi_lo.game import GAME
 from table.games.five_card_hi_lo.hands import possible_settings
 from table.games.five_card_hi_lo.round import (
     DEALER,
@@ -132,9 +134,14 @@ def test_a_folded_box_without_a_poker_bonus_is_discarded_unseen() -> None:
     rnd.deal()
     step = rnd.decide(1, "bob", False)
     assert next(e for e in step.events if e.kind == "decision").data["cards_kept"] is False
-    # Nobody played: the setting step has nothing to set.
-    assert rnd.phase is Phase.SETTING and rnd.pending_settings() == []
-    assert step.events[-1].kind == "settings_complete"
+    # Nobody played: no setting step (issue 28: the log said "sets its high and low hands:
+    # box ." and the table showed "Setting the hands"); the dealer reveals next.
+    assert rnd.phase is Phase.DECISIONS and rnd.all_folded()
+    kinds = [e.kind for e in step.events]
+    assert kinds[-1] == "decisions_complete"
+    assert "setting_started" not in kinds and "settings_complete" not in kinds
+    assert [m.name for m in GAME.moves(rnd, Actor.dealer())][:1] == [REVEAL]
+    assert GAME.timer(rnd) is None
     rnd.reveal()
     step = rnd.settle()
     assert rnd.results is not None
@@ -839,7 +846,7 @@ def test_money_is_conserved_over_random_whole_rounds(seed: int, choices: list[in
                 assert box is not None
                 offered = possible_settings(rnd.boxes[box].cards)
                 ledger.add(rnd.choose_setting(box, player, bool(choice(len(offered)))))
-        elif rnd.phase is Phase.SETTING:
+        elif rnd.phase is Phase.SETTING or rnd.all_folded():
             ledger.add(rnd.reveal())
         elif rnd.phase is Phase.REVEALED:
             ledger.add(rnd.settle())
