@@ -62,7 +62,7 @@ def test_a_saved_warning_is_shown_once(browser: Any, site: Site) -> None:
     page.wait_for_url("**/change/**")
     page.locator("#math-preview").wait_for(state="visible")
     shown = page.get_by_text(WARNING).filter(visible=True)
-    assert shown.count() == 1, [shown.nth(i).evaluate("e => e.outerHTML") for i in range(shown.count())]
+    assert shown.count() == 1, shown.all_text_contents()
     # A table under the ceiling on the form: the preview no longer warns, the saved values do.
     page.select_option("#id_four_card_bonus_paytable", "FC-9")
     assert page.get_by_text(WARNING).filter(visible=True).count() == 1
