@@ -1,0 +1,141 @@
+"""Player protection in the browser, at a phone's size (390x844) and a desktop's (1440x900):
+the bar's clock in the player's own time zone and the time since login (§814a.1(e)(1)), the
+helpline (§814a.1(b)), the previous login (§812a.9(a)(4)); the reality check that must be
+answered (§814a.1(e)(2)); the password after 15 minutes idle (§812a.3(a)(6)); the limits
+page (§814a.2). Screenshots: artifacts/screenshots/protection-*.png."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from .conftest import PASSWORD, PHONE, Site, login, screenshot
+
+pytestmark = [pytest.mark.browser]
+
+DESKTOP = {"width": 1440, "height": 900}
+SIZES = [("phone", PHONE, True), ("desktop", DESKTOP, False)]
+
+
+def age_session(site: Site, username: str, field: str, minutes: int) -> None:
+    """Move the player's latest session's ``field`` back in time (as if that long passed)."""
+    site.stack.python(
+        "import datetime as dt\n"
+        "from table.models import PlayerSession\n"
+        f"s = PlayerSession.objects.filter(user__username={username!r}).order_by('-id')[0]\n"
+        f"setattr(s, {field!r}, getattr(s, {field!r}) - dt.timedelta(minutes={minutes}))\n"
+        f"s.save(update_fields=[{field!r}])\n"
+    )
+
+
+@pytest.mark.parametrize(("size", "viewport", "phone"), SIZES)
+def test_the_bar_shows_local_time_time_since_login_and_the_helpline(
+    browser: Any, site: Site, size: str, viewport: dict[str, int], phone: bool
+) -> None:
+    client = login(
+        browser, site, "erin", viewport=viewport, phone=phone, timezone_id="America/Los_Angeles"
+    )
+    page = client.page
+    bar = page.locator("[data-protection]")
+    bar.wait_for()
+    clock = page.locator("[data-pp=clock]")
+    page.wait_for_function(
+        "() => /^\\d\\d:\\d\\d:\\d\\d PST$/"
+        ".test(document.querySelector('[data-pp=clock]').textContent)"
+    )
+    first = clock.text_content()
+    page.wait_for_timeout(1100)
+    assert clock.text_content() != first  # it ticks
+    assert page.locator("[data-pp=elapsed]").text_content() == "0 min"
+    assert page.locator("[data-pp=net]").text_content() == "$0.00"
+    assert page.locator("[data-pp=wagered]").text_content() == "$0.00"
+    assert "1-800-GAMBLER" in bar.text_content()
+    assert "Your previous login:" in page.locator(".messages").text_content()
+    # Nothing of the bar runs off a phone's screen.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], width
+    screenshot(page, f"protection-bar-{size}")
+    page.goto(site.url("/tables/1/"))
+    bar.wait_for()
+    screenshot(page, f"protection-bar-table-{size}")
+    assert not client.errors, client.errors
+
+
+@pytest.mark.parametrize(("size", "viewport", "phone"), SIZES)
+def test_the_reality_check_waits_for_an_answer(
+    browser: Any, site: Site, size: str, viewport: dict[str, int], phone: bool
+) -> None:
+    client = login(browser, site, "frank", viewport=viewport, phone=phone)
+    page = client.page
+    age_session(site, "frank", "started", 61)
+    age_session(site, "frank", "reality_answered", 61)
+    page.goto(site.url("/tables/1/"))
+    dialog = page.locator("dialog[data-pp=reality]")
+    dialog.wait_for(state="visible")
+    text = dialog.text_content()
+    assert re.search(r"logged in for\s+1 h 01 min", text), text
+    assert "$0.00" in text
+    # Escape does not dismiss it: it must be answered.
+    page.keyboard.press("Escape")
+    assert dialog.is_visible()
+    screenshot(page, f"protection-reality-{size}")
+    page.click("dialog[data-pp=reality] [data-answer=keep]")
+    dialog.wait_for(state="hidden")
+    status = page.evaluate("fetch('/protection/status.json').then(r => r.json())")
+    assert not status["reality_due"]
+    assert not client.errors, client.errors
+
+
+@pytest.mark.parametrize(("size", "viewport", "phone"), SIZES)
+def test_after_15_minutes_idle_the_password_again(
+    browser: Any, site: Site, size: str, viewport: dict[str, int], phone: bool
+) -> None:
+    client = login(browser, site, "erin", viewport=viewport, phone=phone)
+    page = client.page
+    age_session(site, "erin", "last_active", 16)
+    page.goto(site.url("/tables/1/"))
+    dialog = page.locator("dialog[data-pp=locked]")
+    dialog.wait_for(state="visible")
+    screenshot(page, f"protection-idle-{size}")
+    page.fill("#pp-password", "not-it")
+    page.click("dialog[data-pp=locked] button[type=submit]")
+    page.locator("[data-pp=unlock-error]").wait_for(state="visible")
+    page.fill("#pp-password", PASSWORD)
+    page.click("dialog[data-pp=locked] button[type=submit]")
+    dialog.wait_for(state="hidden")
+    # (the wrong password's 403 is the answer the dialog shows, not a page error)
+    assert [e for e in client.errors if "/protection/unlock/" not in e] == [], client.errors
+
+
+@pytest.mark.parametrize(("size", "viewport", "phone"), SIZES)
+def test_the_limits_page(
+    browser: Any, site: Site, size: str, viewport: dict[str, int], phone: bool
+) -> None:
+    name = "erin" if size == "phone" else "frank"
+    client = login(browser, site, name, viewport=viewport, phone=phone)
+    page = client.page
+    page.click("text=My limits")
+    page.wait_for_url(site.url("/protection/limits/"))
+    row = page.locator(".pp-limit-row[data-kind=loss_day]")
+    row.locator("input[name=amount]").fill("50")
+    row.locator("button", has_text="Save").click()
+    page.wait_for_load_state()
+    assert "in force now" in page.locator(".messages").text_content()
+    assert row.locator(".pp-current").text_content() == "$50.00"
+    row.locator("input[name=amount]").fill("75")
+    row.locator("button", has_text="Save").click()
+    page.wait_for_load_state()
+    assert "You asked for $75.00" in row.text_content()
+    assert row.locator(".pp-current").text_content() == "$50.00"  # not before its time
+    screenshot(page, f"protection-limits-{size}")
+    screenshot(page, f"protection-limits-{size}-full", full_page=True)
+    widest = page.evaluate(
+        "() => [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right"
+        " > document.documentElement.clientWidth + 1).slice(0, 5).map(e => e.tagName + '.' +"
+        " e.className + ' ' + Math.round(e.getBoundingClientRect().right))"
+    )
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], (width, widest)
+    assert not client.errors, client.errors
