@@ -63,6 +63,18 @@ BEAT_SECONDS = 5.0
 #: this long, then sends what it holds and the client, seeing the gap, asks for a snapshot.
 GAP_SECONDS = 0.5
 
+#: At most this long in all, however late this process runs.
+GAP_MAX_SECONDS = 5.0
+
+
+def gap_seconds() -> float:
+    """How long a socket holds frames for a missing one: GAP_SECONDS, and twice this
+    process's lag on top (table.lag): a process that runs late reads the frames another
+    process published through Redis late as well, and giving up too soon makes every
+    client of the table ask for a snapshot."""
+    return min(GAP_MAX_SECONDS, GAP_SECONDS + 2 * lag.current().value)
+
+
 #: A frame held for its turn: (private, frame text or None, view text or None, whether the
 #: view is a dealer console's).
 Held = tuple[bool, str | None, str | None, bool]
@@ -492,7 +504,7 @@ class TableConsumer(FrameConsumer):
         gap = any(version > self.next_version for version in self.held)
         if gap and self.gap_timer is None:
             self.gap_timer = asyncio.get_running_loop().call_later(
-                GAP_SECONDS, lambda: asyncio.ensure_future(self.give_up_gap())
+                gap_seconds(), lambda: asyncio.ensure_future(self.give_up_gap())
             )
         elif not gap and self.gap_timer is not None:
             self.gap_timer.cancel()

@@ -13,7 +13,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from table import lag
+from table import consumers, lag
 
 from .conftest import open_socket
 
@@ -99,3 +99,17 @@ async def test_behind_no_new_watchers_or_seats_and_the_seated_play_on(
     assert (await bob.command(cmd="sit", box=3))["type"] == "ok"
     for sock in (alice, bob, dealer):
         await sock.close()
+
+
+async def test_a_late_process_waits_longer_for_a_frame_that_crossed() -> None:
+    """Frames of a table published by another process come through Redis: a process that
+    runs late reads them late too, so a socket holds a gap open longer before it gives up
+    (and its client asks for a snapshot)."""
+    watch = lag.current()
+    watch.loop = watch.wait = 0.0
+    assert consumers.gap_seconds() == consumers.GAP_SECONDS
+    watch.loop = 0.8
+    assert consumers.gap_seconds() == pytest.approx(consumers.GAP_SECONDS + 1.6)
+    watch.loop = 60.0
+    assert consumers.gap_seconds() == consumers.GAP_MAX_SECONDS
+    watch.loop = 0.0
