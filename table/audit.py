@@ -25,7 +25,7 @@ from django.db.models import Sum
 from table.games import game_of_state
 from table.games.base import EngineError, Game, RoundStatus
 from table.games.cards import DECK, codes
-from table.games.shoe import DealPlan, Fault, deal
+from table.games.shoe import DealPlan, Fault, dispense
 
 from .models import (
     BoxRecord,
@@ -227,11 +227,11 @@ def announced_problems(
     shoe re-dealt with the game's plan) and each box's hole cards."""
     order, _salt = _stored_shoe(row)
     plan = game.dealing_plan(state)
-    boxes = sum(1 for s in plan.stacks if s.to == "box")
-    shared = any(s.to == "shared" for s in plan.stacks)
     problems = []
     if len(order) == len(DECK):
-        dealt = deal(order, boxes, shared, DealPlan.from_faults(faults, len(plan.stacks)))
+        # The shoe dispenses what the game's plan says, as at the table (any cards per
+        # stack, a shared stack's kept cards): the same function, the same faults.
+        dealt = dispense(order, plan, DealPlan.for_plan(faults, plan))
         face_up = [e.data["card"] for e in events if e.kind == "face_up_card"]
         if face_up != codes(list(dealt.face_up_discards)):
             problems.append(f"cards announced face up {face_up} are not the re-dealt ones")

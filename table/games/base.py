@@ -38,7 +38,7 @@ from table.games.cards import codes
 from table.games.errors import EngineError, InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Transfer, plain_dict, to_player
 from table.games.progressive import MeterRates
-from table.games.shoe import Fault, RandomSource
+from table.games.shoe import DealingPlan, Fault, RandomSource, Stack, stacks_of_five
 
 __all__ = [
     "ABANDON",
@@ -96,6 +96,7 @@ __all__ = [
     "RulesField",
     "Sign",
     "Stack",
+    "stacks_of_five",
     "StaffPart",
     "TableSettings",
     "Timer",
@@ -513,30 +514,6 @@ class StaffPart:
     template: str
     context: Mapping[str, Any]
     title: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Stack:
-    """One stack the shoe dispenses: to a box, the dealer, or a shared card's stack (whose
-    top card is kept, the rest discarded unseen)."""
-
-    to: str  # "box", "dealer" or "shared"
-    box: int | None
-    cards: int
-    kept: int
-
-
-@dataclass(frozen=True, slots=True)
-class DealingPlan:
-    """The stacks the next deal dispenses, in order (§684a.10(b), §657a.10(b), §663a.10(b)),
-    from one deck of 52 (two decks alternate between rounds when the table has two). A card
-    the shoe finds face up is discarded and dealing goes on (a ``face_up_card`` event)."""
-
-    stacks: tuple[Stack, ...]
-
-    @property
-    def cards(self) -> int:
-        return sum(s.cards for s in self.stacks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1043,17 +1020,6 @@ class WagerLimits(Protocol):
     def offers(self, wager: str) -> bool: ...
 
     def limits(self, wager: str) -> tuple[int, int]: ...
-
-
-def stacks_of_five(boxes: Iterable[int], shared_card: bool = False) -> DealingPlan:
-    """The virtual shoe's plan the three games share (§684a.10(b), §657a.10(b), §663a.10(b)):
-    a stack of five per box in play from the dealer's left, then the dealer's stack, then,
-    when a box wagered on the shared card, one more stack whose top card is that card."""
-    stacks = [Stack("box", box, 5, 5) for box in boxes]
-    stacks.append(Stack("dealer", None, 5, 5))
-    if shared_card:
-        stacks.append(Stack("shared", None, 5, 1))
-    return DealingPlan(tuple(stacks))
 
 
 def dealer_step(

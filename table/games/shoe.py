@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -21,7 +21,42 @@ from typing import Any, Protocol
 from .cards import DECK, Card, check_distinct, codes
 from .errors import InvalidInput, RuleViolation
 
-CARDS_PER_STACK = 5
+CARDS_PER_STACK = 5  # the stacks of the games dealt so far (stacks_of_five); a plan may differ
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """One stack the shoe dispenses: to a box, the dealer, or a shared card's stack (whose
+    top card is kept, the rest discarded unseen)."""
+
+    to: str  # "box", "dealer" or "shared"
+    box: int | None
+    cards: int
+    kept: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealingPlan:
+    """The stacks the next deal dispenses, in order (§684a.10(b), §657a.10(b), §663a.10(b)),
+    from one deck of 52 (two decks alternate between rounds when the table has two). A card
+    the shoe finds face up is discarded and dealing goes on (a ``face_up_card`` event)."""
+
+    stacks: tuple[Stack, ...]
+
+    @property
+    def cards(self) -> int:
+        return sum(s.cards for s in self.stacks)
+
+
+def stacks_of_five(boxes: Iterable[int], shared_card: bool = False) -> DealingPlan:
+    """The virtual shoe's plan the three games share (§684a.10(b), §657a.10(b), §663a.10(b)):
+    a stack of five per box in play from the dealer's left, then the dealer's stack, then,
+    when a box wagered on the shared card, one more stack whose top card is that card."""
+    stacks = [Stack("box", box, 5, 5) for box in boxes]
+    stacks.append(Stack("dealer", None, 5, 5))
+    if shared_card:
+        stacks.append(Stack("shared", None, 5, 1))
+    return DealingPlan(tuple(stacks))
 
 
 class RandomSource(Protocol):
@@ -87,7 +122,15 @@ class DealPlan:
     misdeal_stack: int | None = None  # index of the stack dealt one card short
 
     @classmethod
-    def from_faults(cls, faults: Sequence[Fault], stacks: int) -> DealPlan:
+    def for_plan(cls, faults: Sequence[Fault], stacks: DealingPlan) -> DealPlan:
+        """The faults armed for a deal of ``stacks``: a jam dies two cards before the end."""
+        return cls.from_faults(faults, len(stacks.stacks), stacks.cards)
+
+    @classmethod
+    def from_faults(
+        cls, faults: Sequence[Fault], stacks: int, cards: int | None = None
+    ) -> DealPlan:
+        """``cards``: of the whole deal (None: ``stacks`` stacks of five)."""
         face_up: list[int] = []
         jam_at = misdeal = None
         for fault in faults:
@@ -96,7 +139,8 @@ class DealPlan:
             elif fault is Fault.TWO_FACE_UP_CARDS:
                 face_up += [len(face_up) + 2, len(face_up) + 7]
             elif fault is Fault.JAM:
-                jam_at = CARDS_PER_STACK * max(1, stacks) - 2  # dies during the last stack
+                whole = CARDS_PER_STACK * max(1, stacks) if cards is None else max(cards, 3)
+                jam_at = whole - 2  # dies during the last stack
             elif fault is Fault.MISDEAL:
                 misdeal = 0
         return cls(tuple(face_up), jam_at, misdeal)
@@ -105,47 +149,57 @@ class DealPlan:
 @dataclass(frozen=True, slots=True)
 class Deal:
     """What the shoe delivered: a stack per box (from the dealer's left), the dealer's stack,
-    the All-Six card, the cards found face up and the stub."""
+    the shared cards kept (a card every box's side wager shares, §684a.10(b), §657a.10(b))
+    and the rest of their stack discarded unseen, the cards found face up and the stub."""
 
     box_stacks: tuple[tuple[Card, ...], ...]
     dealer_stack: tuple[Card, ...]
-    all_six_card: Card | None
-    all_six_discards: tuple[Card, ...]
+    shared_cards: tuple[Card, ...]
+    shared_discards: tuple[Card, ...]
     face_up_discards: tuple[Card, ...]
     stub: tuple[Card, ...]
     irregularity: str | None = None  # set when the deal must be voided
+
+    @property
+    def shared_card(self) -> Card | None:
+        """The one shared card of a plan that keeps one (None: no shared stack was dealt)."""
+        return self.shared_cards[0] if self.shared_cards else None
 
     @property
     def cards_dealt(self) -> int:
         return (
             sum(len(s) for s in self.box_stacks)
             + len(self.dealer_stack)
-            + (1 if self.all_six_card is not None else 0)
-            + len(self.all_six_discards)
+            + len(self.shared_cards)
+            + len(self.shared_discards)
             + len(self.face_up_discards)
         )
 
 
 def deal(order: Sequence[Card], boxes: int, all_six: bool, plan: DealPlan | None = None) -> Deal:
-    """Dispense stacks of five from a shuffled deck (§684a.10(b)).
-
-    First the boxes with Ante and Odds from the dealer's left, then the dealer; if anyone
-    placed an All-Six Bonus Wager, one more stack whose top card is the All-Six card and whose
-    other four go to the discard rack unseen.
-    """
+    """Stacks of five (§684a.10(b)): :func:`dispense` with :func:`stacks_of_five` for
+    ``boxes`` boxes, then the dealer, then, with ``all_six``, a shared card's stack."""
     if not isinstance(boxes, int) or isinstance(boxes, bool) or not 0 <= boxes <= 6:
         # §684a.2(a): no more than six betting positions.
         raise InvalidInput("bad_box_count", f"a deal is for 0 to 6 boxes, not {boxes!r}")
+    return dispense(order, stacks_of_five(range(1, boxes + 1), all_six), plan)
+
+
+def dispense(order: Sequence[Card], stacks: DealingPlan, plan: DealPlan | None = None) -> Deal:
+    """Dispense the stacks a game's dealing plan asks for, in its order, from a shuffled deck
+    (§684a.10(b), §657a.10(b), §663a.10(b)): each stack of its own number of cards; of a
+    shared stack the top ``kept`` cards are kept and the rest go to the discard rack unseen.
+    ``plan``: the faults armed for this deal (a jam, cards found face up, a misdeal).
+    """
     check_distinct(order)
     plan = plan or DealPlan()
-    stacks_needed = boxes + 1 + (1 if all_six else 0)
     position = 0
     dispensed = 0
     face_up: list[Card] = []
-    stacks: list[tuple[Card, ...]] = []
+    dealt: list[tuple[Card, ...]] = []
     irregularity: str | None = None
-    for stack_index in range(stacks_needed):
-        size = CARDS_PER_STACK - (1 if plan.misdeal_stack == stack_index else 0)
+    for stack_index, wanted in enumerate(stacks.stacks):
+        size = wanted.cards - (1 if plan.misdeal_stack == stack_index else 0)
         stack: list[Card] = []
         while len(stack) < size:
             if plan.jam_at is not None and dispensed >= plan.jam_at:
@@ -162,21 +216,25 @@ def deal(order: Sequence[Card], boxes: int, all_six: bool, plan: DealPlan | None
                 face_up.append(card)
                 continue
             stack.append(card)
-        stacks.append(tuple(stack))
+        dealt.append(tuple(stack))
         if irregularity:
             break
     if irregularity is None and len(face_up) > 1:
         irregularity = "face_up_cards"  # §684a.13(a): more than one -> void
-    if irregularity is None and any(len(s) != CARDS_PER_STACK for s in stacks):
+    if irregularity is None and any(
+        len(d) != s.cards for d, s in zip(dealt, stacks.stacks, strict=False)
+    ):
         irregularity = "wrong_card_count"  # §684a.13(c)
-    box_stacks = tuple(stacks[:boxes])
-    dealer_stack = stacks[boxes] if len(stacks) > boxes else ()
-    six_stack = stacks[boxes + 1] if all_six and len(stacks) > boxes + 1 else ()
+    by_kind: dict[str, list[tuple[Card, ...]]] = {"box": [], "dealer": [], "shared": []}
+    for wanted, got in zip(stacks.stacks, dealt, strict=False):
+        by_kind[wanted.to].append(got)
+    kept = next((s.kept for s in stacks.stacks if s.to == "shared"), 0)
+    shared = [card for stack in by_kind["shared"] for card in stack[:kept]]
     return Deal(
-        box_stacks=box_stacks,
-        dealer_stack=dealer_stack,
-        all_six_card=six_stack[0] if six_stack else None,
-        all_six_discards=tuple(six_stack[1:]),
+        box_stacks=tuple(by_kind["box"]),
+        dealer_stack=by_kind["dealer"][0] if by_kind["dealer"] else (),
+        shared_cards=tuple(shared),
+        shared_discards=tuple(c for stack in by_kind["shared"] for c in stack[kept:]),
         face_up_discards=tuple(face_up),
         stub=tuple(order[position:]),
         irregularity=irregularity,

@@ -106,8 +106,8 @@ def test_deal_order_boxes_then_dealer_then_all_six_stack() -> None:
     assert dealt.box_stacks == (tuple(range(0, 5)), tuple(range(5, 10)), tuple(range(10, 15)))
     assert dealt.dealer_stack == tuple(range(15, 20))
     # The top card of the next stack is the All-Six card; the other four are discarded unseen.
-    assert dealt.all_six_card == 20
-    assert dealt.all_six_discards == (21, 22, 23, 24)
+    assert dealt.shared_card == 20
+    assert dealt.shared_discards == (21, 22, 23, 24)
     assert dealt.stub == tuple(range(25, 52))
     assert dealt.cards_dealt == 25
 
@@ -115,7 +115,7 @@ def test_deal_order_boxes_then_dealer_then_all_six_stack() -> None:
 def test_deal_without_all_six() -> None:
     dealt = deal(list(DECK), boxes=6, all_six=False)
     assert len(dealt.box_stacks) == 6 and dealt.dealer_stack == tuple(range(30, 35))
-    assert dealt.all_six_card is None and dealt.all_six_discards == ()
+    assert dealt.shared_card is None and dealt.shared_discards == ()
     assert len(dealt.stub) == 17
 
 

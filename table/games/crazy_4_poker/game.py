@@ -74,7 +74,6 @@ from ..base import (
     recalled_from_view,
     require_dealer,
     require_player,
-    stacks_of_five,
     turn_timer,
 )
 from . import contract
@@ -571,10 +570,7 @@ class Crazy4Poker:
     def dealing_plan(self, state: Round) -> DealingPlan:
         """§657a.10(b): a stack per box with Ante and Super Bonus from the dealer's left, the
         dealer's, and with a Six Card Bonus one more whose top card is the shared card."""
-        in_play = state.boxes_in_play()
-        return stacks_of_five(
-            (b.box for b in in_play), any(b.wagers.get(SIX_CARD_BONUS, 0) for b in in_play)
-        )
+        return state.dealing_plan()
 
     def timer(self, state: Round) -> Timer | None:
         deciding = state.phase is Phase.DECISIONS

@@ -90,7 +90,7 @@ def dealer_card_exposed(decided_boxes: int, boxes: int) -> Irregularity | None:
 def deal(
     order: Sequence[Card], boxes: int, six_card_bonus: bool, plan: DealPlan | None = None
 ) -> Deal:
-    """§657a.10(b) from a shuffled deck; ``Deal.all_six_card`` is the Six Card Bonus card."""
+    """§657a.10(b) from a shuffled deck; ``Deal.shared_card`` is the Six Card Bonus card."""
     return _shoe_deal(order, boxes, six_card_bonus, plan)
 
 

@@ -20,11 +20,11 @@ from typing import Any
 from table.games.common import compare_resettlement, restack_problems, void_problems
 from table.games.errors import EngineError
 from table.games.progressive import Meter
-from table.games.shoe import DealPlan, Fault
+from table.games.shoe import DealPlan, Fault, dispense
 
-from .irregularities import FROM_DEAL, deal
+from .irregularities import FROM_DEAL
 from .round import Phase, Round
-from .settlement import SIX_CARD_BONUS, Draws, settle
+from .settlement import Draws, settle
 
 
 def dealt_anything(rnd: Round) -> bool:
@@ -41,19 +41,18 @@ def redeal_problems(rnd: Round, faults: Sequence[Fault]) -> list[str]:
     if not dealt_anything(rnd):
         return []
     in_play = rnd.boxes_in_play()
-    six = any(b.wagers.get(SIX_CARD_BONUS, 0) for b in in_play)
-    plan = DealPlan.from_faults(list(faults), len(in_play) + 1 + int(six))
-    dealt = deal(rnd.order, len(in_play), six, plan)
+    stacks = rnd.dealing_plan()
+    dealt = dispense(rnd.order, stacks, DealPlan.for_plan(list(faults), stacks))
     problems = restack_problems(
         [(p.box, p.cards) for p in in_play],
         dealt.box_stacks,
         [
             ("the dealer's stack", list(rnd.dealer_cards), list(dealt.dealer_stack)),
-            ("the Six Card Bonus card", rnd.six_card_bonus_card, dealt.all_six_card),
+            ("the Six Card Bonus card", rnd.six_card_bonus_card, dealt.shared_card),
             (
                 "the discards",
                 list(rnd.discards),
-                [*dealt.face_up_discards, *dealt.all_six_discards],
+                [*dealt.face_up_discards, *dealt.shared_discards],
             ),
             ("the cards found face up", list(rnd.face_up), list(dealt.face_up_discards)),
             ("the stub", list(rnd.stub), list(dealt.stub)),

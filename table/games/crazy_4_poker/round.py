@@ -53,13 +53,16 @@ from table.games.four_card_frenzy.hands import describe
 from table.games.progressive import Increment, Meter
 from table.games.shoe import (
     CARDS_PER_STACK,
+    DealingPlan,
     DealPlan,
     Fault,
     RandomSource,
     SecretsSource,
     commitment,
+    dispense,
     new_salt,
     shuffle,
+    stacks_of_five,
 )
 
 from .contract import parse_rules
@@ -69,7 +72,7 @@ from .hands import (
     five_card_category_trusted,
     four_card_category_key,
 )
-from .irregularities import CONSEQUENCES, FROM_DEAL, Irregularity, deal
+from .irregularities import CONSEQUENCES, FROM_DEAL, Irregularity
 from .rules import Rules, draw_bonuses, play_range
 from .settlement import (
     ANTE,
@@ -611,6 +614,14 @@ class Round:
         if Fault.MISCOUNT in faults:
             raise InvalidInput("bad_fault", "a shuffler miscount happens before a round opens")
 
+    def dealing_plan(self) -> DealingPlan:
+        """§657a.10(b): a stack per box with Ante and Super Bonus from the dealer's left, the
+        dealer's, and with a Six Card Bonus one more whose top card is the shared card."""
+        in_play = self.boxes_in_play()
+        return stacks_of_five(
+            (b.box for b in in_play), any(b.wagers.get(SIX_CARD_BONUS, 0) for b in in_play)
+        )
+
     def deal(self, faults: Sequence[Fault] = (), rng: RandomSource | None = None) -> Step:
         """Dispense the stacks from the shoe (§657a.10(b)): a stack per box from the dealer's
         left, the dealer's, then - if a box has a Six Card Bonus - one more whose top card is
@@ -619,9 +630,9 @@ class Round:
         Lucky position when the round triggers them (``rng``: ``secrets`` in play)."""
         self.check_deal(faults)
         in_play = self.boxes_in_play()
-        six = any(b.wagers.get(SIX_CARD_BONUS, 0) for b in in_play)
-        plan = DealPlan.from_faults(faults, len(in_play) + 1 + int(six))
-        dealt = deal(self.order, len(in_play), six, plan)
+        stacks = self.dealing_plan()
+        six = any(s.to == "shared" for s in stacks.stacks)
+        dealt = dispense(self.order, stacks, DealPlan.for_plan(faults, stacks))
         exposed = Fault.DEALER_CARD_EXPOSED in faults
         draws = (
             (None, None) if dealt.irregularity or exposed else self._draw(rng or SecretsSource())
@@ -633,8 +644,8 @@ class Round:
         for box, stack in zip(in_play, dealt.box_stacks, strict=False):
             box.cards = list(stack)
         self.dealer_cards = list(dealt.dealer_stack)
-        self.six_card_bonus_card = dealt.all_six_card
-        self.discards = [*dealt.face_up_discards, *dealt.all_six_discards]
+        self.six_card_bonus_card = dealt.shared_card
+        self.discards = [*dealt.face_up_discards, *dealt.shared_discards]
         self.face_up = list(dealt.face_up_discards)
         self.stub = list(dealt.stub)
         if dealt.irregularity:

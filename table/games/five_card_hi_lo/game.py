@@ -68,7 +68,6 @@ from ..base import (
     recalled_from_view,
     require_dealer,
     require_player,
-    stacks_of_five,
     turn_timer,
 )
 from . import contract
@@ -379,7 +378,7 @@ class FiveCardHiLo:
     def dealing_plan(self, state: Round) -> DealingPlan:
         """§663a.10(b): a stack of five per box with an Ante from the dealer's left, then the
         dealer's stack; nothing shared."""
-        return stacks_of_five(b.box for b in state.boxes_in_play())
+        return state.dealing_plan()
 
     def timer(self, state: Round) -> Timer | None:
         rules = state.rules

@@ -15,7 +15,7 @@ from typing import Final
 
 from table.games.cards import Card
 from table.games.errors import InvalidInput
-from table.games.shoe import Deal, DealPlan, deal
+from table.games.shoe import Deal, DealingPlan, DealPlan, deal, dispense
 
 from .settlement import BoxInPlay
 
@@ -174,12 +174,17 @@ class HiLoDeal:
         return self.irregularity is not None and consequence(self.irregularity).void
 
 
-def deal_round(order: Sequence[Card], boxes: int, plan: DealPlan | None = None) -> HiLoDeal:
+def deal_round(
+    order: Sequence[Card], boxes: int | DealingPlan, plan: DealPlan | None = None
+) -> HiLoDeal:
     """§663a.10(b): stacks of five, the first to the box farthest to the dealer's left, then
     clockwise, then the dealer's stack. The shared shoe deals; this game has no extra stack."""
-    if not isinstance(boxes, int) or isinstance(boxes, bool) or not 0 < boxes <= 6:
+    if isinstance(boxes, DealingPlan):
+        dealt: Deal = dispense(order, boxes, plan)
+    elif not isinstance(boxes, int) or isinstance(boxes, bool) or not 0 < boxes <= 6:
         raise InvalidInput("bad_box_count", f"a deal is for 1 to 6 boxes, not {boxes!r}")
-    dealt: Deal = deal(order, boxes, False, plan)
+    else:
+        dealt = deal(order, boxes, False, plan)
     irregularity = None if dealt.irregularity is None else _SHOE_IRREGULARITIES[dealt.irregularity]
     if irregularity is None and dealt.face_up_discards:
         irregularity = face_up_irregularity(len(dealt.face_up_discards))

@@ -35,8 +35,8 @@ def redeal_problems(rnd: Round, faults: Sequence[Fault]) -> list[str]:
     if not dealt_anything(rnd):
         return []
     in_play = rnd.boxes_in_play()
-    plan = DealPlan.from_faults(list(faults), len(in_play) + 1)
-    dealt = deal_round(rnd.order, len(in_play), plan)
+    stacks = rnd.dealing_plan()
+    dealt = deal_round(rnd.order, stacks, DealPlan.for_plan(list(faults), stacks))
     problems = restack_problems(
         [(p.box, p.cards) for p in in_play],
         dealt.box_stacks,

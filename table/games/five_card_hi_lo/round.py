@@ -46,7 +46,16 @@ from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Step, Transfer, to_player
-from table.games.shoe import DealPlan, Fault, RandomSource, commitment, new_salt, shuffle
+from table.games.shoe import (
+    DealingPlan,
+    DealPlan,
+    Fault,
+    RandomSource,
+    commitment,
+    new_salt,
+    shuffle,
+    stacks_of_five,
+)
 
 from .hands import Setting, default_setting, house_way, possible_settings, set_hands
 from .irregularities import Irregularity, consequence, deal_round
@@ -427,6 +436,11 @@ class Round:
 
     # --- dealing -------------------------------------------------------------------------
 
+    def dealing_plan(self) -> DealingPlan:
+        """§663a.10(b): a stack of five per box with an Ante from the dealer's left, then the
+        dealer's stack; nothing shared."""
+        return stacks_of_five(b.box for b in self.boxes_in_play())
+
     def deal(self, faults: Sequence[Fault] = ()) -> Step:
         """Dispense the stacks from the shoe (§663a.10(b)); void on a shoe irregularity
         (§663a.13(a), (c), (e)). ``faults`` are what the shoe was told to do wrong."""
@@ -436,8 +450,8 @@ class Round:
         if Fault.MISCOUNT in faults:
             raise InvalidInput("bad_fault", "a miscount is the shuffler's, found before a round")
         in_play = self.boxes_in_play()
-        plan = DealPlan.from_faults(faults, len(in_play) + 1)
-        dealt = deal_round(self.order, len(in_play), plan)
+        stacks = self.dealing_plan()
+        dealt = deal_round(self.order, stacks, DealPlan.for_plan(faults, stacks))
         events: list[Event] = []
         for card in dealt.face_up_discards:
             # §663a.13(a): a card found face up is not used and goes to the discard rack.

@@ -86,7 +86,6 @@ from ..base import (
     require_dealer,
     require_player,
     seen_by,
-    stacks_of_five,
     turn_timer,
 )
 
@@ -457,10 +456,7 @@ class FourCardFrenzy:
     def dealing_plan(self, state: Round) -> DealingPlan:
         """§684a.10(b): a stack per box with Ante and Odds from the dealer's left, the
         dealer's, and with an All-Six Bonus one more whose top card is the All-Six card."""
-        in_play = state.boxes_in_play()
-        return stacks_of_five(
-            (b.box for b in in_play), any(b.wagers.get(ALL_SIX, 0) for b in in_play)
-        )
+        return state.dealing_plan()
 
     def timer(self, state: Round) -> Timer | None:
         deciding = state.phase is Phase.DECISIONS

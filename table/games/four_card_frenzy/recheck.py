@@ -20,10 +20,10 @@ from collections.abc import Sequence
 
 from table.games.common import compare_resettlement, restack_problems, void_problems
 from table.games.errors import EngineError
-from table.games.shoe import DealPlan, Fault, deal
+from table.games.shoe import DealPlan, Fault, dispense
 
 from .round import Phase, Round
-from .settlement import ALL_SIX, BoxInPlay, settle
+from .settlement import BoxInPlay, settle
 
 
 def dealt_anything(rnd: Round) -> bool:
@@ -44,19 +44,18 @@ def redeal_problems(rnd: Round, faults: Sequence[Fault]) -> list[str]:
     if not dealt_anything(rnd):
         return []
     in_play = [rnd.boxes[b] for b in sorted(rnd.boxes) if rnd.boxes[b].in_play]
-    all_six = any(b.wagers.get(ALL_SIX, 0) for b in in_play)
-    plan = DealPlan.from_faults(list(faults), len(in_play) + 1 + int(all_six))
-    dealt = deal(rnd.order, len(in_play), all_six, plan)
+    stacks = rnd.dealing_plan()
+    dealt = dispense(rnd.order, stacks, DealPlan.for_plan(list(faults), stacks))
     problems = restack_problems(
         [(p.box, p.cards) for p in in_play],
         dealt.box_stacks,
         [
             ("the dealer's stack", list(rnd.dealer_cards), list(dealt.dealer_stack)),
-            ("the All-Six card", rnd.all_six_card, dealt.all_six_card),
+            ("the All-Six card", rnd.all_six_card, dealt.shared_card),
             (
                 "the discards",
                 list(rnd.discards),
-                [*dealt.face_up_discards, *dealt.all_six_discards],
+                [*dealt.face_up_discards, *dealt.shared_discards],
             ),
             ("the stub", list(rnd.stub), list(dealt.stub)),
         ],

@@ -35,7 +35,15 @@ from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import Event, Step, Transfer, to_player
-from table.games.shoe import CARDS_PER_STACK, DealPlan, Fault, commitment, deal
+from table.games.shoe import (
+    CARDS_PER_STACK,
+    DealingPlan,
+    DealPlan,
+    Fault,
+    commitment,
+    dispense,
+    stacks_of_five,
+)
 
 from .hands import best_four, describe, max_raise_multiple
 from .rules import OPTIONAL, TableRules
@@ -243,23 +251,32 @@ class Round:
 
     # --- dealing -------------------------------------------------------------------------
 
+    def dealing_plan(self) -> DealingPlan:
+        """§684a.10(b): a stack per box with Ante and Odds from the dealer's left, the
+        dealer's, and with an All-Six Bonus one more whose top card is the All-Six card."""
+        in_play = self.boxes_in_play()
+        return stacks_of_five(
+            (b.box for b in in_play), any(b.wagers.get("all_six", 0) for b in in_play)
+        )
+
     def deal(self, faults: Sequence[Fault] = ()) -> Step:
-        """Dispense the stacks from the shoe (§684a.10(b)); void on a shoe irregularity."""
+        """Dispense the stacks of the round's dealing plan from the shoe (§684a.10(b)); void
+        on a shoe irregularity."""
         self._require(Phase.CLOSED)
         if not isinstance(faults, list | tuple) or not all(isinstance(f, Fault) for f in faults):
             raise InvalidInput("bad_fault", f"faults must be a list of shoe faults, not {faults!r}")
         in_play = self.boxes_in_play()
-        all_six = any(b.wagers.get("all_six", 0) for b in in_play)
-        plan = DealPlan.from_faults(faults, len(in_play) + 1 + int(all_six))
-        dealt = deal(self.order, len(in_play), all_six, plan)
+        stacks = self.dealing_plan()
+        all_six = any(s.to == "shared" for s in stacks.stacks)
+        dealt = dispense(self.order, stacks, DealPlan.for_plan(faults, stacks))
         events: list[Event] = []
         for card in dealt.face_up_discards:
             events.append(Event("face_up_card", {"card": card_code(card)}))
         for box, stack in zip(in_play, dealt.box_stacks, strict=False):
             box.cards = list(stack)
         self.dealer_cards = list(dealt.dealer_stack)
-        self.all_six_card = dealt.all_six_card
-        self.discards = [*dealt.face_up_discards, *dealt.all_six_discards]
+        self.all_six_card = dealt.shared_card
+        self.discards = [*dealt.face_up_discards, *dealt.shared_discards]
         self.stub = list(dealt.stub)
         if dealt.irregularity:
             # The evidence: what the shoe was told to do and what it delivered.

@@ -87,10 +87,10 @@ def test_the_deal_follows_657a_10b() -> None:
     d = deal(order, 3, six_card_bonus=True)
     assert d.box_stacks == (tuple(order[0:5]), tuple(order[5:10]), tuple(order[10:15]))
     assert d.dealer_stack == tuple(order[15:20])
-    assert d.all_six_card == order[20]  # the top card of the next stack
-    assert d.all_six_discards == tuple(order[21:25])
+    assert d.shared_card == order[20]  # the top card of the next stack
+    assert d.shared_discards == tuple(order[21:25])
     assert d.stub == tuple(order[25:])
-    assert deal(order, 3, six_card_bonus=False).all_six_card is None
+    assert deal(order, 3, six_card_bonus=False).shared_card is None
 
 
 @pytest.mark.parametrize(
