@@ -270,6 +270,6 @@ class CommandRecordAdmin(ReadOnlyAdmin):
 
     @admin.display(description="first answer")
     def answer(self, obj: CommandRecord) -> SafeString | str:
-        if command_in_play(obj):  # Five Card Hi-Lo's set_hands answers the box's hands
+        if command_in_play(obj):  # a set_hands answer holds the box's hands
             return HIDDEN_ANSWER
         return _pretty_json(obj.response)

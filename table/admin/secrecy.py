@@ -1,5 +1,5 @@
 """One rule for every admin page over round data: what the players at a table may not know
-yet (a box's hole cards, a Five Card Hi-Lo setting, the shoe, a hash over any of them) is not
+yet (a box's hole cards, a setting of a box's hands, the shoe, a hash over any of them) is not
 shown to staff, nor searched, filtered or sorted on, while its round is in play.
 
 :data:`SECRET_FIELDS` names every stored field that can hold such a secret. :func:`guard`
@@ -43,7 +43,7 @@ SECRET_FIELDS: dict[type[Model], frozenset[str]] = {
     Round: frozenset({"state"}),
     # What a player alone saw; a hash over it (a few million candidates from the cards).
     RoundEvent: frozenset({"data", "hash", "prev_hash"}),
-    # A command's first answer (Five Card Hi-Lo's set_hands answers the box's two hands) and
+    # A command's first answer (a set_hands answers the box's hands) and
     # the fingerprint of its arguments (a setting, a hash away).
     CommandRecord: frozenset({"request", "response"}),
     # The last event's hash: the chain's newest link, over the round's private events too.
