@@ -617,6 +617,27 @@ class AntePair:
             )
         return problems
 
+    def contract_round(self, state: Round) -> dict[str, Any] | None:
+        """The settled round as :func:`settle_one`'s input."""
+        if state.phase != "settled":
+            return None
+        return {
+            "game": NAME,
+            "rules": asdict(state.rules),
+            "dealer": codes(state.dealer_cards),
+            "boxes": [
+                {
+                    "box": b.box,
+                    "player": b.player,
+                    "cards": codes(b.cards),
+                    "ante": b.wagers[ANTE],
+                    "pair": b.wagers.get(PAIR, 0),
+                    "play": b.decision == "play",
+                }
+                for b in state.in_play()
+            ],
+        }
+
     def from_dict(self, data: Mapping[str, Any]) -> Round:
         try:
             if data.get("game") != NAME:
@@ -864,8 +885,9 @@ def settle_one(raw: object) -> dict[str, Any]:
     from table.games.common import box_number, check_keys, json_object
 
     data = json_object(raw, "the round")
-    check_keys(data, frozenset({"game", "dealer", "boxes"}), "")
-    rnd = Round(0, Rules(), "red", list(DECK), "")
+    check_keys(data, frozenset({"game", "rules", "dealer", "boxes"}), "")
+    rules = GAME.parse_rules(json_object(data.get("rules", {}), "rules"))
+    rnd = Round(0, rules, "red", list(DECK), "")
     rnd.dealer_cards = parse_cards(data.get("dealer"), 5, "dealer")
     boxes = data.get("boxes")
     if not isinstance(boxes, list):
