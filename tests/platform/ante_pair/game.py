@@ -573,26 +573,6 @@ class AntePair:
     def void_words(self, reason: str) -> str:
         return VOIDS[reason][0] if reason in VOIDS else ""
 
-    def contract_round(self, state: Round) -> dict[str, Any] | None:
-        """A settled round as :func:`settle_one`'s input."""
-        from table.games.cards import trusted_codes
-
-        if state.phase != "settled":
-            return None
-        boxes: list[dict[str, Any]] = []
-        for b in state.in_play():
-            item: dict[str, Any] = {
-                "box": b.box,
-                "player": b.player,
-                "cards": trusted_codes(b.cards),
-                "ante": b.wagers[ANTE],
-                "play": b.decision == "play",
-            }
-            if b.wagers.get(PAIR):
-                item["pair"] = b.wagers[PAIR]
-            boxes.append(item)
-        return {"game": self.name, "dealer": trusted_codes(state.dealer_cards), "boxes": boxes}
-
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         if not state.dealt():
             return []
