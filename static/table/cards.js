@@ -38,6 +38,41 @@ export function cardsText(codes) {
   return (codes || []).map(cardText).join(" ");
 }
 
+/** "K♠ 10♥" and "KS-TH": cards as they are printed or coded, found in a text. */
+const IN_TEXT = /\b(10|[2-9JQKA])([♣♦♥♠])|\b([2-9TJQKA])([CDHS])\b/g;
+const PRINTED = /\b(10|[2-9JQKA])([♣♦♥♠])/g;
+const BY_SYMBOL = Object.fromEntries(Object.entries(SUITS).map(([code, s]) => [s.symbol, code]));
+
+function codeOf(match) {
+  const [, rank, symbol, rankCode, suitCode] = match;
+  if (rankCode) return rankCode + suitCode;
+  return (rank === "10" ? "T" : rank) + BY_SYMBOL[symbol];
+}
+
+/** A text with its cards in words, for a live region or a name: "K♠ = 10" and "KS = 10" ->
+ * "king of spades = 10" (a screen reader says "black spade suit", or nothing, for a symbol,
+ * and letters for a code). */
+export function spokenCards(text) {
+  return String(text ?? "").replace(IN_TEXT, (...m) => cardName(codeOf(m)));
+}
+
+/** A text for the page: the cards as printed for the eye, in words for screen readers (a
+ * hidden name beside each symbol, which is hidden from them). Returns nodes for h() / fill(). */
+export function speakable(text) {
+  const source = String(text ?? "");
+  const nodes = [];
+  let last = 0;
+  for (const m of source.matchAll(PRINTED)) {
+    if (m.index > last) nodes.push(document.createTextNode(source.slice(last, m.index)));
+    nodes.push(el("span", "card-symbol", m[0]));
+    nodes.at(-1).setAttribute("aria-hidden", "true");
+    nodes.push(el("span", "visually-hidden", cardName(codeOf(m))));
+    last = m.index + m[0].length;
+  }
+  if (last < source.length) nodes.push(document.createTextNode(source.slice(last)));
+  return nodes;
+}
+
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;

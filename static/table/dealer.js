@@ -2,7 +2,7 @@
 // controls, the shoe and the round log. The console gets public events only: it never sees a
 // card before the table does.
 
-import { cardRow, setupFourColour } from "./cards.js";
+import { cardRow, setupFourColour, speakable } from "./cards.js";
 import { TableConnection } from "./protocol.js";
 import { applyEvent, dollars, phaseName, SHORT_WAGER_NAMES, waitingOnHouse } from "./state.js";
 import {
@@ -407,7 +407,7 @@ function log(kind, data) {
   const text = own === undefined ? describeEvent(kind, data) : own;
   if (!text) return;
   const list = $("#log");
-  list.prepend(h("li", { dataset: { kind } }, h("time", { text: new Date().toLocaleTimeString() }), " ", text));
+  list.prepend(h("li", { dataset: { kind } }, h("time", { text: new Date().toLocaleTimeString() }), " ", speakable(text)));
   while (list.children.length > LOG_LIMIT) list.lastChild.remove();
 }
 

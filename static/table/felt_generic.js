@@ -7,9 +7,9 @@
 //
 // table.js hands the page over (mount) when the snapshot names another game.
 
-import { cardRow, cardsText, setupFourColour } from "./cards.js";
+import { cardName, cardRow, setupFourColour, speakable } from "./cards.js";
 import { applyEvent, chipDollars, dollars } from "./state.js";
-import { $, confirmDialog, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
+import { $, ClockWarnings, confirmDialog, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
 import { describeEvent, errorText, logTime } from "./words.js";
 import {
   boxLines,
@@ -41,6 +41,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   app.replaceChildren(template.content.cloneNode(true));
   app.classList.add("generic-felt");
   const messages = new Messages($("#notice"), $("#announce"));
+  const warnings = new ClockWarnings(messages);
   let S = snapshot;
   let busy = false;
   let viewVersion = snapshot.version;
@@ -124,6 +125,18 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     return command("act", { move, box, args });
   }
 
+  /** A decision or a setting: once made, its panel is gone; the keyboard goes to the next
+   * turn's panel if there is one, else to the box just played (not to the top of the page). */
+  async function decide(move, box, args) {
+    const reply = await act(move, box, args);
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected || active.closest("[hidden]")) {
+      const panel = $("#my-turn");
+      (panel && !panel.hidden ? panel : boxEl(box).li).focus({ preventScroll: true });
+    }
+    return reply;
+  }
+
   // --- helpers ---------------------------------------------------------------------------------
 
   const round = () => S.round;
@@ -188,7 +201,12 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     } else {
       fill($("#dealer-cards"), emptySpots(5));
     }
-    setText($("#dealer-hand"), dealerWords(r));
+    const dealerText = dealerWords(r);
+    const dealerHand = $("#dealer-hand");
+    if (dealerHand.dataset.text !== dealerText) {
+      dealerHand.dataset.text = dealerText;
+      fill(dealerHand, speakable(dealerText)); // the cards in words for screen readers
+    }
     // A shared card's spot (Crazy 4 Poker's Six Card Bonus card, §657a.10(b)).
     const six = r?.six_card_bonus;
     const spot = $("#extra-spot");
@@ -213,7 +231,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         h("span", { class: "box-no", text: String(n), "aria-hidden": "true" }),
         h("span", { class: "visually-hidden", text: `Box ${n}: ` }),
         h("span", { class: "box-player" }),
-        h("button", { type: "button", class: "btn sit", onclick: () => sit(n), "aria-label": `Sit at box ${n}` }, "Sit here"),
+        h("button", { type: "button", class: "btn sit", onclick: () => sit(n), "aria-label": `Sit here: box ${n}` }, "Sit here"),
         h("span", { class: "box-badge" }),
       ),
       h("div", { class: "box-cards" }),
@@ -372,7 +390,9 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     }
     if (announcedTurn !== key.split(":").slice(0, 3).join(":")) {
       announcedTurn = key.split(":").slice(0, 3).join(":");
-      messages.announce(`Your turn on box ${move.box}: ${move.label}.`);
+      // Said at once, with the time left; the clock then warns at 10 and 5 seconds.
+      const left = S.turn_deadline ? secondsLeft(S.turn_deadline, conn.now()) : null;
+      messages.urgent(`Your turn on box ${move.box}: ${move.label}.${left ? ` ${left} seconds ${move.move === "set_hands" ? "to set your hands" : "to decide"}.` : ""}`);
       panel.focus({ preventScroll: true });
       const rect = panel.getBoundingClientRect();
       if (rect.bottom > window.innerHeight || rect.top < $("#pinned").getBoundingClientRect().bottom) {
@@ -383,7 +403,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
 
   function decideButtons(move, b) {
     const buttons = move.choices.map((c) =>
-      h("button", { type: "button", class: `btn ${isFold(c) ? "fold" : "raise primary"}`, disabled: busy, dataset: { choice: c.label }, onclick: () => act(move.move, move.box, c.args) }, c.label),
+      h("button", { type: "button", class: `btn ${isFold(c) ? "fold" : "raise primary"}`, disabled: busy, dataset: { choice: c.label }, onclick: () => decide(move.move, move.box, c.args) }, c.label),
     );
     // A free amount between limits (Crazy 4 Poker: a Play of 1x to 3x the Ante with aces or better).
     const free = move.amounts.map((a) => {
@@ -393,7 +413,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         { class: "g-free-amount" },
         h("label", { for: input.id, text: `${a.label} (${dollars(a.low)} – ${dollars(a.high)}) $` }),
         input,
-        h("button", { type: "button", class: "btn", disabled: busy, onclick: () => act(move.move, move.box, { [a.arg]: Math.round(Number(input.value) * 100) }) }, `${a.label} this amount`),
+        h("button", { type: "button", class: "btn", disabled: busy, onclick: () => decide(move.move, move.box, { [a.arg]: Math.round(Number(input.value) * 100) }) }, `${a.label} this amount`),
       );
     });
     const warning = move.choices.some(isFold) ? foldWords(S.table.game, b, labels()) : "";
@@ -406,6 +426,10 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       h("div", { class: "decision-buttons" }, buttons, free),
       warning ? h("p", { class: "hint g-fold-cost", text: warning }) : null,
     );
+  }
+
+  function spokenList(codes) {
+    return (codes || []).map(cardName).join(", ");
   }
 
   function isFold(choice) {
@@ -452,7 +476,18 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
           h("p", { class: "g-choice-title", text: (s && settingTitle(s, offered.length)) || "Your setting" }),
           h("div", { class: "g-choice-hand" }, h("span", { class: "g-part-name", text: "High hand" }), cardRow({ codes: c.args.high, size: "md" }), h("span", { class: "g-total", text: high === null ? "" : `= ${high}` })),
           h("div", { class: "g-choice-hand" }, h("span", { class: "g-part-name", text: "Low hand" }), cardRow({ codes: c.args.low, size: "md" }), h("span", { class: "g-total", text: low === null ? "" : `= ${low}` })),
-          h("button", { type: "button", class: "btn primary", disabled: busy, "aria-label": `Set ${c.label}`, onclick: () => act(move.move, move.box, c.args) }, "Set these hands"),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "btn primary",
+              disabled: busy,
+              // The cards in words, as the cards themselves are named; the button's own words first.
+              "aria-label": `Set these hands: high hand ${spokenList(c.args.high)}${high === null ? "" : `, total ${high}`}; low hand ${spokenList(c.args.low)}${low === null ? "" : `, total ${low}`}`,
+              onclick: () => decide(move.move, move.box, c.args),
+            },
+            "Set these hands",
+          ),
         );
       }),
     );
@@ -560,7 +595,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
                 "li",
                 { class: `outcome-${x.outcome}`, dataset: { wager: x.wager } },
                 h("span", { class: "res-wager", text: `${x.name} — ${x.outcomeWords}` }),
-                h("span", { class: "res-why", text: x.why }),
+                h("span", { class: "res-why" }, speakable(x.why)),
                 h("span", { class: "amt", text: x.amount }),
               ),
             ),
@@ -703,6 +738,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       const s = secondsLeft(S.turn_deadline, now);
       const what = r.phase === "setting" ? "to set" : "to decide";
       text = s > 0 ? `${s} s ${what}` : `Time is up`;
+      const turn = moves().find((m) => m.move === "decide" || m.move === "set_hands");
+      if (turn) warnings.check(`${r.round}:${turn.move}:${turn.box}`, s, `${r.phase === "setting" ? "to set your hands" : "to decide"} on box ${turn.box}`);
     }
     setText($("#countdown"), text);
     const clock = $("#turn-clock");
@@ -722,7 +759,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     text = plainWords(text);
     if (!text) return;
     const list = $("#log");
-    list.prepend(h("li", { dataset: { kind } }, h("time", { text: logTime(new Date()) }), " ", text));
+    list.prepend(h("li", { dataset: { kind } }, h("time", { text: logTime(new Date()) }), " ", speakable(text)));
     while (list.children.length > LOG_LIMIT) list.lastChild.remove();
   }
 

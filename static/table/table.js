@@ -2,7 +2,7 @@
 // State: the last snapshot with each later event applied (state.js); everything on the page is
 // drawn from it. Commands and replies: protocol.js (docs/protocol.md).
 
-import { cardRow, setupFourColour } from "./cards.js";
+import { cardRow, setupFourColour, speakable } from "./cards.js";
 import { TableConnection } from "./protocol.js";
 import {
   applyEvent,
@@ -19,7 +19,7 @@ import {
   SHORT_WAGER_NAMES,
   WAGER_NAMES,
 } from "./state.js";
-import { $, confirmDialog, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
+import { $, ClockWarnings, confirmDialog, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
 import { describeEvent, errorText, explainLine, leaveCost, logTime, plainWords, resultHeadline } from "./words.js";
 import { renderNotices } from "./notices.js";
 
@@ -28,6 +28,16 @@ const tableId = Number(app.dataset.tableId);
 const me = app.dataset.user || null;
 const recallUrl = app.dataset.recallUrl;
 const messages = new Messages($("#notice"), $("#announce"));
+const warnings = new ClockWarnings(messages);
+// Single-key shortcuts can be turned off (WCAG 2.1.4): a speech-input user's words must not
+// fold a hand. The choice is kept in this browser.
+const SINGLE_KEYS = "frenzy.singleKeys";
+let singleKeys = true;
+try {
+  singleKeys = localStorage.getItem(SINGLE_KEYS) !== "off";
+} catch {
+  singleKeys = true;
+}
 const CHIPS = [100, 500, 2500, 10000, 50000];
 const BOX_NUMBERS = [1, 2, 3, 4, 5, 6];
 const BET_WAGERS = ["ante", ...OPTIONAL];
@@ -153,7 +163,7 @@ function buildBoxes() {
         h("span", { class: "box-no", text: String(number), "aria-hidden": "true" }),
         h("span", { class: "visually-hidden", text: `Box ${number}: ` }),
         h("span", { class: "box-player" }),
-        h("button", { type: "button", class: "btn sit", onclick: () => sit(number), "aria-label": `Sit at box ${number}` }, "Sit here"),
+        h("button", { type: "button", class: "btn sit", onclick: () => sit(number), "aria-label": `Sit here: box ${number}` }, "Sit here"),
         h("span", { class: "box-badge" }),
       ),
       h("div", { class: "box-cards" }),
@@ -473,10 +483,17 @@ async function withdrawBets() {
   render();
 }
 
-function decide(raise) {
+async function decide(raise) {
   const box = S?.round?.to_act;
   if (!box) return;
-  command("decide", { box, raise });
+  await command("decide", { box, raise });
+  // The decision panel is gone: the keyboard goes to the box just played, not to the top of
+  // the page (the next Tab goes on from the felt, not from the page's first link).
+  const active = document.activeElement;
+  if (!active || active === document.body || !active.isConnected || active.closest("[hidden]")) {
+    const next = $("#decision");
+    (next && !next.hidden ? next : boxEls.get(box)?.li)?.focus({ preventScroll: true });
+  }
 }
 
 async function leave() {
@@ -492,7 +509,7 @@ async function leave() {
 
 /** Keys: chips 1-5 and A/P/B/S while betting, F and 1-3 on the player's turn. */
 function onKey(ev) {
-  if (!S || ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
+  if (!S || !singleKeys || ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
   if (ev.target.closest?.("input, select, textarea, dialog")) return;
   const key = ev.key.toLowerCase();
   const r = S.round;
@@ -549,7 +566,7 @@ function logEvent(kind, data) {
   if (!text || kind === "hole_cards") return;
   const log = $("#log");
   const now = new Date();
-  log.prepend(h("li", {}, h("time", { datetime: now.toISOString(), text: logTime(now) }), " ", text));
+  log.prepend(h("li", {}, h("time", { datetime: now.toISOString(), text: logTime(now) }), " ", speakable(text)));
   while (log.children.length > LOG_LIMIT) log.lastChild.remove();
 }
 
@@ -742,6 +759,7 @@ function tick() {
   } else if (r && r.phase === "decisions" && r.to_act && S.turn_deadline) {
     const s = secondsLeft(S.turn_deadline, now);
     text = s > 0 ? `${s} s to decide` : "Decision time is up";
+    if (myBoxes(S).includes(r.to_act)) warnings.check(`${r.round}:${r.to_act}`, s, `to decide on box ${r.to_act}`);
   }
   setText($("#countdown"), text);
   // The countdown is ending: chips still on the layout are placed now (never dropped).
@@ -838,7 +856,8 @@ function renderBox(number) {
     btn.disabled = !clickable;
     btn.setAttribute(
       "aria-label",
-      `${WAGER_NAMES[wager]}, box ${number}: ${amount ? dollars(amount) : "no wager"}${pending ? " (not placed yet)" : ""}` +
+      // The name a speech-input user says is the one on the spot ("4-Card"), then in full.
+      `${SHORT_WAGER_NAMES[wager]}${amount ? ` ${chipDollars(amount)}` : ""}${SHORT_WAGER_NAMES[wager].toLowerCase() === WAGER_NAMES[wager].toLowerCase() ? "" : ` (${WAGER_NAMES[wager]})`}, box ${number}: ${amount ? dollars(amount) : "no wager"}${pending ? " (not placed yet)" : ""}` +
         (clickable ? `. Press to add a ${chipDollars(chip)} chip, Shift+press to take one off` : wager === "odds" ? " (always equal to the Ante)" : ""),
     );
     const result = b?.results?.find((x) => x.wager === wager);
@@ -972,7 +991,9 @@ function renderControls() {
     }
     if (announcedTurn !== toAct.box) {
       announcedTurn = toAct.box;
-      messages.announce(`Your turn on box ${toAct.box}: ${raiseHint(toAct)}. Keys: F fold, 1 2 3 raise.`);
+      // Said at once, with the time left (the clock then warns at 10 and 5 seconds).
+      const left = S.turn_deadline ? secondsLeft(S.turn_deadline, conn.now()) : null;
+      messages.urgent(`Your turn on box ${toAct.box}: ${raiseHint(toAct)}.${left ? ` ${left} seconds to decide.` : ""}${singleKeys ? " Keys: F fold, 1 2 3 raise." : ""}`);
       // The keyboard goes to the decision (Tab then reaches Fold and the raises at once).
       if (!$("#leave-dialog").open) panel.focus({ preventScroll: true });
       const rect = panel.getBoundingClientRect();
@@ -1064,9 +1085,28 @@ function renderRecall(rounds) {
 
 // --- start ---------------------------------------------------------------------------------------
 
+function setupSingleKeys(checkbox) {
+  const apply = () => {
+    for (const hint of document.querySelectorAll(".hint.keys")) hint.classList.toggle("keys-off", !singleKeys);
+  };
+  apply();
+  if (!checkbox) return;
+  checkbox.checked = singleKeys;
+  checkbox.addEventListener("change", () => {
+    singleKeys = checkbox.checked;
+    try {
+      localStorage.setItem(SINGLE_KEYS, singleKeys ? "on" : "off");
+    } catch {
+      /* private mode: the choice lasts for this page */
+    }
+    apply();
+  });
+}
+
 buildBoxes();
 buildChips();
 setupFourColour($("#four-colour"));
+setupSingleKeys($("#single-keys"));
 $("#place-bets").addEventListener("click", placeBets);
 $("#clear-bets").addEventListener("click", clearBets);
 $("#repeat-bets").addEventListener("click", repeatBets);

@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the player page and the dealer console.
 
+import { spokenCards } from "./cards.js";
+
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
@@ -59,15 +61,26 @@ export function renderStatus(node, { state, detail, rtt }) {
   node.title = detail || words;
 }
 
+/** How long an announcement stays in its live region (screen readers have read it by then;
+ * the region must not grow without end). */
+const ANNOUNCED_MS = 20000;
+
 /**
  * Messages: `notice` (role=alert) for refused actions and problems, `announce`
- * (aria-live=polite) for turns and results. Notices fade after a while but stay in the log.
+ * (aria-live=polite) for what happens at the table, `urgent` (aria-live=assertive, the page's
+ * `#announce-now`) for the player's own turn and the clock running out. Notices fade after a
+ * while but stay in the log.
+ *
+ * Announcements queue: each is a new line added to its live region (screen readers read
+ * additions in order), never a rewrite of the last one, which a reader may not have reached
+ * yet ("Your turn…" then "No more bets." in the same moment: both are read).
  */
 export class Messages {
-  constructor(noticeEl, announceEl) {
+  constructor(noticeEl, announceEl, urgentEl = document.getElementById("announce-now")) {
     this.noticeEl = noticeEl;
     this.textEl = noticeEl.querySelector(".notice-text") || noticeEl;
     this.announceEl = announceEl;
+    this.urgentEl = urgentEl || announceEl;
     this.timer = null;
     noticeEl.querySelector(".notice-close")?.addEventListener("click", () => this.clear());
   }
@@ -92,12 +105,47 @@ export class Messages {
   }
 
   announce(text) {
-    if (!this.announceEl) return;
-    // Re-setting identical text is not announced: clear first.
-    this.announceEl.textContent = "";
-    requestAnimationFrame(() => {
-      this.announceEl.textContent = text;
-    });
+    this.#add(this.announceEl, text);
+  }
+
+  /** Said at once, interrupting: the player's own turn, the clock about to run out. */
+  urgent(text) {
+    this.#add(this.urgentEl, text);
+  }
+
+  #add(region, text) {
+    if (!region || !text) return;
+    const line = document.createElement("p");
+    line.textContent = spokenCards(text); // cards in words, not "black spade suit"
+
+    region.append(line);
+    setTimeout(() => line.remove(), ANNOUNCED_MS);
+  }
+}
+
+/**
+ * The decision clock's warnings: said once each as the player's own clock passes 10 and 5
+ * seconds (WCAG 2.2.1: the player hears that time is running out, not only sees it).
+ * ``key`` names the turn (round and box): a new turn warns again.
+ */
+export class ClockWarnings {
+  constructor(messages, marks = [10, 5]) {
+    this.messages = messages;
+    this.marks = [...marks].sort((a, b) => a - b); // the nearest mark first
+    this.said = new Set();
+  }
+
+  check(key, seconds, what) {
+    if (!key || seconds === null || seconds <= 0) return;
+    for (const mark of this.marks) {
+      const id = `${key}:${mark}`;
+      if (seconds <= mark && !this.said.has(id)) {
+        // Passing both marks at once (a late page): only the nearer is said.
+        for (const m of this.marks) if (m >= mark) this.said.add(`${key}:${m}`);
+        this.messages.urgent(`${seconds} seconds left ${what}.`);
+        return;
+      }
+    }
   }
 }
 
