@@ -58,21 +58,26 @@ MIDDLEWARE = [
     "table.protection.web.ActivityMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "frenzy_site.admin_guard.EmptyToFieldMiddleware",
+    # A successful login leaves a known-device cookie (table/login_throttle.py).
+    "table.login_throttle.KnownDeviceMiddleware",
     # Last: turns a refused (throttled) login into the "too many attempts" page.
     "axes.middleware.AxesMiddleware",
 ]
 
-# Login throttling (django-axes), for the player login and the admin login: after
-# AXES_FAILURE_LIMIT wrong passwords for one account, or from one client address, logins
-# are refused for AXES_COOLOFF_TIME without hashing the password. Behind a reverse proxy
-# run Daphne with --proxy-headers so that the client address is the visitor's.
+# Login throttling (django-axes), for the player login and the admin login, in tiers
+# (table/login_throttle.py): after AXES_FAILURE_LIMIT wrong passwords for one account from one
+# client address, that account is refused from that address for AXES_COOLOFF_TIME without
+# hashing the password; the whole address or the whole account only far later, and never for
+# a browser that logged in to the account before. Behind a reverse proxy run Daphne with
+# --proxy-headers so that the client address is the visitor's.
 AUTHENTICATION_BACKENDS = [
     "table.login_throttle.LoginThrottle",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("FRENZY_LOGIN_FAILURES", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("FRENZY_LOGIN_COOLOFF_MINUTES", "5")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair; wider tiers: the handler
+AXES_HANDLER = "table.login_throttle.TieredLockHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_HTTP_RESPONSE_CODE = 429

@@ -26,6 +26,12 @@ class TableConfig(AppConfig):
         user_logged_out.connect(web.logged_out, dispatch_uid="protection_logout")
         # Dealing and crediting stay apart however they would be combined.
         install_guards()
+        # A successful login marks its browser as a known device (table/login_throttle.py).
+        from django.contrib.auth.signals import user_logged_in
+
+        from .login_throttle import remember_device
+
+        user_logged_in.connect(remember_device, dispatch_uid="known_device")
         # A round's meters stay linked until it is settled or void (issue 23).
         m2m_changed.connect(
             refuse_relink_in_play,
