@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from django.db import connection
@@ -78,14 +79,15 @@ def enforce(
     session: int | None,
     transfers: list[Transfer],
     now: dt.datetime,
-    betting: bool,
-    boxes: list[Any],
+    betting: Callable[[], bool],
+    boxes: Callable[[], list[Any]],
 ) -> None:
     """Refuse (:class:`Refused`) a command of player ``actor`` that protection forbids.
 
-    ``transfers``: every transfer the command posted so far; ``betting``: the round is taking
-    bets (a wager now opens the player's part in a new round); ``boxes``: the round's boxes
-    (``Game.boxes``) as the command left them."""
+    ``transfers``: every transfer the command posted so far; ``betting()``: the round is taking
+    bets (a wager now opens the player's part in a new round); ``boxes()``: the round's boxes
+    (``Game.boxes``) as the command left them. Both are asked only when a check needs them
+    (the round's status costs a hash of its shoe)."""
     mine = [t for t in transfers if t.player == actor]
     stakes = [t for t in mine if is_stake(t)]
     if session is None and not stakes:
@@ -126,18 +128,17 @@ def enforce(
             "cooloff",
             f"you chose a break from play until {timezone.localtime(cooled):%Y-%m-%d %H:%M}",
         )
-    if betting:
-        if session is not None:
-            due = _moment(answered)
-            assert due is not None
-            due += dt.timedelta(minutes=reality_minutes or 60)
-            if now >= due:
-                raise Refused(
-                    "reality_check",
-                    "answer the reality check first (keep playing, log out or set a limit)",
-                )
-        if "time_day" in limits:
-            _check_time(user_id, limits["time_day"], now)
+    # During betting (a new round) only: a round already dealt finishes (§814a.1(e), §814a.2(4)).
+    if session is not None:
+        due = _moment(answered)
+        assert due is not None
+        if now >= due + dt.timedelta(minutes=reality_minutes or 60) and betting():
+            raise Refused(
+                "reality_check",
+                "answer the reality check first (keep playing, log out or set a limit)",
+            )
+    if "time_day" in limits and betting():
+        _check_time(user_id, limits["time_day"], now)
     _check_money(actor, limits, mine, wagered, net, boxes)
 
 
@@ -147,7 +148,7 @@ def _check_money(
     mine: list[Transfer],
     wagered: dict[str, int],
     net: dict[str, int],
-    boxes: list[Any],
+    boxes: Callable[[], list[Any]],
 ) -> None:
     here_wagered = sum(wagered_by(t) for t in mine)
     here_net = -sum(t.amount for t in mine)
@@ -171,7 +172,9 @@ def _check_money(
                     f"your {periods.words(kind)} limit is {_dollars(limits[kind])}: "
                     f"{_dollars(left)} of it is left, this needs {_dollars(here_wagered)}",
                 )
-    own = [b for b in boxes if b.player == actor]
+    if "wager_max" not in limits and "table_max" not in limits:
+        return
+    own = [b for b in boxes() if b.player == actor]
     if "wager_max" in limits:
         largest = max((v for b in own for v in b.wagers.values()), default=0)
         if largest > limits["wager_max"]:

@@ -273,17 +273,16 @@ def _protect(ctx: Context) -> None:
     day's tally."""
     staked = any(t.player == ctx.actor and guard.is_stake(t) for t in ctx.transfers)
     if staked or ctx.session is not None:
-        status = ctx.status() if staked else None
-        boxes = list(ctx.game.boxes(ctx.state)) if staked and ctx.state is not None else []
+
+        def betting() -> bool:
+            status = ctx.status()
+            return bool(status is not None and status.betting)
+
+        def boxes() -> list[Any]:
+            return list(ctx.game.boxes(ctx.state)) if ctx.state is not None else []
+
         try:
-            guard.enforce(
-                ctx.actor,
-                ctx.session,
-                ctx.transfers,
-                ctx.now,
-                bool(status is not None and status.betting),
-                boxes,
-            )
+            guard.enforce(ctx.actor, ctx.session, ctx.transfers, ctx.now, betting, boxes)
         except guard.Refused as exc:
             raise ServiceError(exc.code, exc.message) from exc
     guard.record(ctx.transfers, ctx.accounts, ctx.now)
