@@ -22,6 +22,10 @@ from ..models import Table, WagerShift
 from .common import ReadOnlyAdmin
 
 
+#: Up to this many rows of a report, each one's wager types are shown under the summary.
+DETAIL_MOST = 12
+
+
 def today() -> dt.date:
     """The casino's current gaming day."""
     return rollup.gaming_day_and_shift(timezone.now())[0]
@@ -137,6 +141,12 @@ class TableGamesReportAdmin(ReadOnlyAdmin):
             "opts": self.model._meta,
             "form": form,
             "report": report,
+            "rows": [*report.groups, report.total],
+            # Each row's wager types while they fit a page; the total's always.
+            "details": [*report.groups, report.total]
+            if len(report.groups) <= DETAIL_MOST
+            else [report.total],
+            "detail_most": DETAIL_MOST,
             "problem": problem,
             "first": first,
             "last": last,
