@@ -21,7 +21,6 @@ from ..games import GAME_TITLES
 from ..models import Table, WagerShift
 from .common import ReadOnlyAdmin
 
-
 #: Up to this many rows of a report, each one's wager types are shown under the summary.
 DETAIL_MOST = 12
 
