@@ -190,6 +190,9 @@ LOGOUT_REDIRECT_URL = "login"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusals": {"()": "frenzy_site.log_filters.RefusalsWithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # HTTP 403 (PermissionDenied): one line, not a traceback (issue 28).
+    "loggers": {"django.request": {"filters": ["refusals"]}},
 }
