@@ -70,6 +70,13 @@ class RulesSubmission(models.Model):
     )
     #: The game's choices (its ``rules_to_dict`` form); empty: the game's default rules.
     choices = models.JSONField(default=dict, blank=True)
+    #: The amount every wager is a whole number of, in cents: whole dollars unless the
+    #: submission says otherwise. A bet of any other amount (5.005, odd cents) is refused,
+    #: in the browser and by the server (issue 28).
+    betting_unit = models.PositiveIntegerField(
+        default=100,
+        help_text="Every wager is a whole number of this amount ($1.00: whole dollars).",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

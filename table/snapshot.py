@@ -245,6 +245,8 @@ def snapshot(table_id: int, user: User) -> dict[str, Any]:
             "rules": g.rules_to_dict(rules),
             "paytables": [sign.to_dict() for sign in g.signs(rules)],
             "payout_limit": g.table_settings(rules).payout_limit,
+            # Every wager is a whole number of it (issue 28): the bet form refuses others.
+            "betting_unit": table.rules.betting_unit,
             "rules_notice": rules_notice(table, g, state),
             "felt": felt_parts(g.felt),
             "meters": meters,

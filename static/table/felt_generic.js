@@ -23,6 +23,7 @@ import {
   phaseWords,
   plainWords,
   playWords,
+  readBet,
   resultParts,
   settingTitle,
   settingTotals,
@@ -407,7 +408,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     );
     // A free amount between limits (Crazy 4 Poker: a Play of 1x to 3x the Ante with aces or better).
     const free = move.amounts.map((a) => {
-      const input = h("input", { type: "number", class: "g-amount", id: `amount-${move.box}-${a.arg}`, min: String(a.low / 100), max: String(a.high / 100), step: a.low % 100 ? "0.01" : "1", value: String(a.low / 100) });
+      const input = h("input", { type: "number", class: "g-amount", id: `amount-${move.box}-${a.arg}`, min: String(a.low / 100), max: String(a.high / 100), step: String((S.table?.betting_unit || 100) / 100), value: String(a.low / 100) });
       return h(
         "span",
         { class: "g-free-amount" },
@@ -531,17 +532,23 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         "div",
         { class: "g-bet-row" },
         h("label", { for: id }, h("span", { class: "g-bet-label", text: a.label }), " ", h("span", { class: "hint", text: `${limits}${a.required ? "" : ", optional"}` })),
-        h("span", { class: "g-dollar" }, "$", h("input", { type: "number", id, inputmode: "decimal", min: a.required ? String(a.low / 100) : "0", max: String(a.high / 100), step: a.low % 100 ? "0.01" : "1", value, placeholder: a.required ? "" : "0", dataset: { arg: a.arg } })),
+        h("span", { class: "g-dollar" }, "$", h("input", { type: "number", id, inputmode: "decimal", min: a.required ? String(a.low / 100) : "0", max: String(a.high / 100), step: String((S.table?.betting_unit || 100) / 100), value, placeholder: a.required ? "" : "0", dataset: { arg: a.arg } })),
       );
     });
     const submit = async (ev) => {
       ev.preventDefault();
-      const args = {};
-      for (const input of ev.target.closest("fieldset").querySelectorAll("input[data-arg]")) {
-        const cents = input.dataset.fixed ? (input.checked ? Number(input.dataset.fixed) : 0) : Math.round(Number(input.value || 0) * 100);
-        if (cents > 0) args[input.dataset.arg] = cents;
+      const entries = [...ev.target.closest("fieldset").querySelectorAll("input[data-arg]")].map((input) => {
+        const a = move.amounts.find((x) => x.arg === input.dataset.arg) || {};
+        // A number field holds "" for what is not a number: its raw text is still shown back.
+        const text = input.value === "" && input.validity?.badInput ? "?" : input.value;
+        return { arg: input.dataset.arg, label: a.label || input.dataset.arg, text, fixed: input.dataset.fixed, checked: input.checked, low: a.low, high: a.high, required: a.required };
+      });
+      const bet = readBet(move.box, entries, S.table?.betting_unit);
+      if (bet.error) {
+        messages.error(bet.error);
+        return;
       }
-      if (await act("bet", move.box, args)) messages.announce(`Wagers placed on box ${move.box}.`);
+      if (await act("bet", move.box, bet.args)) messages.announce(`Wagers placed on box ${move.box}.`);
     };
     return h(
       "fieldset",

@@ -443,3 +443,42 @@ export function resultParts(boxes, round, labels) {
     return { lead: `${head}${reason}${reason && lines.length ? " — " : ""}`, lines };
   });
 }
+
+/**
+ * A box's bet as typed in its form, checked before it is sent (issue 28: an Ante of 0 or
+ * −5 went as "take my wagers back", 5.005 as $5.01): ``entries`` are the form's amounts
+ * ({arg, label, text, fixed, checked, low, high, required}), ``unit`` the table's betting
+ * unit in cents. Returns {args} (cents by wager) or {error} in words; the server checks the
+ * same.
+ */
+export function readBet(box, entries, unit) {
+  const step = Math.max(1, Number(unit) || 100);
+  const args = {};
+  for (const e of entries) {
+    let cents = 0;
+    if (e.fixed) {
+      cents = e.checked ? Number(e.fixed) : 0;
+    } else {
+      const text = String(e.text ?? "").trim().replace(/^\$/, "").replace(/,/g, "");
+      if (text !== "") {
+        if (!/^\d+(\.\d+)?$/.test(text)) {
+          return { error: `${e.label} on box ${box}: "${e.text}" is not an amount in dollars.` };
+        }
+        const exact = Number(text) * 100;
+        cents = Math.round(exact);
+        if (Math.abs(exact - cents) > 1e-6 || cents % step) {
+          return { error: `${e.label} on box ${box}: every wager here is a whole number of ${dollars(step)}; $${text} is not.` };
+        }
+      }
+    }
+    if (cents === 0 && e.required) {
+      return { error: `Box ${box} needs an ${e.label} of ${dollars(e.low)} to ${dollars(e.high)}.` };
+    }
+    if (cents > 0 && (cents < e.low || cents > e.high)) {
+      return { error: `${e.label} on box ${box} is ${dollars(e.low)} to ${dollars(e.high)}, not ${dollars(cents)}.` };
+    }
+    if (cents > 0) args[e.arg] = cents;
+  }
+  if (!Object.keys(args).length) return { error: `Box ${box}: no wager to place.` };
+  return { args };
+}

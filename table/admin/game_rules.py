@@ -19,7 +19,7 @@ from table.games.base import Game, RulesField, StaffPart
 from table.games.errors import InvalidInput
 
 from ..models import ProgressiveMeter, RulesSubmission
-from ..money import DollarField
+from ..money import DollarField, dollars
 
 #: No single limit is anywhere near ten million dollars: catch typos.
 MAX_LIMIT_CENTS = 10_000_000_00
@@ -82,9 +82,17 @@ class GameRulesForm(forms.ModelForm):
 
     game_name = ""
 
+    betting_unit = DollarField(
+        label="Betting unit, $",
+        initial=100,
+        max_cents=MAX_LIMIT_CENTS,
+        help_text="Every wager is a whole number of this amount: 1.00 is whole dollars "
+        "(a bet of $5.01 is refused); the wager limits are whole units too.",
+    )
+
     class Meta:
         model = RulesSubmission
-        fields = ("name", "game")
+        fields = ("name", "game", "betting_unit")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -141,6 +149,23 @@ class GameRulesForm(forms.ModelForm):
                 g.parse_rules({**base, f.name: data[f.name]})
             except InvalidInput as exc:
                 self.add_error(f.name, exc.message)
+        unit = self.cleaned_data.get("betting_unit")
+        if unit is not None and unit < 1:
+            self.add_error("betting_unit", "The betting unit is at least one cent.")
+        elif unit:
+            # A limit no whole number of units reaches could never be bet exactly.
+            for f in fields:
+                value = data.get(f.name)
+                if (
+                    f.kind == "cents"
+                    and f.name.endswith(("_min", "_max"))
+                    and isinstance(value, int)
+                    and value % unit
+                    and f.name not in self.errors
+                ):
+                    self.add_error(
+                        f.name, f"Not a whole number of the betting unit ({dollars(unit)})."
+                    )
         if self.errors:
             return cleaned
         try:

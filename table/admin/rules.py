@@ -74,7 +74,7 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
         # Before the first save the page shows the game's default choices, and says so.
         shown = "saved values" if obj is not None else f"{game(name).title}'s defaults, until saved"
         return (
-            (None, {"fields": ("name", "game")}),
+            (None, {"fields": ("name", "game", "betting_unit")}),
             *((title, {"fields": names}) for title, names in choice_fieldsets(name)),
             (f"As posted at the table — {shown}", {"fields": ("game_signs",)}),
             (f"House edge of the wagers offered — {shown}", {"fields": ("game_mathematics",)}),

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from table.games.base import BET, DECIDE, SET_HANDS, WITHDRAW, Actor, Command
 
+from ..money import dollars
 from .command import execute, player_name
 from .context import Context, Result, ServiceError, made_at
 from .seats import _check_box_number, _check_seat
@@ -34,6 +35,8 @@ def _play(
     """Send the player's move to the game: the game checks whose box and whose turn."""
     state = ctx.live_round()
     _check_in_time(ctx, state, move, box)
+    if move in (BET, WITHDRAW):
+        _check_bet(ctx, state, move, box, args)
     actor = Actor.player(player_name(user))
     ctx.apply(ctx.game.apply(state, actor, Command(move, box, dict(args))))
     return state
@@ -57,6 +60,31 @@ def _check_in_time(ctx: Context, state: Any, move: str, box: int) -> None:
         deadline = table.turn_deadline
         if deadline and made_at(ctx) > deadline:
             raise ServiceError("too_late", "your time ran out for this decision")
+
+
+def _check_bet(ctx: Context, state: Any, move: str, box: int, wagers: Mapping[str, Any]) -> None:
+    """What every game's bet must be, checked before the game sees it (issue 28): a bet has
+    a wager (an Ante of 0 was taken as "take my wagers back", and the log said so), every
+    amount is a whole number of the table's betting unit (5.005 placed $5.01), and there is
+    something to take back before a withdrawal says it was. Amounts of the wrong type are
+    the game's to refuse, in its words."""
+    if move == WITHDRAW:
+        if not any(v > 0 for v in _box_wagers(ctx, state, box).values()):
+            raise ServiceError("nothing_to_withdraw", f"box {box} has no wagers to take back")
+        return
+    amounts = [v for v in wagers.values() if type(v) is int]
+    unit = max(1, int(ctx.table.rules.betting_unit or 1))
+    for value in amounts:
+        if value > 0 and value % unit:
+            raise ServiceError(
+                "bad_unit",
+                f"{dollars(value)} cannot be bet here: every wager is a whole number of "
+                f"{dollars(unit)}",
+            )
+    if len(amounts) == len(wagers) and all(v == 0 for v in amounts):
+        raise ServiceError(
+            "no_wager", f"box {box}: no wager to place (an amount above $0.00 is needed)"
+        )
 
 
 def _box_wagers(ctx: Context, state: Any, box: int) -> dict[str, int]:
@@ -125,7 +153,14 @@ def place_bets(
 
 
 def withdraw_bets(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
-    return place_bets(table_id, user, box, {}, **kw)
+    def body(ctx: Context) -> dict[str, Any]:
+        number = _check_box_number(box)
+        _check_seat(ctx, user, number)
+        state = _play(ctx, user, WITHDRAW, number, {})
+        return {"box": number, "wagers": _box_wagers(ctx, state, number)}
+
+    request = {"box": box, "wagers": {}}
+    return execute(table_id, player_name(user), "bet", body, request=request, **kw)
 
 
 def decide(table_id: int, user: AbstractBaseUser, box: int, multiple: int, **kw: Any) -> Result:

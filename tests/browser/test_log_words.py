@@ -35,3 +35,33 @@ def test_the_betting_clock_and_an_all_fold_round_in_words(browser: Any, site: Si
     # Bug 3: "...sets its high and low hands: box ." for a setting step nobody is in.
     assert words["noSetting"] is None
     assert words["setting"].endswith("box 1, box 3.")
+
+
+BETS = """async () => {
+  const g = await import('/static/table/game_words.js');
+  const ante = (text) => [
+    {arg: 'ante', label: 'Ante', text, low: 500, high: 50000, required: true},
+    {arg: 'queens_up', label: 'Queens Up', text: '', low: 100, high: 10000, required: false},
+  ];
+  const out = {};
+  for (const t of ['0', '-5', '5.005', '5.01', '7', 'abc']) out[t] = g.readBet(1, ante(t), 100);
+  out.fives = g.readBet(1, ante('10'), 500);
+  out.notFives = g.readBet(1, ante('7'), 500);
+  return out;
+}"""
+
+
+def test_the_bet_form_refuses_what_the_server_would(browser: Any, site: Site) -> None:
+    """Bugs 4 and 5: an Ante of 0 or −5 said nothing (and the log said the wagers went back),
+    5.005 placed $5.01. The form now says why and sends nothing."""
+    client = login(browser, site, None)
+    client.page.goto(site.url("/"))
+    bets = client.page.evaluate(BETS)
+    assert bets["0"] == {"error": "Box 1 needs an Ante of $5.00 to $500.00."}
+    assert bets["-5"]["error"] == 'Ante on box 1: "-5" is not an amount in dollars.'
+    for typed in ("5.005", "5.01"):
+        assert "whole number of $1.00" in bets[typed]["error"], bets[typed]
+    assert "not an amount" in bets["abc"]["error"]
+    assert bets["7"] == {"args": {"ante": 700}}
+    assert bets["fives"] == {"args": {"ante": 1000}}
+    assert "whole number of $5.00" in bets["notFives"]["error"]
