@@ -258,6 +258,8 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table")
         ]
+        # A supervisor's way out of a round in play (services.supervisor_void, issue 23).
+        permissions = [("void_round", "Can void a round in play from the admin (supervisor)")]
 
     def __str__(self) -> str:
         return f"{self.table} round {self.number}"

@@ -7,10 +7,13 @@ import hashlib
 import json
 from typing import Any
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import Prefetch, QuerySet, Sum
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
 from django.utils.safestring import SafeString
 
 from table.games import game
@@ -19,6 +22,7 @@ from table.games.cards import codes
 from table.games.errors import InvalidInput
 from table.games.events import PUBLIC
 
+from .. import services
 from ..models import (
     BoxRecord,
     CommandRecord,
@@ -69,6 +73,21 @@ def _finished(obj: Round) -> bool:
     return obj.phase in FINISHED_PHASES
 
 
+class VoidForm(forms.Form):
+    reason = forms.CharField(
+        label="Reason",
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=500,
+        help_text="Why the round cannot be finished at the table (it goes in the audit log).",
+    )
+
+
+def _staked(obj: Round) -> str:
+    boxes = (obj.state or {}).get("boxes") or []
+    total = sum(v for b in boxes for v in (b.get("wagers") or {}).values() if isinstance(v, int))
+    return dollars(total)
+
+
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
     # Its state (the shoe order, every stack) is shown once the round is over, and never
@@ -87,6 +106,7 @@ class RoundAdmin(ReadOnlyAdmin):
         "recall_link",
     )
     list_filter = ("phase", "table", "rules_submission")
+    actions = ["void_in_play"]
     search_fields = ("commitment", "box_records__player__username")
     date_hierarchy = "opened_at"
     list_select_related = ("table", "rules_submission")
@@ -140,6 +160,61 @@ class RoundAdmin(ReadOnlyAdmin):
             .annotate(net_total=Sum("box_records__net"))
             .prefetch_related(Prefetch("box_records", queryset=players))
         )
+
+    def has_void_round_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm(services.dealing.VOID_PERMISSION))
+
+    @admin.action(
+        description="Void the selected rounds in play (every stake returned)",
+        permissions=["void_round"],
+    )
+    def void_in_play(
+        self, request: HttpRequest, queryset: QuerySet[Round]
+    ) -> TemplateResponse | None:
+        """A supervisor voids rounds in play (services.supervisor_void, issue 23), after
+        saying why on a second page."""
+        rounds = list(queryset.select_related("table"))
+        form = VoidForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            reason = form.cleaned_data["reason"]
+            for row in rounds:
+                if row.phase in FINISHED_PHASES or row.table.current_round_id != row.pk:
+                    self.message_user(
+                        request, f"{row} is {row.phase}: left as it is.", messages.WARNING
+                    )
+                    continue
+                try:
+                    services.supervisor_void(row.table_id, reason, request.user)
+                except services.ServiceError as refused:
+                    self.message_user(
+                        request, f"{row} was not voided: {refused.message}", messages.ERROR
+                    )
+                    continue
+                self.message_user(
+                    request,
+                    f"{row} is void: every wager returned, the meters' increments taken back.",
+                    messages.SUCCESS,
+                )
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Void rounds in play",
+            "form": form,
+            "rounds": [
+                {
+                    "name": str(r),
+                    "phase": r.phase,
+                    "players": self.players(r),
+                    "staked": _staked(r),
+                }
+                for r in rounds
+            ],
+            "action": "void_in_play",
+            "selected": [r.pk for r in rounds],
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/table/void_rounds.html", context)
 
     @admin.display(description="players (box)")
     def players(self, obj: Round) -> str:

@@ -56,6 +56,8 @@ __all__ = [
     "REVEAL",
     "SETTLE",
     "SETTLED_PHASE",
+    "SUPERVISOR_VOID",
+    "SUPERVISOR_VOID_WORDS",
     "MIN_CLOCK_SECONDS",
     "clock_problems",
     "SET_HANDS",
@@ -198,8 +200,19 @@ SETTLE: Final = "settle"  # Inputs.meters: the shared meters as they stand
 #: own (:meth:`Game.void_words` names them; its dealer moves offer those allowed now); the
 #: platform passes the dealer's evidence on unchanged, with ``evidence["declared_by"]``.
 #: ``table_closed`` and ``server_restart`` are the platform's, every game knows them: the
-#: platform sends them when it closes the table or gives a round up.
+#: platform sends them when it closes the table or gives a round up; and
+#: :data:`SUPERVISOR_VOID`.
 VOID: Final = "void"
+#: The platform's void of a round a supervisor gives up from the back office (issue 23: a way
+#: out of a round that can be neither settled nor voided, needing no code): every game knows it
+#: and takes it in every phase before settled, the dealer's hand face up included; every stake
+#: goes back and the meter increments come back out. Only the platform sends it (never offered
+#: to the dealer); the supervisor's name and reason go with it and into the audit log.
+SUPERVISOR_VOID: Final = "supervisor_void"
+SUPERVISOR_VOID_WORDS: Final = (
+    "a supervisor voided the round from the back office (the reason is in the audit log): "
+    "every wager is returned"
+)
 ABANDON: Final = "abandon"  # args: {"player": name}: the player left the table
 #: The steps that move a round on; the dealer's moves offer the one due now.
 DEALER_STEPS: Final = (CLOSE_BETTING, DEAL, REVEAL, SETTLE)

@@ -41,6 +41,7 @@ from .dealing import (
     restart_betting_clock,
     reveal,
     settle,
+    supervisor_void,
     time_out,
     void_round,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "rules_edited",
     "set_connected",
     "settle",
+    "supervisor_void",
     "sit",
     "stand",
     "take_over",

@@ -24,6 +24,7 @@ from table.games.base import (
     DEAL,
     REVEAL,
     SETTLE,
+    SUPERVISOR_VOID,
     TIME_OUT,
     VOID,
     Actor,
@@ -36,7 +37,7 @@ from table.games.base import (
 from table.games.errors import EngineError
 from table.games.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
-from .. import fastsql
+from .. import duties, fastsql
 from ..models import ProgressiveMeter, Round, RulesSubmission, Table
 from .command import _as_dealer, dealer_name, execute
 from .context import Context, Result, ServiceError, _audit, _deadline_ms, clock_due
@@ -52,6 +53,9 @@ STUB_MISCOUNT = "stub_miscount"
 #: The void of a table closing while betting (§684a, §657a, §663a: no round is dealt on a
 #: closed table); every game knows it, and the table closes with it.
 TABLE_CLOSED = "table_closed"
+#: The voids only the platform sends (a restart gives a round up, a supervisor voids one from
+#: the back office): a dealer naming them is refused.
+PLATFORM_VOIDS = frozenset({"server_restart", SUPERVISOR_VOID})
 
 
 def _actor(ctx: Context) -> Actor:
@@ -332,6 +336,12 @@ def _declared_void(
     **kw: Any,
 ) -> Result:
     def body(ctx: Context) -> dict[str, Any]:
+        if reason in PLATFORM_VOIDS:
+            raise ServiceError(
+                "platform_reason",
+                f"{reason} is the platform's own void: a supervisor voids a round from the back "
+                "office, a restart from the server",
+            )
         if reason == TABLE_CLOSED:
             _close(ctx)
             return {"reason": reason}
@@ -515,6 +525,51 @@ def fail_unfinished_round(table_id: int) -> Result | None:
         _send(ctx, Command(VOID, None, {"reason": "server_restart", "evidence": {"phase": phase}}))
 
     return execute(table_id, "clock", "void", body)
+
+
+#: The permission a supervisor needs to void a round from the back office.
+VOID_PERMISSION = "table.void_round"
+
+
+def supervisor_void(table_id: int, reason: str, staff: AbstractBaseUser, **kw: Any) -> Result:
+    """A supervisor gives up the round in play from the back office (issue 23: the way out of
+    a round that can be neither settled nor voided, needing no code): every stake goes back
+    and the meter increments come back out, in any phase before settled, the dealer's hand
+    face up included (the game's :data:`SUPERVISOR_VOID`). Needs the ``void_round``
+    permission and a reason, which goes with the void and into the audit log with the
+    supervisor's name."""
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise ServiceError(
+            "reason_required", "say why the round is voided: it goes in the audit log"
+        )
+    if not staff.is_active or not staff.has_perm(VOID_PERMISSION):
+        raise ServiceError(
+            "forbidden", "voiding a round needs the supervisor's void_round permission"
+        )
+
+    def body(ctx: Context) -> dict[str, Any]:
+        ctx.live_round()
+        status = ctx.status()
+        assert status is not None
+        by = staff.get_username()
+        evidence = {"voided_by": by, "reason": text, "phase": status.phase}
+        _send(ctx, Command(VOID, None, {"reason": SUPERVISOR_VOID, "evidence": evidence}))
+        round_id = ctx.round_row.pk if ctx.round_row is not None else None
+        details = {"round": status.number, "phase": status.phase, "reason": text}
+        duties.record(
+            staff, "round_voided", details, table_id=ctx.table.pk, round_id=round_id, when=ctx.now
+        )
+        return {"round": status.number, "voided_in": status.phase}
+
+    return execute(
+        table_id,
+        f"staff:{staff.get_username()}",
+        "supervisor_void",
+        body,
+        request={"reason": text},
+        **kw,
+    )
 
 
 def restart_betting_clock(table_id: int, *, wait: bool = False, **kw: Any) -> Result:

@@ -24,12 +24,18 @@ START = 10_000_00  # every test player starts with $10,000
 
 class StackedSource:
     """A shuffle source that makes each shuffle come out in a chosen order (Fisher-Yates run
-    backwards): the first cards of each order are given, the rest follow in deck order."""
+    backwards): the first cards of each order are given, the rest follow in deck order.
 
-    def __init__(self, *orders: Sequence[str]) -> None:
+    Any other draw (the table game system's Magic Card and Lucky Bonus draws at the deal) is
+    answered from ``draws`` in turn (:meth:`script`), never as a shuffle step; with nothing
+    scripted it answers ``n - 1``, so a draw with a probability below 1 does not trigger."""
+
+    def __init__(self, *orders: Sequence[str], draws: Sequence[int] = ()) -> None:
         self.orders = [self._complete(o) for o in orders]
         self.current: list[int] | None = None
         self.target: list[int] = []
+        self.draws = list(draws)
+        self.expect = 0  # the next n of a shuffle in progress (52, 51, ..., 2), 0: none
 
     @staticmethod
     def _complete(head: Sequence[str]) -> list[int]:
@@ -37,10 +43,22 @@ class StackedSource:
         assert len(set(cards)) == len(cards), "a card twice in a stacked shoe"
         return cards + [c for c in range(52) if c not in cards]
 
+    def script(self, *answers: int) -> None:
+        """The answers of the next draws outside a shuffle, in order."""
+        self.draws.extend(answers)
+
     def randbelow(self, n: int) -> int:
-        if n == 52:  # a new shuffle starts from the deck in order
+        if self.expect == 0 and self.draws:
+            answer = self.draws.pop(0)
+            assert 0 <= answer < n, f"scripted draw {answer} is not below {n}"
+            return answer
+        if self.expect == 0 and n == 52:  # a new shuffle starts from the deck in order
             self.target = self.orders.pop(0) if self.orders else list(range(52))
             self.current = list(range(52))
+            self.expect = 52
+        if self.expect == 0 or n != self.expect:
+            return n - 1
+        self.expect = n - 1 if n > 2 else 0
         assert self.current is not None
         i = n - 1
         j = self.current.index(self.target[i])

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from table import audit, ledger, meters, services
+from table import audit, integrity, ledger, meters, services
 from table.games import settle_one
+from table.games.cards import parse_card
 from table.models import MeterEvent, ProgressiveMeter, Round
 
 from .conftest import START, StackedSource, balance, make_player
@@ -197,4 +198,78 @@ def test_the_admin_refuses_to_unlink_a_meter_from_a_table_with_a_round_in_play(
     )
     assert response.status_code == 302
     assert list(meter.tables.all()) == []
+    books_balance(table)
+
+
+# --- the table game system's draws at a stacked table ---------------------------------------------
+
+#: Box 1 nine high, box 2 queen high, the dealer king high: no meter pays.
+PLAIN_SHOE = (
+    ["9H", "4C", "7D", "2S", "JC"] + ["3H", "5C", "8D", "TS", "QC"] + ["KS", "6H", "2C", "4D", "9S"]
+)
+
+
+def _drawing_table(monkeypatch: pytest.MonkeyPatch, name: str) -> tuple[Any, Any, Any, Any, Any]:
+    """A Crazy 4 Poker table whose rules draw the Magic Card and the Lucky Bonus half the
+    time, its hand-bonus meter linked, and the stacked shoe; betting open, alice on box 1 with
+    both hand-bonus wagers, bob on box 2 with the Ante only."""
+    table, dealer = make_table(
+        name, C4P, magic_card_probability="1/2", lucky_bonus_probability="1/2"
+    )
+    for kind, paytable in (("five_card", "A"), ("hand_bonus", "")):
+        meters.create_meter(f"{name} {kind}", kind, paytable, 100, [table])
+    source = StackedSource(PLAIN_SHOE)
+    monkeypatch.setattr(services.dealing, "RANDOM", source)
+    alice, bob = make_player(f"alice-{name}"), make_player(f"bob-{name}")
+    services.sit(table.pk, alice, 1)
+    services.sit(table.pk, bob, 2)
+    services.open_betting(table.pk, dealer)
+    wagers = {"ante": 5_00, "hand_bonus_player": 1_00, "hand_bonus_dealer": 1_00}
+    services.act(table.pk, alice, "bet", 1, wagers)
+    services.act(table.pk, bob, "bet", 2, {"ante": 5_00})
+    services.no_more_bets(table.pk, dealer)
+    # The deal's draws: the Magic Card triggered (0 of 2) and drawn as box 1's 9H; the Lucky
+    # Bonus triggered and drawn as position 1 (box 1).
+    source.script(0, parse_card("9H"), 0, 0)
+    services.deal(table.pk, dealer)
+    return table, dealer, source, alice, bob
+
+
+def test_a_stacked_table_draws_the_magic_card_and_lucky_bonus_and_pays_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, dealer, source, alice, bob = _drawing_table(monkeypatch, "C4P draws")
+    assert source.draws == []  # every scripted draw was taken by the deal
+    rnd = state(table)
+    assert (rnd.magic_card, rnd.lucky_position) == (parse_card("9H"), 1)
+    play1x(table, alice, 1)
+    play1x(table, bob, 2)
+    services.reveal(table.pk, dealer)
+    services.settle(table.pk, dealer)
+    row = Round.objects.select_related("table").get(pk=state_row(table))
+    document = C4P.contract_round(C4P.from_dict(row.state))
+    assert document is not None
+    assert (document["magic_card"], document["lucky_position"]) == ("9H", 1)
+    answer = settle_one(document)
+    [box1] = [b for b in answer["boxes"] if b["box"] == 1]
+    # §657a.12(f)(3): 20 for 1 and 5 for 1 on the $1 player-hand wager, on top of its result.
+    assert box1["bonuses"] == {"magic_card": 20_00, "lucky_bonus": 5_00}
+    assert balance(alice) - START == answer["players"][alice.username]["net"]
+    assert integrity.round_problems(row) == []
+    books_balance(table)
+
+
+def test_a_void_after_the_draws_pays_no_bonus_and_takes_the_increments_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, dealer, _, alice, bob = _drawing_table(monkeypatch, "C4P draws void")
+    assert state(table).magic_card == parse_card("9H")
+    hand_bonus = ProgressiveMeter.objects.get(tables=table, kind="hand_bonus")
+    fed = MeterEvent.objects.get(meter=hand_bonus, kind=MeterEvent.INCREMENT)
+    services.fail_unfinished_round(table.pk)  # the house gives the round up before the reveal
+    row = Round.objects.select_related("table").get(pk=state_row(table))
+    assert row.phase == "void"
+    assert balance(alice) == START and balance(bob) == START
+    assert standing(hand_bonus) == {"amount": fed.amount_before, "reserve": fed.reserve_before}
+    assert integrity.round_problems(row) == []
     books_balance(table)

@@ -32,6 +32,7 @@ from ..base import (
     NO_INPUTS,
     REVEAL,
     SETTLE,
+    SUPERVISOR_VOID,
     TIME_OUT,
     VOID,
     WITHDRAW,
@@ -138,7 +139,7 @@ LABELS: Final = {
     HAND_BONUS_DEALER: "Hand Bonus (the dealer's hand)",
     SIX_CARD_BONUS: "Six Card Bonus",
 }
-_HOUSE_VOIDS: Final = frozenset({"server_restart"})
+_HOUSE_VOIDS: Final = frozenset({"server_restart", SUPERVISOR_VOID})
 _PROGRESSIVE_OPTIONS: Final = tuple(
     [f"four_card {n}" for n in FOUR_CARD_PROGRESSIVES]
     + [f"five_card {n}" for n in FIVE_CARD_PROGRESSIVES]

@@ -34,6 +34,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
+from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
 from table.games.cards import DECK, Card, card_code, check_distinct, codes, parse_card
 from table.games.common import (
     boxes_of,
@@ -193,6 +194,9 @@ VOID_REASONS: Final[Mapping[str, VoidReason]] = {
     "server_restart": VoidReason(
         "the round could not resume after an interruption",
         (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS),
+    ),
+    SUPERVISOR_VOID: VoidReason(
+        SUPERVISOR_VOID_WORDS, (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
     ),
 }
 
@@ -984,7 +988,7 @@ class Round:
             )
         self._require(*UNFINISHED)
         known = VOID_REASONS[reason]
-        if self.phase is Phase.REVEALED:
+        if self.phase is Phase.REVEALED and reason != SUPERVISOR_VOID:
             raise RuleViolation(
                 "outcome_known",
                 "the dealer's hand is face up: the round is settled now, not voided (§657a.11(c))",

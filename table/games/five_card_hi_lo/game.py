@@ -31,6 +31,7 @@ from ..base import (
     REVEAL,
     SET_HANDS,
     SETTLE,
+    SUPERVISOR_VOID,
     TIME_OUT,
     VOID,
     WITHDRAW,
@@ -105,7 +106,7 @@ _CHOICES: Final = {
     "ante_bonus_paytable": tuple(ANTE_BONUS_PAYTABLES),
     "poker_bonus_paytable": tuple(POKER_BONUS_PAYTABLES),
 }
-_HOUSE_VOIDS: Final = frozenset({"server_restart"})
+_HOUSE_VOIDS: Final = frozenset({"server_restart", SUPERVISOR_VOID})
 _RANKS: Final = "23456789TJQKA"
 
 

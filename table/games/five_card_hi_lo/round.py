@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
+from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
 from table.games.cards import DECK, Card, card_code, check_distinct, codes, parse_card
 from table.games.common import (
     adjacent,
@@ -168,6 +169,7 @@ VOID_REASONS: Final = {
         "the table closed before the round was dealt", (Phase.BETTING, Phase.CLOSED)
     ),
     "server_restart": VoidReason("the round could not resume after an interruption", UNFINISHED),
+    SUPERVISOR_VOID: VoidReason(SUPERVISOR_VOID_WORDS, UNFINISHED),
 }
 
 PLAY_DECISION: Final = "play"

@@ -52,6 +52,7 @@ from ..base import (
     NO_INPUTS,
     REVEAL,
     SETTLE,
+    SUPERVISOR_VOID,
     TIME_OUT,
     VOID,
     WITHDRAW,
@@ -182,7 +183,7 @@ ANTE_RAISE_POSTED: Final = (
 #: §684a.11(c)(4)(ii): below a straight the Odds only pushes or loses.
 ODDS_BELOW_STRAIGHT: Final = ("Two pair or lower", "push")
 #: The house's own voids, not the dealer's to declare (the platform sends them).
-_HOUSE_VOIDS: Final = frozenset({"server_restart"})
+_HOUSE_VOIDS: Final = frozenset({"server_restart", SUPERVISOR_VOID})
 
 
 def _step(step: Step) -> GameStep:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
+from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
 from table.games.cards import Card, card_code, check_distinct, codes
 from table.games.common import (
     boxes_of,
@@ -77,6 +78,7 @@ VOID_REASONS: Final = {
     "stub_miscount": "the stub count shows the deck is not 52 cards (§684a.10(f))",
     "table_closed": "the table closed before the round was dealt",
     "server_restart": "the round could not resume after an interruption",
+    SUPERVISOR_VOID: SUPERVISOR_VOID_WORDS,
 }
 #: Irregularities of the deal itself (§684a.13(a),(c),(f)): in the virtual shoe only the shoe
 #: produces them, while dealing, and the deal then voids the round with what it found.
@@ -569,12 +571,14 @@ class Round:
                 "unknown_irregularity",
                 f"unknown irregularity {reason!r} (one of {', '.join(VOID_REASONS)})",
             )
-        if self.phase is Phase.REVEALED:
+        if reason == SUPERVISOR_VOID:  # the platform's, in any phase before settled
+            self._require(Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
+        elif self.phase is Phase.REVEALED:
             raise RuleViolation(
                 "outcome_known",
                 "the dealer's hand is face up: the round is settled now, not voided (§684a.11(c))",
             )
-        self._require(Phase.BETTING, Phase.CLOSED, Phase.DECISIONS)
+        self._require(Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
         if reason in DEAL_IRREGULARITIES:
             raise RuleViolation(
                 "shoe_only",

@@ -555,6 +555,8 @@ def expected(reason: str, phase: str) -> str:
     """ "void", or the code a void for ``reason`` is refused with in ``phase``."""
     if phase == "settled":
         return "wrong_phase"
+    if reason == "supervisor_void":
+        return "void"  # the platform's way out, in any phase before settled (issue 23)
     if phase == "revealed":
         return "outcome_known"  # the dealer's hand is face up: settled, not voided
     if reason in ("cards_face_up", "shoe_jam", "wrong_card_count"):

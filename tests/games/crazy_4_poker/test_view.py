@@ -327,11 +327,22 @@ def test_moves_say_what_each_viewer_may_do_now() -> None:
     assert moves("decisions_first", "bob") == []
     assert view("decisions_first", None, dealer=True)["moves"] == [
         {"move": "time_out", "box": 1},
-        {"move": "void", "reasons": ["stub_count_wrong", "dealer_card_exposed", "server_restart"]},
+        {
+            "move": "void",
+            "reasons": [
+                "stub_count_wrong",
+                "dealer_card_exposed",
+                "server_restart",
+                "supervisor_void",
+            ],
+        },
     ]
     assert moves("decided", None, dealer=True) == ["reveal", "void"]
+    # The engine's own view lists the platform's supervisor void too (the game's dealer
+    # moves never offer it: only the back office sends it).
     assert view("revealed", None, dealer=True)["moves"] == [
-        {"move": "settle", "meters": ["mega", "major", "minor", "hand_bonus"]}
+        {"move": "settle", "meters": ["mega", "major", "minor", "hand_bonus"]},
+        {"move": "void", "reasons": ["supervisor_void"]},
     ]
     for name in ("settled", "void_betting"):
         for player, dealer in VIEWERS:
