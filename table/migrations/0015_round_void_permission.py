@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('table', '0013_meter_reset'),
+        ('table', '0014_betting_unit'),
     ]
 
     operations = [
