@@ -94,11 +94,21 @@ def liability_at(moment: dt.datetime) -> int:
 
 
 def meter_series(first: dt.datetime, last: dt.datetime, points: int = 400) -> dict[str, Any]:
-    """Each meter's amount over the period: its standing after each change, thinned to at
-    most ``points`` moments (the last change of each slice of time)."""
-    span = (last - first) / points
-    moments = [first + span * (i + 1) for i in range(points)]
-    labels = [m.astimezone(recall_zone()).strftime("%m-%d %H:%M") for m in moments]
+    """Each meter's amount over the period: at the start, then after each change (every
+    meter's), thinned to at most ``points`` moments (the last standing of each slice)."""
+    moments = sorted(
+        set(
+            MeterEvent.objects.filter(created__gt=first, created__lte=last).values_list(
+                "created", flat=True
+            )
+        )
+    )
+    if len(moments) > points:
+        span = (last - first) / points
+        moments = [first + span * (i + 1) for i in range(points)]
+    moments = [first, *moments]
+    zone = recall_zone()
+    labels = [m.astimezone(zone).strftime("%m-%d %H:%M") for m in moments]
     series = []
     for meter in ProgressiveMeter.objects.order_by("name"):
         events = list(

@@ -9,6 +9,8 @@
     theory: { stroke: "#b45f06", width: 2, dash: [8, 5] },
     band: { stroke: "#6aa84f", width: 1, dash: [2, 4] },
   };
+  // Several series of one style (a meter each) get a colour each, told apart by name too.
+  const PALETTE = ["#0b5394", "#a61c00", "#38761d", "#741b47", "#b45f06", "#134f5c", "#7f6000"];
   function fmt(unit, v) {
     if (v == null) return "—";
     if (unit === "percent") return (v * 100).toFixed(2) + "%";
@@ -31,7 +33,13 @@
       ],
       series: [
         { label: "", value: (u, i) => (i == null ? "" : spec.labels[i]) },
-        ...spec.series.map((s) => Object.assign({ label: s.label, spanGaps: false, points: { show: xs.length < 60 }, value: (u, v) => fmt(spec.unit, v) }, STYLE[s.style] || STYLE.actual)),
+        ...spec.series.map((s, i) => {
+          const style = Object.assign({}, STYLE[s.style] || STYLE.actual);
+          if (s.style === "actual" && spec.series.filter((x) => x.style === "actual").length > 1) {
+            style.stroke = PALETTE[i % PALETTE.length];
+          }
+          return Object.assign({ label: s.label, spanGaps: false, points: { show: xs.length < 60 }, value: (u, v) => fmt(spec.unit, v) }, style);
+        }),
       ],
     };
     // eslint-disable-next-line no-undef

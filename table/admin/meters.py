@@ -222,9 +222,11 @@ class MeterEventAdmin(ReadOnlyAdmin):
         "before",
         "after",
         "reseeded",
+        "actor",
+        "reason",
     )
     list_filter = ("kind", "meter", "table", "reseeded")
-    list_select_related = ("meter", "table", "player")
+    list_select_related = ("meter", "table", "player", "actor")
     search_fields = ("player__username", "meter__name")
 
     @admin.display(description="paid")
