@@ -175,7 +175,7 @@ def _lines(settled: Mapping[str, Any]) -> tuple[Line, ...]:
         Line("envy_bonus", 0, "win", e["amount"], f"box {e['from_box']}: {e['hand']}")
         for e in settled["envy"]
     )
-    return (*lines_of(settled["results"], None), *bonuses, *envy)
+    return (*lines_of(settled["results"], "row"), *bonuses, *envy)
 
 
 def _rules_words(data: Mapping[str, Any]) -> dict[str, Any]:

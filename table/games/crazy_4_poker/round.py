@@ -893,9 +893,15 @@ class Round:
             shown = not s.folded or bool(current.wagers.get(SIX_CARD_BONUS))
             lines = []
             for r in s.results:
-                lines.append(
-                    {"wager": r.wager, "stake": r.stake, "outcome": r.outcome.value, "net": r.net}
-                )
+                line: dict[str, Any] = {
+                    "wager": r.wager,
+                    "stake": r.stake,
+                    "outcome": r.outcome.value,
+                    "net": r.net,
+                }
+                if r.row:
+                    line["row"] = r.row  # the paytable row that paid, as posted
+                lines.append(line)
                 returned = r.stake + r.net
                 if returned > 0:
                     memo = "win" if r.outcome is Outcome.WIN else "push"

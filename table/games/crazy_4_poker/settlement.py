@@ -57,6 +57,7 @@ from .paytables import (
     OfMeter,
     Paytable,
     ProgressiveType,
+    Row,
     ToOne,
 )
 from .rules import Rules, check_play
@@ -156,6 +157,9 @@ class WagerResult:
     net: int
     meter: str | None = None  # a meter it was paid from
     meter_paid: int = 0
+    #: The posted paytable row that paid it, in words ("Two pair: 2 to 1"); None for the
+    #: main game's even money, a push or a loss (the round detail's "Paytable row").
+    row: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,7 +376,12 @@ def _to_one(wager: str, stake: int, table: Paytable, hand: HandClass) -> WagerRe
     if row is None:
         return None
     assert isinstance(row.payout, ToOne)
-    return _line(wager, stake, Outcome.WIN, row.payout.net(stake))
+    return WagerResult(wager, stake, Outcome.WIN, row.payout.net(stake), row=_row_words(row))
+
+
+def _row_words(row: Row) -> str:
+    """A paying row as posted: its hand and its payout."""
+    return f"{row.label}: {row.payout.posted}"
 
 
 def main_game(
@@ -492,12 +501,13 @@ def _paytable_result(
     if row is None:
         return _lost(wager, stake)
     payout = row.payout
+    words = _row_words(row)
     if isinstance(payout, OfMeter):
         paid = book.pay(payout.meter, payout.percent, (box,), wager)
-        return WagerResult(wager, stake, Outcome.WIN, paid - stake, payout.meter, paid)
+        return WagerResult(wager, stake, Outcome.WIN, paid - stake, payout.meter, paid, words)
     if isinstance(payout, ForOne):
-        return WagerResult(wager, stake, Outcome.WIN, payout.paid(stake) - stake)
-    return WagerResult(wager, stake, Outcome.WIN, payout.net(stake))
+        return WagerResult(wager, stake, Outcome.WIN, payout.paid(stake) - stake, row=words)
+    return WagerResult(wager, stake, Outcome.WIN, payout.net(stake), row=words)
 
 
 def settle(
@@ -606,6 +616,7 @@ def settle(
                             dealer_share - stake,
                             HAND_BONUS,
                             dealer_share,
+                            _row_words(dealer_row),
                         )
                     )
                 else:
