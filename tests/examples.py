@@ -63,6 +63,7 @@ RULES_SUBMISSION_FORM: dict[str, str] = {
     "two_decks": "on",
     "decision_seconds": "20",
     "betting_seconds": "15",
+    "betting_unit": "1",
 }
 
 

@@ -44,10 +44,16 @@ def url(model: Any, view: str, *args: Any) -> str:
     return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{view}", args=args)
 
 
-def test_every_admin_page_renders(boss: Client, game: Game, alice: Any, table: Table) -> None:
+def test_every_admin_page_renders(
+    boss: Client, game: Game, alice: Any, bob: Any, table: Table
+) -> None:
     Group.objects.create(name="Pit bosses")
     game.sit(alice, 1)
     game.play([(alice, 1, {"ante": 10_00, "prime": 5_00})])
+    from table import meters  # a progressive meter and its history (table/admin/meters.py)
+
+    # Linked between rounds: a round in play keeps the meters it was opened with.
+    meters.create_meter("Test mega", "mega", "C", 100, [table])
     game.open()  # a round in play too
     services.place_bets(table.pk, alice, 1, {"ante": 5_00}, key="k")
     # The login throttle's records (django-axes) have admin pages too: a wrong password makes
@@ -55,9 +61,10 @@ def test_every_admin_page_renders(boss: Client, game: Game, alice: Any, table: T
     Client().post(reverse("login"), {"username": "alice", "password": "wrong"})
     for log in (AccessLog, AccessFailureLog):
         log.objects.create(username="alice", ip_address="127.0.0.1", user_agent="test")
-    from table import meters  # a progressive meter and its history (table/admin/meters.py)
+    from table.protection import exclusion, limits  # the compliance view's two records
 
-    meters.create_meter("Test mega", "mega", "C", 100, [table])
+    limits.set_limit(alice, "loss_day", 50_00)
+    exclusion.exclude(bob, "1y", by=bob)
     assert boss.get(reverse("admin:index")).status_code == 200
     unchecked = []
     for model, model_admin in admin.site._registry.items():
