@@ -65,6 +65,8 @@ function hiLoWhy(line, box, round) {
   const set = box.setting;
   // §663a.11(b)(1): a fold loses the Ante and the Tie Wager; the Poker Bonus stays in action.
   if (box.decision === "fold" && line.wager !== "poker_bonus") return "you folded";
+  // §663a.7(b): a box left before it was set loses its Ante, Play and Tie Wagers (never compared).
+  if (box.set_by === "abandoned" && line.wager !== "poker_bonus") return "left before it was set";
   if (["ante", "play"].includes(line.wager)) {
     if (!set || !dealer) return "";
     const high = compare(set.high_total, dealer.high_total, false);
