@@ -45,6 +45,28 @@ class WagerLine:
     variance: float | None = None
     estimated: bool = False  # the variance was estimated from the play, not exact
     edges: set[str] = field(default_factory=set)  # "paytable: edge" of each figure used
+    #: The main game only: the players' actual decisions (their decision wager: the Raise,
+    #: the Play), which the theoretical figure takes at optimal play.
+    decided: int = 0  # boxes that made the decision wager
+    decided_handle: int = 0
+
+    @property
+    def decision_rate(self) -> float | None:
+        return self.decided / self.lines if self.lines else None
+
+    @property
+    def decision_size(self) -> float | None:
+        """The decision wagers' handle per unit of the main game's handle (the Ante)."""
+        return self.decided_handle / self.handle if self.handle else None
+
+    @property
+    def decisions_words(self) -> str:
+        if not self.decided or self.decision_rate is None or self.decision_size is None:
+            return ""
+        return (
+            f"the players made the decision wager in {self.decision_rate:.1%} of boxes, "
+            f"{self.decision_size:.2f}x the Ante on average"
+        )
 
     @property
     def hold(self) -> float | None:
@@ -160,6 +182,12 @@ def _labels(game: str) -> dict[str, str]:
     return {w.key: w.label for w in g.wagers(g.default_rules())}
 
 
+def _decision_wagers(game: str, rules: Any) -> set[str]:
+    """The wagers a player makes at their decision (``WagerSpec.placed == "decision"``)."""
+    g = game_named(game)
+    return {w.key for w in g.wagers(g.parse_rules(rules)) if w.placed == "decision"}
+
+
 def _paytable_words(game: str, rules: dict[str, Any], key: str) -> str:
     figures = rollup.mathematics(game, rules, key).figures
     tables = ", ".join(f"{f.wager} {f.paytable}" for f in figures)
@@ -244,16 +272,16 @@ def _add(
         group.rounds += s["lines"]
         return
     math_ = rollup.mathematics(game, rules, key)
+    main = math_.main
+    if main is not None and wager in main.wagers and wager in _decision_wagers(game, rules):
+        decided = _main_line(group, main, labels)
+        decided.decided += s["lines"]
+        decided.decided_handle += s["handle"]
     if wager == rollup.MAIN:
         figure = math_.main
         if figure is None:
             return
-        if group.main is None:
-            group.main = WagerLine(
-                rollup.MAIN,
-                "Main game (per unit of " + labels.get(figure.wagers[0], figure.wagers[0]) + ")",
-            )
-        line = group.main
+        line = _main_line(group, figure, labels)
     else:
         line = group.wagers.get(wager)
         if line is None:
@@ -281,6 +309,13 @@ def _add(
     line.variance = (line.variance or 0.0) + var
 
 
+def _main_line(group: Group, figure: Any, labels: dict[str, str]) -> WagerLine:
+    if group.main is None:
+        first = figure.wagers[0]
+        group.main = WagerLine(rollup.MAIN, f"Main game (per unit of {labels.get(first, first)})")
+    return group.main
+
+
 def rules_submission_names() -> dict[int, str]:
     return dict(RulesSubmission.objects.values_list("pk", "name"))
 
@@ -304,6 +339,7 @@ def csv_rows(report: Report) -> Sequence[Sequence[Any]]:
         "band high %",
         "outside band",
         "variance",
+        "main game decisions",
     ]
     out: list[list[Any]] = [head]
 
@@ -333,6 +369,7 @@ def csv_rows(report: Report) -> Sequence[Sequence[Any]]:
                     "",
                     "",
                     "estimated" if w.estimated else ("exact" if w.variance is not None else ""),
+                    w.decisions_words,
                 ]
             )
         band = g.band
@@ -354,6 +391,7 @@ def csv_rows(report: Report) -> Sequence[Sequence[Any]]:
                 pct(band[1] if band else None),
                 "yes" if g.outside else "no",
                 "estimated" if g.estimated else "exact",
+                "",
             ]
         )
     return out

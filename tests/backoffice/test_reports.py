@@ -113,6 +113,11 @@ def test_the_report_by_hand(settings: Any) -> None:
     assert group.theoretical == pytest.approx(1000_00 * main_edge + 250_00 * prime.house_edge)
     assert group.wagers["prime"].variance == pytest.approx(prime.variance * 50 * 5_00**2)
     assert group.main is not None and group.main.estimated
+    # The players' decisions beside the optimal-play figure: 60 Raises on 100 boxes, $900 of
+    # Raise on $1,000 of Ante.
+    assert (group.main.decided, group.main.decision_rate) == (60, 0.6)
+    assert group.main.decision_size == pytest.approx(0.9)
+    assert "60.0% of boxes, 0.90x the Ante" in group.main.decisions_words
     assert group.rtp == pytest.approx(1 - 100_00 / 3150_00)
     low, high = group.band  # type: ignore[misc]
     assert low < group.theoretical_rtp < high  # type: ignore[operator]
