@@ -156,8 +156,10 @@ export function install({ $, command, autodealerDeals }) {
         ? h(
           "div",
           { class: "g-voids", role: "group", "aria-label": move.label },
+          h("p", { class: "hint", text: "If one of these happened, void the round (every stake is returned):" }),
           move.choices.map((c) =>
-            h("button", { type: "button", class: "btn danger", disabled: busy, dataset: { reason: c.args.reason }, onclick: () => command("void", { ...c.args }, { confirm: `Void the round: ${c.label}? Every stake is returned.` }) }, `Void: ${c.label}`),
+            // An action the dealer takes, worded as one (it read as a status line: issue 28).
+            h("button", { type: "button", class: "btn void-action", disabled: busy, dataset: { reason: c.args.reason }, onclick: () => command("void", { ...c.args }, { confirm: `Void the round: ${c.label}? Every stake is returned.` }) }, `Void this round — ${c.label}`),
           ),
         )
         : h("p", { class: "hint", text: "No void is open to the dealer now." }),

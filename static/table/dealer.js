@@ -149,12 +149,13 @@ function renderDealing() {
   let kind = "";
   if (d && d.kind === "autodealer" && autodealerDeals()) {
     kind = "autodealer";
-    text = `The automatic dealer (${d.name}) deals this table: it opens betting, closes it when the countdown ends, deals, reveals and settles. Take over to deal from this console.`;
+    // Its process id (autodealer-13389@host) is for the logs, not for the dealer (issue 28).
+    text = `The automatic dealer deals this table: it opens betting, closes it when the countdown ends, deals, reveals and settles. Take over to deal from this console.`;
   } else if (d && d.kind === "autodealer") {
-    text = `The automatic dealer (${d.name}) stopped${d.heartbeat_age !== null ? ` (last heard ${timeAgo(d.heartbeat_age)} ago)` : ""}: the console deals.`;
+    text = `The automatic dealer stopped${d.heartbeat_age !== null ? ` (last heard ${timeAgo(d.heartbeat_age)} ago)` : ""}: the console deals.`;
   } else if (d && d.kind === "dealer") {
     kind = d.by === me ? "me" : "dealer";
-    const clock = d.clock_owner && d.alive ? ` The automatic dealer (${d.clock_owner}) keeps only the decision clock.` : "";
+    const clock = d.clock_owner && d.alive ? " The automatic dealer keeps only the decision clock." : "";
     text = d.by === me ? `You deal this table.${clock}` : `${d.name} deals this table (taken over at a console).${clock}`;
   }
   setText(line, text);
@@ -419,7 +420,14 @@ $("#next-action").addEventListener("click", () => {
 });
 $("#time-out").addEventListener("click", () => command("time_out"));
 for (const btn of document.querySelectorAll(".fault")) {
-  btn.addEventListener("click", () => command("arm_fault", { fault: btn.dataset.fault }));
+  btn.addEventListener("click", async () => {
+    // The armed drill is told to this console only (players never see it): its own answer
+    // and a fresh shoe panel say so.
+    if (await command("arm_fault", { fault: btn.dataset.fault })) {
+      messages.announce(`Drill armed: ${FAULT_NAMES[btn.dataset.fault] || btn.dataset.fault}.`);
+      conn.requestSnapshot();
+    }
+  });
 }
 $("#count-stub").addEventListener("click", () => command("count_stub"));
 $("#take-over").addEventListener("click", async () => {

@@ -134,7 +134,7 @@ export function describeEvent(kind, d) {
         : `The Rules Submission "${d.rules}" takes effect after this round.`;
     case "dealing":
       return d.by
-        ? `${d.by.startsWith("dealer:") ? `Dealer ${d.by.slice(7)}` : `The automatic dealer (${d.by})`} deals the table now.`
+        ? `${d.by.startsWith("dealer:") ? `Dealer ${d.by.slice(7)}` : "The automatic dealer"} deals the table now.`
         : "The table is dealt from the console now.";
     case "shoe_fault_armed":
       return `Shoe fault armed: ${FAULT_NAMES[d.fault] || d.fault} on the next ${d.fault === "miscount" ? "shuffle" : "deal"}.`;

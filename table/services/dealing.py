@@ -22,6 +22,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from table.games import game as game_named
 from table.games.base import (
     DEAL,
+    DEALER,
     REVEAL,
     SETTLE,
     SUPERVISOR_VOID,
@@ -393,7 +394,9 @@ def arm_fault(
         shuffler = _shuffler(ctx.table, _two_decks(ctx))
         shuffler.arm(kind)
         ctx.table.shoe = shuffler.to_dict()
-        ctx.note("shoe_fault_armed", {"fault": kind.value})
+        # A drill is the dealer's and the record's, never the players' log (issue 28: every
+        # player read "Shoe fault armed: misdeal ... on the next deal").
+        ctx.note("shoe_fault_armed", {"fault": kind.value}, DEALER)
         _audit(ctx, "drill_armed", {"fault": kind.value})
         return {"fault": kind.value}
 
