@@ -38,6 +38,25 @@ def ledger_nets(row: Round) -> dict[str, int]:
     return moved
 
 
+_SIGN = {"win": 1, "lose": -1, "push": 0}
+
+
+def outcome_problems(answer: Any, path: str = "") -> list[str]:
+    """Every line of a ``settle_round`` answer whose outcome does not follow the sign of its
+    net (a jackpot share smaller than its stake is ``lose``: issue 23)."""
+    out: list[str] = []
+    if isinstance(answer, dict):
+        outcome, net = answer.get("outcome"), answer.get("net")
+        if outcome in _SIGN and isinstance(net, int) and _SIGN[outcome] != (net > 0) - (net < 0):
+            out.append(f"{path or 'a line'} is {outcome} with a net of {net}")
+        for key, value in answer.items():
+            out += outcome_problems(value, f"{path}.{key}" if path else str(key))
+    elif isinstance(answer, list):
+        for i, value in enumerate(answer):
+            out += outcome_problems(value, f"{path}[{i}]")
+    return out
+
+
 def round_problems(row: Round) -> list[str]:
     """Where this finished round's money differs from ``settle_round`` for the stored round
     (empty: it agrees to the cent). A round not finished is a problem in itself."""
@@ -64,7 +83,7 @@ def round_problems(row: Round) -> list[str]:
         return []  # a round the contract cannot express; the game's re-check covers it
     answer: dict[str, Any] = settle_one(document)
     wanted = {p: v["net"] for p, v in answer["players"].items() if v["net"]}
-    problems = []
+    problems = [f"{where}: {p}" for p in outcome_problems(answer)]
     if moved != wanted:
         problems.append(f"{where}: the ledger moved {moved}, settle_round says {wanted}")
     by_kind: dict[str, list[MeterEvent]] = defaultdict(list)

@@ -120,7 +120,10 @@ function versusWords(line, yours, theirs, box, dealer) {
 
 /** A wager paid on a hand from a sign, lost: the hand is not on it (the sign is below). */
 function unpaid(line) {
-  return line.outcome === "lose" ? " (not a paying hand)" : "";
+  if (line.outcome !== "lose") return "";
+  // A paying hand whose payout came to less than the stake (a share of a jackpot, a
+  // percentage of a small meter) is a loss by its net, yet the hand hit: say what it hit.
+  return line.row ? ` — hit ${humanize(line.row)}, paid less than the stake` : " (not a paying hand)";
 }
 
 /** Crazy 4 Poker (§657a.11, §657a.12): the best four-card hand against the dealer's. */

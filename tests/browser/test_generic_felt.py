@@ -427,3 +427,30 @@ def test_results_say_why_in_words(browser: Any, site: Site) -> None:
         "",
         "box 1: an ante is required; try again",
     ]
+
+
+#: A Crazy 4 Poker box whose hand-bonus straight flush won 10% of a meter a jackpot had just
+#: reset: 2 cents on a $1 wager, a loss by its net (issue 23).
+JACKPOT_SHARE_WORDS = """async () => {
+  const w = await import('/static/table/game_words.js');
+  const round = {game: 'crazy_4_poker', phase: 'settled',
+    dealer: {hand: 'Four of a kind', five_card_category: 'royal_flush', qualifies: true}};
+  const box = {box: 1, hand: 'Straight flush', five_card_category: 'straight_flush',
+    results: [
+      {wager: 'hand_bonus_player', stake: 100, outcome: 'lose', net: -98,
+       row: 'Straight flush: 10% of the meter'},
+      {wager: 'hand_bonus_dealer', stake: 100, outcome: 'lose', net: -100},
+    ]};
+  return Object.fromEntries(w.boxLines(box, round, {}).map((l) => [l.wager, l.why]));
+}"""
+
+
+def test_a_paying_hand_paid_less_than_its_stake_says_what_it_hit(browser: Any, site: Site) -> None:
+    client = login(browser, site, None)
+    client.page.goto(site.url("/"))
+    why = client.page.evaluate(JACKPOT_SHARE_WORDS)
+    assert why["hand_bonus_player"] == (
+        "your five cards: a straight flush — hit Straight flush: 10% of the meter, paid less "
+        "than the stake"
+    )
+    assert why["hand_bonus_dealer"].endswith("(not a paying hand)")

@@ -113,6 +113,17 @@ def test_the_dealer_s_jackpot_with_a_box_s_own_hit_between_its_shares_settles(
                 ],
             }
         )
+        # Box 1's own straight flush won a percentage of a meter the jackpot had just reset:
+        # less than its $1 stake, so a loss (the outcome follows the net), whose row still
+        # says what the hand hit.
+        [box1] = [b for b in wanted["boxes"] if b["box"] == 1]
+        own = box1["wagers"]["hand_bonus_player"]
+        assert own["net"] < 0 and own["outcome"] == "lose"
+        assert integrity.outcome_problems(wanted) == []
+        lines = {
+            (b["box"], r["wager"]): r for b in row.state["results"]["boxes"] for r in b["results"]
+        }
+        assert lines[1, "hand_bonus_player"]["outcome"] == "lose"
         assert balance(alice) - START == wanted["players"][alice.username]["net"]
         assert balance(bob) - START == wanted["players"][bob.username]["net"]
         for kind, meter in linked.items():

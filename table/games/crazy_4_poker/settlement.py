@@ -161,6 +161,17 @@ class WagerResult:
     #: main game's even money, a push or a loss (the round detail's "Paytable row").
     row: str | None = None
 
+    def __post_init__(self) -> None:
+        # The outcome follows the sign of the net (issue 23): a share of a jackpot smaller
+        # than its stake is a loss, whatever the hand hit (its row says that).
+        if self.outcome is not by_net(self.net):
+            raise ValueError(f"{self.wager}: {self.outcome.value} with a net of {self.net}")
+
+
+def by_net(net: int) -> Outcome:
+    """A wager's outcome from its net: won, pushed or lost money."""
+    return Outcome.WIN if net > 0 else Outcome.LOSE if net < 0 else Outcome.PUSH
+
 
 @dataclass(frozen=True, slots=True)
 class Envy:
@@ -504,9 +515,11 @@ def _paytable_result(
     words = _row_words(row)
     if isinstance(payout, OfMeter):
         paid = book.pay(payout.meter, payout.percent, (box,), wager)
-        return WagerResult(wager, stake, Outcome.WIN, paid - stake, payout.meter, paid, words)
+        net = paid - stake
+        return WagerResult(wager, stake, by_net(net), net, payout.meter, paid, words)
     if isinstance(payout, ForOne):
-        return WagerResult(wager, stake, Outcome.WIN, payout.paid(stake) - stake, row=words)
+        net = payout.paid(stake) - stake
+        return WagerResult(wager, stake, by_net(net), net, row=words)
     return WagerResult(wager, stake, Outcome.WIN, payout.net(stake), row=words)
 
 
@@ -612,7 +625,7 @@ def settle(
                         WagerResult(
                             HAND_BONUS_DEALER,
                             stake,
-                            Outcome.WIN,
+                            by_net(dealer_share - stake),
                             dealer_share - stake,
                             HAND_BONUS,
                             dealer_share,
