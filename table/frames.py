@@ -112,7 +112,9 @@ class View(_Closed):
     round: RoundView | None
 
 
-class TableInfo(_Closed):
+class TableInfo(_Open):
+    """The table (open: the platform adds facts about a table more often than frames)."""
+
     id: int
     name: str
     game: str
@@ -126,6 +128,7 @@ class TableInfo(_Closed):
     rules_notice: Any
     felt: dict[str, Any]
     meters: list[dict[str, Any]]
+    betting_unit: int | None = Field(None, description="cents: every wager a multiple of it")
 
 
 class SeatInfo(_Open):
