@@ -21,7 +21,7 @@ from django.contrib import admin
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.test import Client
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, URLPattern, reverse
 
 from table import services
 from table.demo import ensure_demo, make_user
@@ -190,6 +190,18 @@ def filter_links(page: str) -> list[str]:
     return [h for h in parser.hrefs if h.startswith("?")]
 
 
+STANDARD = ("_changelist", "_add", "_history", "_delete", "_change", "_autocomplete")
+
+
+def custom_pages(model_admin: Any) -> list[Any]:
+    """The URL patterns a model admin adds to Django's own (named, not redirects)."""
+    return [
+        p
+        for p in model_admin.get_urls()
+        if isinstance(p, URLPattern) and p.name and not p.name.endswith(STANDARD)
+    ]
+
+
 GAMES = ("four_card_frenzy", "crazy_4_poker", "five_card_hi_lo")
 
 
@@ -274,7 +286,22 @@ def test_no_admin_page_search_or_filter_gives_away_a_hidden_card(game_name: str)
             continue
         for href in filter_links(page)[:60]:
             look(listing + href)
-        for pk in model._default_manager.values_list("pk", flat=True)[:200]:
+        pks = list(model._default_manager.values_list("pk", flat=True)[:200])
+        for pk in pks:
             look(reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[pk]))
+        # The admin's own pages beyond lists and forms (the back office's reports, a meter's
+        # reset page...): each, for each player, and for each object when it takes one.
+        for pattern in custom_pages(model_admin):
+            converters = pattern.pattern.converters
+            if not converters:
+                url = reverse(f"admin:{pattern.name}")
+                look(url)
+                for user in players:
+                    look(f"{url}?player={user.username}")
+            elif len(converters) == 1:
+                for pk in pks[:20]:
+                    look(reverse(f"admin:{pattern.name}", args=[pk]))
+    for url in (reverse("admin:index"), reverse("admin:app_list", args=["table"])):
+        look(url)
     assert pages > 100
     assert leaks == [], "\n".join(leaks)
