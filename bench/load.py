@@ -147,12 +147,20 @@ async def dealer_loop(run: TableRun, rounds: int, pause: float, start: float = 0
     await asyncio.sleep(start)  # real tables do not all open betting at the same instant
     for _ in range(rounds):
         for step in DEALER_STEPS:
-            if step == "no_more_bets":
-                # Wait until every bot has bet (each sends one bet per round).
-                await dealer.wait_count("wagers_placed", (run.rounds + 1) * len(run.players))
-            if step == "reveal":
-                ready = READY_TO_REVEAL.get(run.game, "decisions_complete")
-                await dealer.wait_count(ready, run.rounds + 1)
+            try:
+                if step == "no_more_bets":
+                    # Wait until every bot has bet (each sends one bet per round).
+                    await dealer.wait_count("wagers_placed", (run.rounds + 1) * len(run.players))
+                if step == "reveal":
+                    ready = READY_TO_REVEAL.get(run.game, "decisions_complete")
+                    await dealer.wait_count(ready, run.rounds + 1)
+            except TimeoutError:
+                # The table stops here, counted as an error: the run goes on to its report.
+                run.errors.append(
+                    f"table {run.table_id}: no {step} within 60 s of waiting (a frame the "
+                    "console never got: see lost/out-of-order)"
+                )
+                return
             await asyncio.sleep(pause)
             sent = time.monotonic()
             reply = await dealer.command(cmd=step, timeout=30)
