@@ -12,6 +12,9 @@ from typing import Any
 
 import websockets
 
+#: How often a client pings (static/table/protocol.js: every 15 s).
+PING_SECONDS = 15.0
+
 
 class TableClient:
     """One socket: keeps every frame, answers commands, and tracks versions.
@@ -34,6 +37,7 @@ class TableClient:
         self.keep_frames = True
         self.ws: Any = None
         self.reader: asyncio.Task[None] | None = None
+        self.pinger: asyncio.Task[None] | None = None
         self.messages = 0
         self.kinds: Counter[str] = Counter()  # public event kinds received so far
         self.arrived = asyncio.Condition()
@@ -50,8 +54,20 @@ class TableClient:
         )
         self.server = self.ws.response.headers.get("X-Frenzy-Server")
         self.reader = asyncio.create_task(self._read())
+        self.pinger = asyncio.create_task(self._ping())
         await self.wait_for(lambda f: f["type"] == "snapshot", 10)
         return self
+
+    async def _ping(self) -> None:
+        """Every PING_SECONDS, as a browser's client does (static/table/protocol.js): a
+        socket that sends nothing for 2 minutes is closed as idle (a dealer's console waits
+        that long while a hundred tables are seated one after the other)."""
+        try:
+            while True:
+                await asyncio.sleep(PING_SECONDS)
+                await self.ws.send(json.dumps({"cmd": "ping", "t": int(time.time() * 1000)}))
+        except (websockets.ConnectionClosed, asyncio.CancelledError):
+            pass
 
     async def _read(self) -> None:
         try:
@@ -129,6 +145,8 @@ class TableClient:
         ]
 
     async def close(self) -> None:
+        if self.pinger is not None:
+            self.pinger.cancel()
         if self.ws is not None:
             await self.ws.close()
         if self.reader is not None:
