@@ -19,7 +19,7 @@ from django.utils import timezone
 from table import duties
 
 from .limits import LimitError, _leave_tables, guard_of
-from .models import PlayerGuard, SelfExclusion
+from .models import PlayerGuard, PlayerSession, SelfExclusion
 
 YEARS = {SelfExclusion.ONE_YEAR: 1, SelfExclusion.FIVE_YEARS: 5, SelfExclusion.LIFE: None}
 
@@ -90,6 +90,8 @@ def exclude(
             note=note,
         )
         _refresh(guard, player.pk, now)
+        # Every open session ends: its commands are refused, its pages log out.
+        PlayerSession.objects.filter(user_id=player.pk, ended__isnull=True).update(ended=now)
         duties.record(
             by,
             "exclusion",

@@ -131,3 +131,18 @@ def test_a_cool_off_suspends_play_and_credits_until_it_ends(
             limits.cool_off(alice, bad)
     clock.move(hours=24, seconds=1)
     game.sit(alice, 1)
+
+
+def test_an_exclusion_ends_the_players_sessions(clock: Clock, game: Game, alice: Any) -> None:
+    from table.protection import sessions
+
+    session, _ = sessions.start(alice)
+    services.sit(game.table.pk, alice, 1, session=session.pk)
+    exclusion.exclude(alice, SelfExclusion.ONE_YEAR, by=alice)
+    session.refresh_from_db()
+    assert session.ended == clock.now
+    refused(
+        "session_ended",
+        "log in again",
+        lambda: services.leave(game.table.pk, alice, session=session.pk),
+    )
