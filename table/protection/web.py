@@ -66,8 +66,9 @@ def logged_in(sender: Any, request: HttpRequest, user: AbstractBaseUser, **kw: A
     request.session[sessions.SESSION_KEY] = session.pk
     request.session[sessions.PREVIOUS_KEY] = previous.isoformat() if previous else ""
     if is_player(user):
-        when = f"{timezone.localtime(previous):%Y-%m-%d %H:%M %Z}" if previous else "none before"
-        messages.info(request, f"Welcome. Your previous login: {when}.", fail_silently=True)
+        # The time itself is in the bar, in the player's own time zone (the browser's).
+        said = "is shown above, in your time zone" if previous else "none: this is your first"
+        messages.info(request, f"Welcome. Your previous login {said}.", fail_silently=True)
 
 
 def logged_out(sender: Any, request: HttpRequest, user: Any, **kw: Any) -> None:

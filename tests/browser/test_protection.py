@@ -52,7 +52,10 @@ def test_the_bar_shows_local_time_time_since_login_and_the_helpline(
     assert page.locator("[data-pp=net]").text_content() == "$0.00"
     assert page.locator("[data-pp=wagered]").text_content() == "$0.00"
     assert "1-800-GAMBLER" in bar.text_content()
-    assert "Your previous login:" in page.locator(".messages").text_content()
+    assert "Your previous login" in page.locator(".messages").text_content()
+    previous = page.locator(".pp-previous").text_content()
+    shown = r"Previous login\s+(none: this is your first|\d{4}-\d\d-\d\d \d\d:\d\d PST)"
+    assert re.search(shown, previous), previous
     # Nothing of the bar runs off a phone's screen.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport["width"], width

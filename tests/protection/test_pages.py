@@ -24,10 +24,12 @@ def login(client: Client, name: str) -> Any:
 
 def test_login_makes_a_session_and_says_when_the_previous_one_was(clock: Clock, alice: Any) -> None:
     first = login(Client(), "alice")
-    assert "Your previous login: none before" in first.content.decode()
+    assert "Your previous login none: this is your first" in first.content.decode()
     clock.move(hours=2)
     page = login(Client(), "alice").content.decode()
-    assert "Your previous login: 2026-11-18 12:00 EST" in page
+    assert "Your previous login is shown above" in page
+    # The bar shows it in the browser's own zone (static/table/protection.js).
+    assert 'data-previous="2026-11-18T17:00:00+00:00"' in page
     assert PlayerSession.objects.filter(user=alice).count() == 2
     assert "data-protection" in page and "1-800-GAMBLER" in page
 
