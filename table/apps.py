@@ -8,9 +8,11 @@ class TableConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.admin.models import LogEntry
-        from django.db.models.signals import m2m_changed, post_save
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import m2m_changed, post_save, pre_save
 
         from .duties import install_guards, mirror_admin_log
+        from .integrity import refuse_rename_in_play
         from .meters import refuse_relink_in_play
         from .models import ProgressiveMeter
 
@@ -33,6 +35,11 @@ class TableConfig(AppConfig):
 
         user_logged_in.connect(remember_device, dispatch_uid="known_device")
         # A round's meters stay linked until it is settled or void (issue 23).
+        pre_save.connect(
+            refuse_rename_in_play,
+            sender=get_user_model(),
+            dispatch_uid="username_fixed_for_a_round",
+        )
         m2m_changed.connect(
             refuse_relink_in_play,
             sender=ProgressiveMeter.tables.through,

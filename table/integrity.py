@@ -25,6 +25,59 @@ from table.games.base import SETTLED_PHASE, VOID_PHASE
 from .models import Entry, MeterEvent, Round
 
 
+def rounds_played_by(username: str) -> list[str]:
+    """The rounds in play (not settled or void) where ``username`` holds a box, in words: a
+    round pays its players by username, so the name is fixed while one is in play."""
+    from django.db.models import F
+
+    out = []
+    rows = (
+        Round.objects.filter(table__current_round_id=F("pk"))
+        .exclude(phase__in=(SETTLED_PHASE, VOID_PHASE))
+        .select_related("table")
+    )
+    for row in rows:
+        found = game_named(row.game)
+        if any(b.player == username for b in found.boxes(found.from_dict(row.state))):
+            out.append(f"{row.table.name}'s round {row.number}")
+    return out
+
+
+def rename_problem(user: Any, new_username: str) -> str | None:
+    """Why ``user`` may not be renamed now (None: it may): a round in play pays its boxes by
+    the player's username (issue 23: what a round depends on is fixed for that round)."""
+    if not user.pk or user.get_username() == new_username:
+        return None
+    rounds = rounds_played_by(user.get_username())
+    if not rounds:
+        return None
+    return (
+        f"{user.get_username()} has wagers in {', '.join(rounds)}, which pays them by this "
+        "name: rename the player once the round is settled or void"
+    )
+
+
+class RoundInPlay(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.code = "round_in_play"
+        self.message = message
+
+
+def refuse_rename_in_play(sender: Any, instance: Any, **_: Any) -> None:
+    """``pre_save`` of a user, whatever saves it: a player with wagers in a round in play
+    keeps the username the round pays."""
+    if not instance.pk:
+        return
+    was = sender.objects.filter(pk=instance.pk).values_list("username", flat=True).first()
+    if was is None or was == instance.get_username():
+        return
+    before = sender(pk=instance.pk, username=was)
+    problem = rename_problem(before, instance.get_username())
+    if problem:
+        raise RoundInPlay(problem)
+
+
 def ledger_nets(row: Round) -> dict[str, int]:
     """What each player's account moved for this round (username -> cents, 0s left out)."""
     moved: dict[str, int] = {}

@@ -18,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import SafeString
 
-from .. import duties, ledger
+from .. import duties, integrity, ledger
 from ..models import (
     Account,
     Entry,
@@ -285,6 +285,10 @@ class DutiesUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
             )
             if problem:
                 raise forms.ValidationError(problem)
+            # A round in play pays its boxes by username (issue 23).
+            renamed = integrity.rename_problem(self.instance, data.get("username") or "")
+            if renamed and data.get("username"):
+                self.add_error("username", renamed)
         return data
 
 

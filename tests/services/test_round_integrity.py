@@ -284,3 +284,47 @@ def test_a_void_after_the_draws_pays_no_bonus_and_takes_the_increments_back(
     assert standing(hand_bonus) == {"amount": fed.amount_before, "reserve": fed.reserve_before}
     assert integrity.round_problems(row) == []
     books_balance(table)
+
+
+def test_a_player_with_wagers_in_a_round_in_play_keeps_the_name_it_pays(
+    client: Any, staff: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round pays its boxes by username: renamed mid-round, the settlement found no such
+    player and the round could not settle. The rename is refused while the round is in play,
+    in the admin (saying why) and from anywhere else."""
+    table, dealer, _, alice = _c4p_round_after_no_more_bets(monkeypatch)
+    client.force_login(staff)
+    page = client.get(f"/admin/auth/user/{alice.pk}/change/")
+    assert page.status_code == 200
+    form = page.context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and k != "password"}
+    data.update(
+        {
+            "username": "alice2",
+            "date_joined_0": "2026-01-01",
+            "date_joined_1": "00:00:00",
+            "groups": [],
+            "user_permissions": [],
+        }
+    )
+    data.pop("last_login", None)
+    data.pop("date_joined", None)
+    response = client.post(f"/admin/auth/user/{alice.pk}/change/", data)
+    text = response.content.decode()
+    assert response.status_code == 200, text[:300]
+    assert "which pays them by this name" in text and "C4P links&#x27;s round 1" in text
+    alice.refresh_from_db()
+    assert alice.username == "alice"
+    with pytest.raises(integrity.RoundInPlay), transaction.atomic():
+        user = type(alice).objects.get(pk=alice.pk)
+        user.username = "alice3"
+        user.save()
+    services.deal(table.pk, dealer)
+    play1x(table, alice, 1)
+    services.reveal(table.pk, dealer)
+    services.settle(table.pk, dealer)
+    # Once the round is over the name may change.
+    user = type(alice).objects.get(pk=alice.pk)
+    user.username = "alice4"
+    user.save()
+    books_balance(table)
