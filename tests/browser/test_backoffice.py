@@ -1,0 +1,55 @@
+"""The back office in Chromium at 1440x900: the compliance account reads the table games
+report with its charts (uPlot, served by the app: no CDN), the meters report and a player's
+history; the charts are drawn, nothing is reported as an error, and the print layout hides
+the admin's chrome."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import Site, login, screenshot
+
+pytestmark = [pytest.mark.browser]
+
+#: A table of its own (no other browser test sits there) with 6 rounds of generated play.
+PLAY = """
+from tests.backoffice.play import Source, make_table, play_round
+from table import services
+from django.contrib.auth import get_user_model
+U = get_user_model()
+players = {n: U.objects.get(username=n) for n in ("erin", "frank")}
+seats = {"erin": 1, "frank": 3}
+table, dealer = make_table("Back office browser", "crazy_4_poker")
+for name, user in players.items():
+    services.sit(table.pk, user, seats[name])
+src = Source(1440)
+for _ in range(6):
+    play_round(table, dealer, players, src, seats)
+"""
+
+
+def test_the_compliance_account_reads_the_back_office(browser: Any, site: Site) -> None:
+    site.stack.manage("shell", "-c", PLAY)
+    reader = login(browser, site, "compliance", viewport={"width": 1440, "height": 900})
+    page = reader.page
+    page.goto(site.url("/admin/table/wagershift/?by=day"))
+    page.locator(".bo-chart canvas").first.wait_for()
+    assert page.locator(".bo-chart .uplot").count() == 2  # hold, and RTP with its band
+    # The total row counts at least the six rounds just played.
+    assert int(page.locator("tr.bo-total td").first.inner_text()) >= 6
+    screenshot(page, "backoffice-report", full_page=True)
+    page.goto(site.url("/admin/table/wagershift/meters/"))
+    assert "progressive liability" in page.locator("#content").inner_text()
+    page.goto(site.url("/admin/table/wagershift/player/?player=erin"))
+    page.locator("text=what the player saw").first.click()
+    page.locator("#recreated").wait_for()
+    assert "(theirs)" in page.locator("#recreated").inner_text()
+    screenshot(page, "backoffice-player")
+    page.emulate_media(media="print")
+    page.goto(site.url("/admin/table/wagershift/?by=day"))
+    assert not page.locator(".bo-form").is_visible()
+    assert not page.locator("#header").is_visible()
+    assert page.locator(".bo-printed").is_visible()
+    assert reader.errors == []
