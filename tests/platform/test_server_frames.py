@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -139,6 +140,10 @@ async def test_every_frame_of_every_game_keeps_its_schema(every_game: list[str])
         if problems:
             bad.setdefault((f["game"], frame["type"]), problems)
     assert not bad, bad
+    # docs/protocol.md lists every event kind of every game (its "Events by game").
+    page = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text("utf-8")
+    kinds = {e["kind"] for f in frames if f["type"] == "events" for e in f["events"]}
+    assert not {k for k in kinds if f"`{k}`" not in page}
 
 
 def test_a_frame_out_of_its_schema_is_found() -> None:
@@ -162,3 +167,24 @@ def test_the_published_schemas_are_the_models() -> None:
     """docs/schemas/ is what ``manage.py export_schemas`` writes (run it after a change)."""
     for path, text in schema_files().items():
         assert path.exists() and path.read_text(encoding="utf-8") == text, path.name
+
+
+def test_every_error_code_is_in_the_catalogue() -> None:
+    """docs/protocol.md's "Error codes" names every code the code can refuse with."""
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    raised = re.compile(
+        r"\b(?:ServiceError|RuleViolation|InvalidInput|ProtocolError|EngineError|self\.error)"
+        r'\(\s*"([a-z][a-z0-9_]*)"'
+    )
+    codes = {
+        m.group(1)
+        for p in (root / "table").rglob("*.py")
+        if "migrations" not in p.parts
+        for m in raised.finditer(p.read_text(encoding="utf-8"))
+    }
+    page = (root / "docs" / "protocol.md").read_text(encoding="utf-8")
+    catalogue = page[page.index("### Error codes") :]
+    missing = sorted(c for c in codes if f"`{c}`" not in catalogue)
+    assert len(codes) > 100 and not missing, missing
