@@ -33,6 +33,8 @@ from . import fastsql
 from .models import AuditEntry, DealerAssignment, Seat, Table
 
 DEAL_PERMISSION = "table.deal_table"
+#: A form's ValidationError code for a change refused on duty grounds (audited by the admin).
+REFUSED_CODE = "duties"
 CREDIT_PERMISSION = "table.credit_account"
 #: The actor's name for the house's own actions (the automatic dealer's clock, set-up).
 HOUSE = "house"

@@ -27,6 +27,7 @@ from ..models import (
 from ..money import DollarField, dollars
 from .common import (
     WAGER_LABELS,
+    AuditedRefusals,
     ReadOnlyAdmin,
     _admin_link,
 )
@@ -284,7 +285,7 @@ class DutiesUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
                 permissions=data.get("user_permissions") or (),
             )
             if problem:
-                raise forms.ValidationError(problem)
+                raise forms.ValidationError(problem, code=duties.REFUSED_CODE)
             # A round in play pays its boxes by username (issue 23).
             renamed = integrity.rename_problem(self.instance, data.get("username") or "")
             if renamed and data.get("username"):
@@ -293,8 +294,9 @@ class DutiesUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
 
 
 @admin.register(User)
-class PlayerUserAdmin(UserAdmin):
+class PlayerUserAdmin(AuditedRefusals, UserAdmin):
     form = DutiesUserChangeForm
+    refused_action = "user_change"
     list_display = (*UserAdmin.list_display, "balance")
     actions = ("credit",)
 
@@ -332,7 +334,7 @@ class DutiesGroupForm(forms.ModelForm):  # type: ignore[type-arg]
             members = User.objects.filter(groups=self.instance).values("pk")
             problem = duties.group_problem([], members, gives_credit=True)
             if problem:
-                raise forms.ValidationError(problem)
+                raise forms.ValidationError(problem, code=duties.REFUSED_CODE)
         return data
 
 
@@ -341,5 +343,6 @@ if admin.site.is_registered(Group):
 
 
 @admin.register(Group)
-class DutiesGroupAdmin(GroupAdmin):
+class DutiesGroupAdmin(AuditedRefusals, GroupAdmin):
     form = DutiesGroupForm
+    refused_action = "group_change"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
@@ -12,6 +13,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from .. import duties
 from ..money import dollars
 
 WAGER_LABELS = {
@@ -49,6 +51,30 @@ def _wagers_text(wagers: dict[str, int]) -> str:
     return (
         ", ".join(f"{WAGER_LABELS.get(k, k)} {dollars(v)}" for k, v in wagers.items() if v) or "—"
     )
+
+
+class AuditedRefusals:
+    """A ModelAdmin mixin: a change its form refuses on duty grounds (a ValidationError with
+    code ``duties.REFUSED_CODE``: a dealer assignment, a group or a permission that would let
+    a dealer credit) is a refused privileged attempt, and goes in the audit log."""
+
+    refused_action = "admin_change"
+
+    def get_form(self, request: HttpRequest, obj: Any = None, *args: Any, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, *args, **kwargs)  # type: ignore[misc]
+        action = self.refused_action
+
+        class Audited(form):  # type: ignore[misc, valid-type]
+            def clean(self) -> Any:
+                try:
+                    return super().clean()
+                except forms.ValidationError as exc:
+                    if exc.code == duties.REFUSED_CODE:
+                        what = {"object": str(obj) if obj is not None else ""}
+                        duties.refused(request.user, action, " ".join(exc.messages), what)
+                    raise
+
+        return Audited
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

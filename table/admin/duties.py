@@ -25,6 +25,7 @@ from table.games.events import PUBLIC
 
 from .. import duties
 from ..models import AuditEntry, DealerAssignment, RoundEvent
+from .common import AuditedRefusals
 
 
 def in_play(phase: str | None) -> bool:
@@ -74,16 +75,17 @@ class DealerAssignmentForm(forms.ModelForm):
         if table is not None and dealer is not None:
             problem = duties.assignment_problem(table, dealer)
             if problem:
-                raise forms.ValidationError(problem)
+                raise forms.ValidationError(problem, code=duties.REFUSED_CODE)
         return data
 
 
 @admin.register(DealerAssignment)
-class DealerAssignmentAdmin(admin.ModelAdmin):
+class DealerAssignmentAdmin(AuditedRefusals, admin.ModelAdmin):
     """Who deals which table. A dealer runs only the tables assigned here, and may not play
     at them; a cashier (or a superuser) is never assigned. Adding and removing are audited."""
 
     form = DealerAssignmentForm
+    refused_action = "dealer_assigned"
     list_display = ("table", "dealer", "assigned_at")
     list_filter = ("table",)
     list_select_related = ("table", "dealer")

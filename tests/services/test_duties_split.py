@@ -98,6 +98,22 @@ def test_the_admin_says_why_and_changes_nothing(staff: Any, dealer: Any, table: 
     assert response.status_code == 200
     assert "a dealer does not credit" in response.content.decode()
     assert not can_credit(dealer)
+    # Each refusal is a refused privileged attempt: in the audit log, with who tried.
+    refusals = AuditEntry.objects.filter(actor=staff, action__startswith="refused_")
+    assert sorted(refusals.values_list("action", flat=True)) == [
+        "refused_group_change",
+        "refused_user_change",
+    ]
+    assert all("assigned to deal" in e.details["why"] for e in refusals)
+    # A dealer assignment the admin's form refuses (a cashier): the same.
+    cashier = make_player("cash", 0)
+    cashier.groups.add(cashiers)
+    response = admin.post(
+        reverse("admin:table_dealerassignment_add"), {"table": table.pk, "dealer": cashier.pk}
+    )
+    assert response.status_code == 200
+    entry = AuditEntry.objects.get(action="refused_dealer_assigned")
+    assert entry.actor == staff and "not a dealer" in entry.details["why"]
 
 
 def test_combined_duties_are_refused_when_exercised(
