@@ -256,3 +256,25 @@ def test_each_round_counts_under_the_paytable_in_force_when_it_was_played() -> N
     assert seen == {round(e, 6) for e in expected}
     assert sum(g.rounds for g in report.groups) == 8
     assert report.total.house_win == -_ledger_player_net(list(settled.values_list("pk", flat=True)))
+
+
+@pytest.mark.django_db
+def test_the_rebuild_command_refiles_every_round() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    src = Source(5)
+    players = {"ann": make_player("ann")}
+    table, dealer = make_table("Frenzy", "four_card_frenzy")
+    from table import services
+
+    services.sit(table.pk, players["ann"], 2)
+    for _ in range(3):
+        play_round(table, dealer, players, src, {"ann": 2})
+    kept = sorted(WagerShift.objects.values_list("wager", "lines", "handle", "net"))
+    WagerShift.objects.all().delete()
+    out = StringIO()
+    call_command("rollup_rebuild", stdout=out)
+    assert "from 3 settled rounds" in out.getvalue()
+    assert sorted(WagerShift.objects.values_list("wager", "lines", "handle", "net")) == kept
