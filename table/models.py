@@ -164,6 +164,15 @@ class RulesSubmission(models.Model):
 class Table(models.Model):
     name = models.CharField(max_length=100, unique=True)
     is_open = models.BooleanField(default=True)
+    #: Shoe drills (§684a.13, §657a.13, §663a.13 irregularities on purpose) are for testing
+    #: and training: only a table the admin marks as a test table offers them, and the lobby
+    #: and the felt say it is one (issue 28). Setting it is audited like every admin change.
+    is_test = models.BooleanField(
+        "test table",
+        default=False,
+        help_text="A table for testing and training: its console may arm shoe drills, and "
+        "players see it is a test table. Never for ordinary play.",
+    )
     rules = models.ForeignKey(
         RulesSubmission,
         on_delete=models.PROTECT,

@@ -240,6 +240,7 @@ def snapshot(table_id: int, user: User) -> dict[str, Any]:
             "game": g.name,
             "game_title": GAME_TITLES.get(g.name, g.title),
             "is_open": table.is_open,
+            "is_test": table.is_test,
             "rules_name": table.rules.name,
             "pending_rules": table.pending_rules.name if table.pending_rules else None,
             "rules": g.rules_to_dict(rules),

@@ -180,7 +180,10 @@ class Soak:
             ]
             linked: list[Table] = []
             for n in range(2):
-                table = Table.objects.create(name=f"{self.prefix} {name} {n + 1}", rules=subs[0])
+                # Test tables: the soak arms shoe drills, which only test tables allow.
+                table = Table.objects.create(
+                    name=f"{self.prefix} {name} {n + 1}", rules=subs[0], is_test=True
+                )
                 ledger.table_bankroll(table)
                 dealer = users.objects.create_user(f"{self.prefix}-{name}-dealer{n}", "", "pw")
                 dealer.user_permissions.add(deal)

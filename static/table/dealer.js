@@ -388,6 +388,9 @@ function renderShoe() {
   setText($("#armed"), shoe.armed_faults.length ? shoe.armed_faults.map((f) => FAULT_NAMES[f] || f).join(", ") : "none");
   // Only the drills this game's deal knows (Five Card Hi-Lo has no exposed dealer card).
   for (const b of document.querySelectorAll(".fault")) b.hidden = Boolean(shoe.drills) && !shoe.drills.includes(b.dataset.fault);
+  // Drills only at a test table (issue 28): a live table's console does not offer them.
+  const faults = document.querySelector("fieldset.faults");
+  if (faults) faults.hidden = !S.table?.is_test;
   fill(
     $("#deck-rows"),
     shoe.decks.map((d) =>

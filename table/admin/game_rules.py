@@ -85,6 +85,7 @@ class GameRulesForm(forms.ModelForm):
     betting_unit = DollarField(
         label="Betting unit, $",
         initial=100,
+        required=False,  # empty: whole dollars
         max_cents=MAX_LIMIT_CENTS,
         help_text="Every wager is a whole number of this amount: 1.00 is whole dollars "
         "(a bet of $5.01 is refused); the wager limits are whole units too.",
@@ -110,6 +111,10 @@ class GameRulesForm(forms.ModelForm):
         if "game" in self.fields:
             self.fields["game"].initial = self.game_name
             self.fields["game"].required = False  # a form without it: the page's game
+
+    def clean_betting_unit(self) -> int:
+        unit: int | None = self.cleaned_data.get("betting_unit")
+        return 100 if unit is None else unit
 
     def clean_game(self) -> str:
         name: str = self.cleaned_data.get("game") or self.game_name

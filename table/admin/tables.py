@@ -17,7 +17,7 @@ from django.utils.safestring import SafeString
 from table.games.base import BETTING_PHASE, FINISHED_PHASES
 from table.games.shoe import DECK_LIFETIME_SECONDS, Shuffler
 
-from .. import ledger, services
+from .. import duties, ledger, services
 from ..models import (
     Account,
     Round,
@@ -71,7 +71,7 @@ def deck_rows(table: Table, now: float | None = None) -> list[dict[str, Any]]:
 class TableAdminForm(forms.ModelForm):
     class Meta:
         model = Table
-        fields = ("name", "is_open", "rules")
+        fields = ("name", "is_open", "is_test", "rules")
 
     def clean_rules(self) -> RulesSubmission:
         rules: RulesSubmission = self.cleaned_data["rules"]
@@ -116,6 +116,7 @@ class TableAdmin(admin.ModelAdmin):
         "name",
         "game",
         "is_open",
+        "is_test",
         "rules",
         "pending_rules",
         "current_round_link",
@@ -123,7 +124,7 @@ class TableAdmin(admin.ModelAdmin):
         "rounds_since_stub_count",
         "version",
     )
-    list_filter = ("is_open", "rules__game")
+    list_filter = ("is_open", "is_test", "rules__game")
     search_fields = ("name",)
     readonly_fields = (
         "pending_rules",
@@ -136,7 +137,7 @@ class TableAdmin(admin.ModelAdmin):
         "created",
     )
     fieldsets = (
-        (None, {"fields": ("name", "is_open")}),
+        (None, {"fields": ("name", "is_open", "is_test")}),
         (
             "Rules Submission",
             {
@@ -188,10 +189,18 @@ class TableAdmin(admin.ModelAdmin):
         if not change:
             super().save_model(request, obj, form, change)
             ledger.table_bankroll(obj)
+            if obj.is_test:
+                duties.record(request.user, "test_table_set", {"test_table": True}, table_id=obj.pk)
             return
         changed = set(form.changed_data)
         if "name" in changed:
             Table.objects.filter(pk=obj.pk).update(name=obj.name)
+        if "is_test" in changed:
+            # Drills allowed or not: audited on its own line (issue 28), beside the admin's.
+            Table.objects.filter(pk=obj.pk).update(is_test=obj.is_test)
+            duties.record(
+                request.user, "test_table_set", {"test_table": obj.is_test}, table_id=obj.pk
+            )
         try:
             if "rules" in changed:
                 result = services.change_rules(obj.pk, obj.rules, staff=request.user)

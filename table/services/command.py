@@ -43,6 +43,7 @@ User = get_user_model()
 _TABLE_COLUMNS = (
     "name",
     "is_open",
+    "is_test",
     "rules_id",
     "pending_rules_id",
     "version",
@@ -106,6 +107,7 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
     values = dict(zip(_TABLE_COLUMNS, found[: len(_TABLE_COLUMNS)], strict=True))
     values["shoe"] = fastsql.loads(values["shoe"])
     values["is_open"] = bool(values["is_open"])
+    values["is_test"] = bool(values["is_test"])
     values["betting_deadline"] = _moment(values["betting_deadline"])
     values["turn_deadline"] = _moment(values["turn_deadline"])
     values["clock_heartbeat"] = _moment(values["clock_heartbeat"])

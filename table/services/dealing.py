@@ -382,6 +382,13 @@ def arm_fault(
     """Tell the virtual shoe to fail on its next shuffle or deal (§684a.13 drills)."""
 
     def body(ctx: Context) -> dict[str, Any]:
+        if not ctx.table.is_test:
+            # Drills are for testing and training, never at a table open to ordinary play.
+            raise ServiceError(
+                "not_a_test_table",
+                "shoe drills exist only on test tables (marked in the admin); "
+                f"{ctx.table.name} is open to ordinary play",
+            )
         try:
             kind = Fault(fault)
             if kind not in ctx.game.drills:

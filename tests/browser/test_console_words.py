@@ -59,6 +59,9 @@ def test_voids_read_as_actions_and_bad_bets_say_why(browser: Any, site: Site, si
     expect(action).to_contain_text("Void this round — ")
     expect(voids).to_contain_text("If one of these happened, void the round")
     expect(dealer.page.locator("#dealing")).not_to_contain_text("autodealer-")
+    # Bug 6: an ordinary table's console offers no shoe drill; the felt says nothing of one.
+    expect(dealer.page.locator("fieldset.faults")).to_be_hidden()
+    expect(player.page.locator(".test-table")).to_have_count(0)
     voids.scroll_into_view_if_needed()
     screenshot(dealer.page, f"console-voids-{width}")
     action.click()

@@ -53,7 +53,7 @@ g = game("five_card_hi_lo")
 rules_choices = g.rules_to_dict(dataclasses.replace(g.default_rules(), setting_seconds=6))
 rules, _ = RulesSubmission.objects.get_or_create(
     name="Hi-Lo live", defaults={"game": "five_card_hi_lo", "choices": rules_choices})
-table = Table.objects.create(name="Hi-Lo live %s", rules=rules)
+table = Table.objects.create(name="Hi-Lo live %s", rules=rules, is_test=True)  # drills shown
 ledger.table_bankroll(table)
 link_meters(table, rules)
 DealerAssignment.objects.create(table=table, dealer=get_user_model().objects.get(username="dealer"))

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from table import consumers, ledger, services
 from table.demo import ensure_demo, make_user
+from table.models import Table
 from table.protocol import DEALER_ADAPTER, MAX_FRAME_BYTES, PLAYER_ADAPTER, ProtocolError, parse
 from tests.consumers.conftest import open_socket
 
@@ -468,6 +469,7 @@ def attacked(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> dict[st
     users = {"alice": make_user("alice"), "bob": make_user("bob")}
     users["dealer"] = make_user("dealer", dealer=True)
     t = demo.table.pk
+    Table.objects.filter(pk=t).update(is_test=True)  # the fuzz arms drills too
     services.sit(t, users["alice"], 1)
     services.sit(t, users["alice"], 2)
     services.sit(t, users["bob"], 4)

@@ -318,7 +318,7 @@ def test_random_command_sequences_keep_the_books(rules: Any, dealer: Any) -> Non
     rules.choices = {**rules.choices, "payout_limit": 50_000_00}
     rules.full_clean()
     rules.save()
-    table = Table.objects.create(name="Stateful", rules=rules)
+    table = Table.objects.create(name="Stateful", rules=rules, is_test=True)
     ledger.table_bankroll(table)
     DealerAssignment.objects.create(table=table, dealer=dealer)  # the dealer deals this table
     ServicesMachine.table_id = table.pk

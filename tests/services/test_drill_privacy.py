@@ -27,3 +27,38 @@ def test_an_armed_drill_reaches_no_player(game: Game, alice: Any, table: Table) 
     assert public["events"] == [] and private == {}
     # Kept for the record: the audit log says who armed which drill.
     assert AuditEntry.objects.filter(action="drill_armed").exists()
+
+
+def test_drills_only_at_a_test_table(game: Game, alice: Any, table: Table) -> None:
+    """Bug 6: drills are for testing and training; a table open to ordinary play refuses
+    them and changes nothing."""
+    Table.objects.filter(pk=table.pk).update(is_test=False)
+    version = Table.objects.get(pk=table.pk).version
+    with pytest.raises(services.ServiceError) as refused:
+        services.arm_fault(table.pk, "jam", game.dealer)
+    assert refused.value.code == "not_a_test_table"
+    assert "test table" in refused.value.message
+    assert Table.objects.get(pk=table.pk).version == version
+    assert not RoundEvent.objects.filter(table=table, kind="shoe_fault_armed").exists()
+
+
+def test_setting_a_test_table_in_the_admin_is_audited(table: Table) -> None:
+    from django.test import Client
+
+    from table.demo import make_user
+
+    Table.objects.filter(pk=table.pk).update(is_test=False)
+    client = Client()
+    client.force_login(make_user("boss", staff=True))
+    page = client.get(f"/admin/table/table/{table.pk}/change/")
+    form = page.context["adminform"].form
+    data = {k: form[k].value() for k in form.fields}
+    data = {k: ("" if v is None else v) for k, v in data.items() if v is not False}
+    data["is_test"] = "on"
+    answer = client.post(f"/admin/table/table/{table.pk}/change/", data)
+    assert answer.status_code == 302, page.context["adminform"].form.errors
+    assert Table.objects.get(pk=table.pk).is_test
+    entry = AuditEntry.objects.filter(action="test_table_set", table_id=table.pk).get()
+    assert entry.details == {"test_table": True}
+    lobby = client.get("/").content.decode()
+    assert "Test table</span>" in lobby

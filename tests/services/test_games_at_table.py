@@ -43,7 +43,7 @@ def make_table(name: str, game: Any, **choices: Any) -> tuple[Table, Any]:
     and a dealer assigned to it."""
     stored = {**game.rules_to_dict(game.default_rules()), **choices}
     rules = RulesSubmission.objects.create(name=f"{name} rules", game=game.name, choices=stored)
-    table = Table.objects.create(name=name, rules=rules)
+    table = Table.objects.create(name=name, rules=rules, is_test=True)  # drills allowed
     ledger.table_bankroll(table)
     dealer = User.objects.create_user(f"dealer-{name}", password="pw")
     dealer.user_permissions.add(
