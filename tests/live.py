@@ -184,12 +184,22 @@ class LiveStack:
         self.processes.append(proc)
         return proc
 
-    def daphne(self, port: int | None = None, setup: str = "", **extra_env: str) -> str:
+    def daphne(
+        self,
+        port: int | None = None,
+        setup: str = "",
+        proxy_headers: bool = False,
+        **extra_env: str,
+    ) -> str:
         """A Daphne process on ``port`` (a free one by default), once it listens. ``setup``:
         Python run in that process once Django is set up and before it serves (a test's
-        seeded shuffle: :func:`shoe_setup`); ``extra_env`` adds to its environment only."""
+        seeded shuffle: :func:`shoe_setup`); ``proxy_headers``: the client's address from
+        X-Forwarded-For, as behind the deployment's proxy; ``extra_env`` adds to its
+        environment only."""
         port = port or free_port()
-        argv = ["daphne", "-b", "127.0.0.1", "-p", str(port), "frenzy_site.asgi:application"]
+        argv = ["daphne", "-b", "127.0.0.1", "-p", str(port)]
+        argv += ["--proxy-headers"] if proxy_headers else []
+        argv += ["frenzy_site.asgi:application"]
         proc = self._launch(argv, setup, f"daphne-{port}", extra_env)
         self.ports.append(port)
         wait_for_port(port, proc)
