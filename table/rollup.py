@@ -28,6 +28,7 @@ from .games import game as game_named
 from .games.base import Figure
 
 ROUND, MAIN = "*round", "*main"
+SUM_FIELDS = ("lines", "handle", "handle_sq", "net", "net_sq", "net_handle", "paid", "wins")
 
 
 def _minutes(text: str) -> int:
@@ -131,6 +132,10 @@ class Sums:
             self.paid += net
             self.wins += 1
 
+    def merge(self, other: Sums) -> None:
+        for name in SUM_FIELDS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
     def values(self) -> tuple[int, ...]:
         return (
             self.lines,
@@ -187,27 +192,57 @@ def record_round(
 
 def rebuild() -> int:
     """Every roll-up row again from the settlement lines of the settled rounds (the rows are
-    derived data); returns the number of rounds read."""
+    derived data), summed in memory and written in batches; returns the number of rounds
+    read."""
     from .models import Round, SettlementLine, WagerShift
 
     done = 0
+    sums: dict[tuple[Any, ...], Sums] = {}
+    rules_of: dict[str, Any] = {}
     with transaction.atomic():
         WagerShift.objects.all().delete()
         rounds = (
-            Round.objects.filter(phase="settled", finished_at__isnull=False)
+            Round.objects.filter(finished_at__isnull=False)
+            .exclude(phase="void")
             .order_by("pk")
             .values_list("pk", "table_id", "rules_submission_id", "game", "rules", "finished_at")
         )
         for chunk in _chunks(rounds.iterator(chunk_size=2000), 2000):
             ids = [r[0] for r in chunk]
             lines: dict[int, list[tuple[int, str, int, int]]] = {i: [] for i in ids}
-            for round_id, box, wager, stake, net in SettlementLine.objects.filter(
-                round_id__in=ids
-            ).values_list("round_id", "box", "wager", "stake", "net"):
+            for round_id, box, wager, stake, net in (
+                SettlementLine.objects.filter(round_id__in=ids)
+                .exclude(outcome="void")
+                .values_list("round_id", "box", "wager", "stake", "net")
+            ):
                 lines[round_id].append((box, wager, stake, net))
             for pk, table_id, submission_id, game, rules, finished in chunk:
-                record_round(table_id, submission_id, game, rules, finished, lines[pk])
+                key = rules_key(rules)
+                rules_of[key] = rules
+                day, shift = gaming_day_and_shift(finished)
+                for wager, s in sums_of_round(game, rules, key, lines[pk]).items():
+                    kept = sums.setdefault(
+                        (day, shift, table_id, key, wager, game, submission_id), Sums()
+                    )
+                    kept.merge(s)
                 done += 1
+        WagerShift.objects.bulk_create(
+            (
+                WagerShift(
+                    gaming_day=day,
+                    shift=shift,
+                    table_id=table_id,
+                    rules_key=key,
+                    wager=wager,
+                    game=game,
+                    rules_submission_id=submission_id,
+                    rules=rules_of[key],
+                    **dict(zip(SUM_FIELDS, s.values(), strict=True)),
+                )
+                for (day, shift, table_id, key, wager, game, submission_id), s in sums.items()
+            ),
+            batch_size=1000,
+        )
     return done
 
 
