@@ -10,14 +10,12 @@ admin so that it drops into any layout of it):
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from table.games.base import FINISHED_PHASES
@@ -25,6 +23,7 @@ from table.games.events import PUBLIC
 
 from .. import duties
 from ..models import AuditEntry, DealerAssignment, RoundEvent
+from .audit_words import details_words
 from .common import AuditedRefusals
 
 
@@ -52,13 +51,6 @@ def secret_from(table_id: int) -> tuple[int, int] | None:
         .first()
     )
     return (first[0], first[1]) if first else None
-
-
-def _pretty(value: object) -> SafeString:
-    return format_html(
-        '<pre style="white-space: pre-wrap; max-height: 30em; overflow: auto">{}</pre>',
-        json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False),
-    )
 
 
 # --- Segregation of duties: dealer assignments and the audit log -------------------------------
@@ -134,9 +126,10 @@ class AuditEntryAdmin(admin.ModelAdmin):
         return False
 
     @admin.display(description="details")
-    def summary(self, obj: AuditEntry) -> str:
-        return ", ".join(f"{k}: {v}" for k, v in obj.details.items() if v not in (None, ""))[:160]
+    def summary(self, obj: AuditEntry) -> SafeString:
+        # In words, the object linked (issue 28: "model: table.rulessubmission, object_id: 6").
+        return details_words(obj.details, short=True)
 
     @admin.display(description="details")
     def details_shown(self, obj: AuditEntry) -> SafeString:
-        return _pretty(obj.details)
+        return details_words(obj.details)
