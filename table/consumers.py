@@ -740,6 +740,8 @@ class TableConsumer(FrameConsumer):
                 return services.sit(t, user, command.box, **kw)
             case "stand":
                 return services.stand(t, user, command.box, **kw)
+            case "more_time":
+                return services.more_time(t, user, command.box, **timed)
             case "bet":
                 wagers = command.wagers.model_dump()
                 return services.place_bets(t, user, command.box, wagers, **timed)

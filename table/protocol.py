@@ -63,6 +63,13 @@ class Stand(Command):
     box: Box
 
 
+class MoreTime(Command):
+    """More time on the box's running decision or setting clock, once a round (WCAG 2.2.1)."""
+
+    cmd: Literal["more_time"]
+    box: Box
+
+
 class Wagers(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -186,7 +193,7 @@ class ArmFault(Command):
 
 
 PlayerCommand = Annotated[
-    Ping | Snapshot | Sit | Stand | Bet | Withdraw | Decide | Leave | Act,
+    Ping | Snapshot | Sit | Stand | MoreTime | Bet | Withdraw | Decide | Leave | Act,
     Field(discriminator="cmd"),
 ]
 DealerCommand = Annotated[

@@ -48,6 +48,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   let viewVersion = snapshot.version;
   let formKey = "";
   let announcedTurn = null;
+  const extendedTurns = new Set(); // "round:box" that had their extra time
   let revealScrolled = null; // the round and phase the dealer's hand was last brought into view for
   const meters = new Map(); // meter id -> newest frame
   for (const m of snapshot.table.meters || []) meters.set(m.meter, m);
@@ -366,12 +367,18 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   function renderTurn() {
     const panel = $("#my-turn");
     const move = moves().find((m) => m.move === "decide" || m.move === "set_hands");
+    // Gone with the keyboard in it (a time-out, the other panel's step): the box takes it.
+    const hadFocus = !panel.hidden && panel.contains(document.activeElement);
+    const played = Number(panel.dataset.box) || null;
     panel.hidden = !move;
+    panel.dataset.box = move ? String(move.box) : "";
     if (!move) {
       panel.dataset.key = "";
+      if (hadFocus && played) boxEl(played).li.focus({ preventScroll: true });
       return;
     }
-    const key = `${round().round}:${move.move}:${move.box}:${busy}`;
+    const extended = extendedTurns.has(`${round().round}:${move.box}`);
+    const key = `${round().round}:${move.move}:${move.box}:${busy}:${extended}`;
     if (panel.dataset.key === key) return; // keep the keyboard where it is
     panel.dataset.key = key;
     const b = boxOf(move.box);
@@ -385,9 +392,9 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       const help = move.choices.length > 1
         ? `Choose how your five cards split: three in the high hand, two in the low hand. ${values}. An ace may count as 1 in your low hand (only one ace). ${settle}`
         : `Your five cards split one way only: the three highest in the high hand, the two lowest in the low hand. ${values} in the high hand, 1 in the low hand. ${settle}`;
-      fill(panel, title, hand, h("p", { class: "hint g-set-help", text: help }), settingChoices(move, b));
+      fill(panel, title, hand, h("p", { class: "hint g-set-help", text: help }), settingChoices(move, b), moreTimeButton(move, extended));
     } else {
-      fill(panel, title, hand, decideButtons(move, b), b && b.settings ? settingsPreview(b) : null);
+      fill(panel, title, hand, decideButtons(move, b), moreTimeButton(move, extended), b && b.settings ? settingsPreview(b) : null);
     }
     if (announcedTurn !== key.split(":").slice(0, 3).join(":")) {
       announcedTurn = key.split(":").slice(0, 3).join(":");
@@ -427,6 +434,21 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       h("div", { class: "decision-buttons" }, buttons, free),
       warning ? h("p", { class: "hint g-fold-cost", text: warning }) : null,
     );
+  }
+
+  /** More time on the player's own clock, once a round (WCAG 2.2.1; the server holds the
+   * allowance: services/more_time.py). */
+  function moreTimeButton(move, extended) {
+    if (extended) return null;
+    const ask = async () => {
+      if (await command("more_time", { box: move.box })) {
+        extendedTurns.add(`${round().round}:${move.box}`);
+        messages.urgent(`20 more seconds on box ${move.box}.`);
+        render();
+        $("#my-turn").focus({ preventScroll: true });
+      }
+    };
+    return h("p", { class: "more-time-row" }, h("button", { type: "button", class: "btn subtle more-time", disabled: busy, onclick: ask }, "More time (+20 s, once a round)"));
   }
 
   function spokenList(codes) {

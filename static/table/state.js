@@ -144,6 +144,10 @@ export function applyEvent(state, kind, data) {
       if (round) round.to_act = data.box;
       state.turn_deadline = data.deadline ?? null;
       return false;
+    case "more_time":
+      // A player asked for more time on their clock (WCAG 2.2.1): its new deadline.
+      state.turn_deadline = data.deadline ?? state.turn_deadline;
+      return false;
     case "decision": {
       const b = round && findBox(state, data.box);
       if (b) {

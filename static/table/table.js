@@ -29,6 +29,7 @@ const me = app.dataset.user || null;
 const recallUrl = app.dataset.recallUrl;
 const messages = new Messages($("#notice"), $("#announce"));
 const warnings = new ClockWarnings(messages);
+let extendedRound = null; // the round and box that had their extra time
 // Single-key shortcuts can be turned off (WCAG 2.1.4): a speech-input user's words must not
 // fold a hand. The choice is kept in this browser.
 const SINGLE_KEYS = "frenzy.singleKeys";
@@ -980,11 +981,21 @@ function renderControls() {
   // Decision: the box to act is one of mine.
   const toAct = r && r.phase === "decisions" && r.to_act && mine.includes(r.to_act) ? findBox(S, r.to_act) : null;
   const panel = $("#decision");
+  // The panel goes once the decision is made (the round's events say so): if it had the
+  // keyboard, the box just played takes it, not the page's body (the next Tab would start
+  // at the top of the page, mid-round).
+  const hadFocus = !panel.hidden && panel.contains(document.activeElement);
+  const played = Number(panel.dataset.box) || null;
   panel.hidden = !toAct;
+  panel.dataset.box = toAct ? String(toAct.box) : "";
+  if (!toAct && hadFocus && played) boxEls.get(played)?.li.focus({ preventScroll: true });
   if (toAct) {
     setText($("#decision-box"), `Your turn — box ${toAct.box}`);
     setText($("#decision-hand"), toAct.hand ? raiseHint(toAct) : "Raise or fold.");
-    for (const btn of panel.querySelectorAll("button")) {
+    const more = $("#more-time");
+    more.hidden = extendedRound === `${r.round}:${toAct.box}`;
+    more.disabled = busy;
+    for (const btn of panel.querySelectorAll("button[data-raise]")) {
       const m = Number(btn.dataset.raise);
       btn.disabled = busy || (m > 1 && (toAct.max_raise || 1) < m);
       btn.textContent = m === 0 ? `Fold (lose ${dollars((toAct.wagers.ante || 0) * 2)})` : `Raise ${m}x (${dollars(m * (toAct.wagers.ante || 0))})`;
@@ -1116,9 +1127,19 @@ $("#undo-bets").addEventListener("click", undoBets);
 $("#double-bets").addEventListener("click", doubleBets);
 document.addEventListener("keydown", onKey);
 $("#reconnect").addEventListener("click", () => conn.connect());
-for (const btn of document.querySelectorAll("#decision button")) {
+for (const btn of document.querySelectorAll("#decision button[data-raise]")) {
   btn.addEventListener("click", () => decide(Number(btn.dataset.raise)));
 }
+$("#more-time").addEventListener("click", async () => {
+  const box = S?.round?.to_act;
+  if (!box) return;
+  const reply = await command("more_time", { box });
+  if (reply) {
+    extendedRound = `${S.round.round}:${box}`;
+    messages.urgent(`20 more seconds on box ${box}.`);
+    render();
+  }
+});
 setInterval(tick, 250);
 conn.watchStalls(() => waitingOnHouse(S, conn.now()));
 conn.connect();

@@ -120,6 +120,8 @@ export function describeEvent(kind, d) {
       return `${d.player} sits at box ${d.box}.`;
     case "stood":
       return `${d.player} stands up from box ${d.box}.`;
+    case "more_time":
+      return `Box ${d.box} (${d.player}) asked for more time: ${d.seconds} s more on the clock.`;
     case "player_left":
       return `${d.player} left the table${d.boxes?.length ? ` (box ${d.boxes.join(", ")} free)` : ""}.`;
     case "connection":

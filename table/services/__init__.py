@@ -45,6 +45,7 @@ from .dealing import (
     time_out,
     void_round,
 )
+from .more_time import more_time
 from .players import PLAYER_MOVES, act, decide, place_bets, withdraw_bets
 from .rules import change_rules, rules_edited
 from .seats import GRACE_SECONDS, leave, set_connected, sit, stand
@@ -88,6 +89,7 @@ __all__ = [
     "supervisor_void",
     "sit",
     "stand",
+    "more_time",
     "take_over",
     "time_out",
     "void_round",

@@ -189,6 +189,20 @@ class FakeTable:
             self.driver.send(actor, Command(frame["move"], frame["box"], frame.get("args", {})))
             self.changed()
             return {"box": frame["box"]}
+        if cmd == "more_time":
+            # As services.more_time answers: the clock's new deadline, told to every viewer.
+            deadline = int(time.time() * 1000) + 25_000
+            data = {"box": frame["box"], "player": self.me, "seconds": 20, "deadline": deadline}
+            self.version += 1
+            self.send(
+                {
+                    "type": "events",
+                    "version": self.version,
+                    "table": 1,
+                    "events": [{"kind": "more_time", "data": data}],
+                }
+            )
+            return {"box": frame["box"], "deadline": deadline}
         if cmd in DEALER_COMMANDS:
             self.dealer(DEALER_COMMANDS[cmd])
             return {}

@@ -85,6 +85,12 @@ def test_decision_focus_turn_said_at_once_and_the_clock_warns(browser: Any, site
         "5 seconds left to decide on box 2."
     ), said
     assert len(lines(page, "#announce")) >= before
+    # More time, once a round (WCAG 2.2.1): the clock moves on, the button goes.
+    turn.get_by_role("button", name="More time (+20 s, once a round)").click()
+    expect(now.filter(has_text="20 more seconds on box 2.")).to_have_count(1)
+    expect(turn.get_by_role("button", name=re.compile(r"^More time"))).to_have_count(0)
+    expect(page.locator("#countdown")).to_have_text(re.compile(r"^2\d s to decide$"))
+    expect(page.locator("#log")).to_contain_text("asked for more time: 20 s more on the clock")
     turn.get_by_role("button", name=re.compile(r"^Play 1x")).click()
     expect(turn).to_be_hidden()
     # After the decision the keyboard is on the box just played, not the page's body.
@@ -204,4 +210,23 @@ def test_single_key_shortcuts_can_be_turned_off(browser: Any, site: Site) -> Non
     # Sit here is named by its own words first (WCAG 2.5.3).
     assert (page.locator("#box-1 .sit").get_attribute("aria-label") or "").startswith("Sit here")
     page.check("#single-keys")
+
+    # Her turn: more time once a round, and after the decision the keyboard stays on her box.
+    page.locator(".chip[data-cents='500']").click()
+    page.click("#box-4 .spot[data-wager='ante']")
+    expect(page.locator("#place-bets")).to_be_disabled()  # placed
+    expect(button).to_have_text("No more bets")
+    button.click()
+    expect(button).to_have_text("Deal")
+    button.click()
+    decision = page.locator("#decision")
+    expect(decision).to_be_visible()
+    expect(page.locator("#announce-now p").first).to_contain_text("seconds to decide")
+    page.click("#more-time")
+    expect(page.locator("#more-time")).to_be_hidden()
+    expect(page.locator("#log")).to_contain_text("asked for more time: 20 s more on the clock")
+    page.click('#decision [data-raise="1"]')
+    expect(decision).to_be_hidden()
+    page.wait_for_function("() => document.activeElement !== document.body")
+    assert page.evaluate("() => document.activeElement.id") == "box-4"
     assert not carol.errors, carol.errors
