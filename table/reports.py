@@ -244,7 +244,10 @@ def build(
             labels[game_name] = _labels(game_name)
         for target in (group, total):
             _add(target, game_name, rules, key, wager, r, labels[game_name])
-    ordered = sorted(groups.values(), key=lambda g: g.label if by != "table" else g.label.lower())
+    # Days and shifts in time order (a shift's key is its day and number), the rest by name.
+    ordered = sorted(
+        groups.values(), key=lambda g: g.key if by in ("day", "shift") else g.label.lower()
+    )
     return Report(first, last, by, ordered, total)
 
 

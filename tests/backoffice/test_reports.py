@@ -278,3 +278,33 @@ def test_the_rebuild_command_refiles_every_round() -> None:
     call_command("rollup_rebuild", stdout=out)
     assert "from 3 settled rounds" in out.getvalue()
     assert sorted(WagerShift.objects.values_list("wager", "lines", "handle", "net")) == kept
+
+
+@pytest.mark.django_db
+def test_shifts_come_in_time_order() -> None:
+    from table.games import game
+    from table.models import RulesSubmission, Table
+
+    g = game("four_card_frenzy")
+    stored = g.rules_to_dict(g.default_rules())
+    sub = RulesSubmission.objects.create(name="r", game="four_card_frenzy", choices=stored)
+    table = Table.objects.create(name="T", rules=sub)
+    day = dt.date(2026, 3, 2)
+    for shift in (2, 0, 1):
+        WagerShift.objects.create(
+            gaming_day=day,
+            shift=shift,
+            table=table,
+            game="four_card_frenzy",
+            rules_submission=sub,
+            rules_key=rollup.rules_key(stored),
+            rules=stored,
+            wager=rollup.ROUND,
+            lines=1,
+        )
+    report = reports.build(day, day, "shift")
+    assert [g.label for g in report.groups] == [
+        "2026-03-02 day",
+        "2026-03-02 swing",
+        "2026-03-02 graveyard",
+    ]
