@@ -16,6 +16,14 @@ import websockets
 PING_SECONDS = 15.0
 
 
+class Refused(Exception):
+    """The server turned the socket away with a ``closing`` frame (its code and message)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+
+
 class TableClient:
     """One socket: keeps every frame, answers commands, and tracks versions.
 
@@ -55,7 +63,10 @@ class TableClient:
         self.server = self.ws.response.headers.get("X-Frenzy-Server")
         self.reader = asyncio.create_task(self._read())
         self.pinger = asyncio.create_task(self._ping())
-        await self.wait_for(lambda f: f["type"] == "snapshot", 10)
+        first = await self.wait_for(lambda f: f["type"] in ("snapshot", "closing"), 10)
+        if first["type"] == "closing":  # turned away (caps, the overload guard): say why
+            await self.close()
+            raise Refused(first.get("code", ""), first.get("message", ""))
         return self
 
     async def _ping(self) -> None:

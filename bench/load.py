@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.client import TableClient
+from bench.client import Refused, TableClient
 
 DEALER_STEPS = ("open_betting", "no_more_bets", "deal", "reveal", "settle")
 #: Four Card Frenzy's bots keep their own commands (``bet``, ``decide``); the other games'
@@ -50,6 +50,21 @@ class TableRun:
     @property
     def sockets(self) -> list[TableClient]:
         return [self.dealer, *(c for c, _ in self.players)]
+
+
+async def connect_retrying(
+    make: Callable[[], TableClient], refusals: list[str], attempts: int = 30
+) -> TableClient:
+    """A player's socket, connecting again after a pause when the server turned it away (a
+    process past capacity takes no new watchers: table.lag), as a browser's client does with
+    its backoff; each refusal is noted."""
+    for attempt in range(attempts):
+        try:
+            return await make().connect()
+        except Refused as exc:
+            refusals.append(exc.code)
+            await asyncio.sleep(min(10.0, 1.0 + attempt))
+    raise RuntimeError(f"turned away {attempts} times: {refusals[-1]}")
 
 
 async def events_of(client: TableClient) -> AsyncIterator[tuple[str, dict[str, Any], int]]:
@@ -203,6 +218,7 @@ async def run_tables(
     when the dealing starts and once its last frames landed: the seating is not counted."""
     rng = random.Random(2026)
     runs: list[TableRun] = []
+    refusals: list[str] = []
     for spec in tables:
         tid = spec["id"]
         dealer = TableClient(
@@ -214,10 +230,12 @@ async def run_tables(
         await dealer.connect()
         players = []
         for box, cookie in enumerate(spec["player_cookies"], start=1):
-            client = TableClient(
-                f"t{tid}b{box}", f"ws://{base}/ws/tables/{tid}/", cookie, f"http://{base}"
+            client = await connect_retrying(
+                lambda tid=tid, box=box, cookie=cookie: TableClient(
+                    f"t{tid}b{box}", f"ws://{base}/ws/tables/{tid}/", cookie, f"http://{base}"
+                ),
+                refusals,
             )
-            await client.connect()
             reply = await client.command(cmd="sit", box=box)
             if reply["type"] != "ok":
                 raise RuntimeError(f"could not sit: {reply}")
@@ -276,6 +294,7 @@ async def run_tables(
         "samples": len(latencies),
         "errors": [e for run in runs for e in run.errors] + [str(e) for e in client_errors],
         "version_faults": faults,
+        "refusals": refusals,
         # Behind a proxy that names the process (docs/deploy/haproxy.cfg): each table's
         # sockets by process.
         "servers": {run.table_id: sorted({str(c.server) for c in run.sockets}) for run in runs},
@@ -376,6 +395,7 @@ def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
         f"bare group_send baseline        p50 {baseline['p50_ms']:.1f} ms   p99 {baseline['p99_ms']:.1f} ms   ({baseline['samples']} broadcasts)",
         f"ratio to baseline     p50 {result['p50_ms'] / baseline['p50_ms']:.2f}x   p99 {result['p99_ms'] / baseline['p99_ms']:.2f}x",
         *cpu_lines(result, baseline),
+        f"sockets turned away   {len(result['refusals'])} times while seating (then let in)",
         f"errors                {len(result['errors'])}",
         f"lost/out-of-order     {result['version_faults']} versions",
         f"load client loop lag  p99 {result['client_lag_p99_ms']:.1f} ms   max {result['client_lag_max_ms']:.1f} ms   (the tool's own share of the latencies above)",
