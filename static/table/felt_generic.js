@@ -641,7 +641,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       const why = resultParts(mine, r, labels()).flatMap((part, i) => [
         i ? "; " : "",
         plainWords(part.lead),
-        ...part.lines.flatMap((line, j) => [j ? ", " : "", h("span", { class: "why-line", text: line })]),
+        h("span", { class: "why-lines" }, part.lines.flatMap((line, j) => [j ? ", " : "", h("span", { class: "why-line", text: line })])),
       ]);
       fill(
         banner,
