@@ -6,8 +6,9 @@ house's staff, each with one duty (segregation of duties):
 - ``dealer`` deals the demo tables (the dealer role, assigned to each table) and plays nowhere
   there;
 - ``cashier`` credits play money to players (never to themselves) and sees accounts;
-- ``compliance`` reads the audit log, the rounds, their events and the ledger, and changes
-  nothing;
+- ``compliance`` reads the audit log, the rounds, their events and the ledger, and the back
+  office's reports (docs/backoffice.md), and changes nothing;
+- ``manager``, a table games manager, reads the back office's reports and changes nothing;
 - ``admin`` is the superuser: Rules Submissions, tables, users and dealer assignments. It is
   assigned to no table, so it deals none.
 """

@@ -2,7 +2,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from table.demo import CASHIER, COMPLIANCE, DEALER, DEMO_PASSWORD, PLAYERS, STAFF, ensure_demo
+from table.demo import (
+    CASHIER,
+    COMPLIANCE,
+    DEALER,
+    DEMO_PASSWORD,
+    MANAGER,
+    PLAYERS,
+    STAFF,
+    ensure_demo,
+)
 
 
 class Command(BaseCommand):
@@ -20,5 +29,6 @@ class Command(BaseCommand):
             )
             + f"Logins (password '{DEMO_PASSWORD}'): players {', '.join(PLAYERS)}; "
             f"dealer '{DEALER}' (deals these tables); cashier '{CASHIER}' (credits players); "
-            f"compliance officer '{COMPLIANCE}' (reads the audit log); superuser '{STAFF}'."
+            f"compliance officer '{COMPLIANCE}' (reads the audit log and the back office); "
+            f"table games manager '{MANAGER}' (reads the back office); superuser '{STAFF}'."
         )
