@@ -20,7 +20,7 @@ import os
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Final
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -163,6 +163,14 @@ async def public_view(table_id: int, version: int) -> str:
     built = asyncio.ensure_future(crowd.in_reader(_build_public_view)(table_id, version))
     views[table_id] = (version, built)
     return await asyncio.shield(built)
+
+
+#: The protocol v1 player commands and what to send instead at a table of protocol v2.
+V1_MOVES: Final = {
+    cmd: f'this table\'s game takes moves: send {{"cmd": "act", "move": "{cmd}", "box": N, '
+    '"args": {...}}} with the args its view\'s moves offer (docs/protocol.md, protocol v2)'
+    for cmd in ("bet", "withdraw", "decide")
+}
 
 
 def view_frames(name: str) -> bool:
@@ -676,6 +684,11 @@ class TableConsumer(FrameConsumer):
             return
         if not self.authenticated:
             await self.error("login_required", "log in to play", command.ref)
+            return
+        if command.cmd in V1_MOVES and self.view_frames:
+            # A table whose game draws from views takes moves (protocol v2): a v1 frame's
+            # fields are another game's (its wagers would be refused as unknown ones).
+            await self.error("wrong_protocol", V1_MOVES[command.cmd], command.ref)
             return
         watch = lag.current()
         if command.cmd == "sit" and watch.behind:  # the overload guard (table.lag)

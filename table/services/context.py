@@ -171,7 +171,12 @@ class Context:
             status = self.status()
             finished = status is None or status.finished
         if state is None or finished:
-            raise ServiceError("no_round", "no round is in play: open betting first")
+            # Words for whoever sent it: the dealer opens betting, a player waits for it.
+            if self.actor.startswith("dealer:") or self.actor == "clock":
+                raise ServiceError("no_round", "no round is in play: open betting first")
+            raise ServiceError(
+                "no_round", "no round is in play: wait for the dealer to open betting"
+            )
         return state
 
     def apply(self, step: GameStep) -> None:
