@@ -43,7 +43,7 @@ def value_words(value: Any) -> str:
 
 def object_link(details: dict[str, Any]) -> SafeString | None:
     """The object an admin change is about, linked to its admin page: "Rules submission
-    “Crazy 4 Poker demo”"."""
+    “Pennsylvania demo”"."""
     label, object_id = details.get("model"), details.get("object_id")
     if not label or object_id in (None, ""):
         return None
