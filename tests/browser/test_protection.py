@@ -17,6 +17,19 @@ pytestmark = [pytest.mark.browser]
 
 DESKTOP = {"width": 1440, "height": 900}
 SIZES = [("phone", PHONE, True), ("desktop", DESKTOP, False)]
+#: Players of these tests only: the limits, aged sessions and idle locks set here must not
+#: reach the demo players the other browser tests play with (the stack is shared).
+PLAYERS = ("pp-bar", "pp-reality", "pp-idle", "pp-limits-phone", "pp-limits-desktop")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def players(site: Site) -> None:
+    site.stack.python(
+        "from django.contrib.auth import get_user_model\n"
+        f"for name in {PLAYERS!r}:\n"
+        "    if not get_user_model().objects.filter(username=name).exists():\n"
+        f"        get_user_model().objects.create_user(name, password={PASSWORD!r})\n"
+    )
 
 
 def age_session(site: Site, username: str, field: str, minutes: int) -> None:
@@ -35,7 +48,7 @@ def test_the_bar_shows_local_time_time_since_login_and_the_helpline(
     browser: Any, site: Site, size: str, viewport: dict[str, int], phone: bool
 ) -> None:
     client = login(
-        browser, site, "erin", viewport=viewport, phone=phone, timezone_id="America/Los_Angeles"
+        browser, site, "pp-bar", viewport=viewport, phone=phone, timezone_id="America/Los_Angeles"
     )
     page = client.page
     bar = page.locator("[data-protection]")
@@ -70,10 +83,10 @@ def test_the_bar_shows_local_time_time_since_login_and_the_helpline(
 def test_the_reality_check_waits_for_an_answer(
     browser: Any, site: Site, size: str, viewport: dict[str, int], phone: bool
 ) -> None:
-    client = login(browser, site, "frank", viewport=viewport, phone=phone)
+    client = login(browser, site, "pp-reality", viewport=viewport, phone=phone)
     page = client.page
-    age_session(site, "frank", "started", 61)
-    age_session(site, "frank", "reality_answered", 61)
+    age_session(site, "pp-reality", "started", 61)
+    age_session(site, "pp-reality", "reality_answered", 61)
     page.goto(site.url("/tables/1/"))
     dialog = page.locator("dialog[data-pp=reality]")
     dialog.wait_for(state="visible")
@@ -95,9 +108,9 @@ def test_the_reality_check_waits_for_an_answer(
 def test_after_15_minutes_idle_the_password_again(
     browser: Any, site: Site, size: str, viewport: dict[str, int], phone: bool
 ) -> None:
-    client = login(browser, site, "erin", viewport=viewport, phone=phone)
+    client = login(browser, site, "pp-idle", viewport=viewport, phone=phone)
     page = client.page
-    age_session(site, "erin", "last_active", 16)
+    age_session(site, "pp-idle", "last_active", 16)
     page.goto(site.url("/tables/1/"))
     dialog = page.locator("dialog[data-pp=locked]")
     dialog.wait_for(state="visible")
@@ -116,7 +129,7 @@ def test_after_15_minutes_idle_the_password_again(
 def test_the_limits_page(
     browser: Any, site: Site, size: str, viewport: dict[str, int], phone: bool
 ) -> None:
-    name = "erin" if size == "phone" else "frank"
+    name = f"pp-limits-{size}"
     client = login(browser, site, name, viewport=viewport, phone=phone)
     page = client.page
     page.click("text=My limits")
