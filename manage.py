@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Django's command-line utility for the Four Card Frenzy table."""
+"""Django's command-line utility for the casino table games."""
 
 import os
 import sys

@@ -1,4 +1,4 @@
-"""Settings for the Four Card Frenzy table.
+"""Settings for the casino table games.
 
 With no environment it runs embedded: SQLite and the in-memory channel layer, DEBUG off
 (``DJANGO_DEBUG=1`` turns it on for development: never where players can reach the site,

@@ -29,7 +29,7 @@ from .common import AuditedRefusals
 
 def in_play(phase: str | None) -> bool:
     """A round's phase says it is in play: any phase but the ones every game ends in (a game
-    may have phases of its own, such as Five Card Hi-Lo's setting, §663a.11(d))."""
+    may have phases of its own, such as a setting of the hands, §663a.11(d))."""
     return phase is not None and phase not in FINISHED_PHASES
 
 

@@ -2,8 +2,7 @@
 the games' ``settle_round`` contracts, the formatting of their paytable reports and the
 audit's re-deal.
 
-Four Card Frenzy (``table/games/four_card_frenzy/round.py``), Crazy 4 Poker and Five Card
-Hi-Lo play on the same six boxes, take wagers the same way before "no more bets" and decide in
+The games play on the same six boxes, take wagers the same way before "no more bets" and decide in
 turn from the dealer's left: these are the checks, the wager step and the turn they share.
 What a game's rules decide (which wagers, their limits, how many boxes a player may play, what
 a decision is, the messages citing its own chapter) stays in the game's own round.

@@ -1,8 +1,8 @@
 """Progressive meters' arithmetic, the same for every game and for the platform's meters store.
 
-A meter has an amount (what a 100% payout pays) and a reserve (Crazy 4 Poker's house
-interpretation 6: it accumulates at its rate and is added to the reseed when the meter pays
-100%). Every wager that feeds a meter adds the meter's rates of its stake, each share rounded
+A meter has an amount (what a 100% payout pays) and a reserve (as a game's house
+interpretation says: it accumulates at its rate and is added to the reseed when the meter
+pays 100%). Every wager that feeds a meter adds the meter's rates of its stake, each share rounded
 down to the cent, at "no more bets" (§657a.10(a)(2)); a void round takes the increments back out
 (§657a.13). A winner is paid from the meter as it stands at that box's turn (§657a.12(d)(4),
 (e)(4)); a jackpot split between boxes pays each an equal share rounded down, and the cents left

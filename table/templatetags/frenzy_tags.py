@@ -114,7 +114,7 @@ def sign_name(name: object) -> str:
 
 @register.filter
 def wager_name(key: str) -> str:
-    """A wager's name in its game's words (Four Card Frenzy's first: its keys came first)."""
+    """A wager's name in its game's words (the platform's own words first: its keys came first)."""
     return WAGER_NAMES.get(key) or _game_labels().get(key) or key.replace("_", " ")
 
 

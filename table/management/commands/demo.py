@@ -1,8 +1,8 @@
 """``python manage.py demo``: what ``make run`` starts.
 
 Migrates the database, creates the demo tables, one of every game (each with its Rules
-Submission; Crazy 4 Poker's with its linked meters), a dealer, six players with play money,
-and serves the site with Daphne on http://127.0.0.1:8000 until interrupted, an automatic
+Submission, and the progressive meters its rules need linked), a dealer, six players with
+play money, and serves the site with Daphne on http://127.0.0.1:8000 until interrupted, an automatic
 dealer running each demo table as a task in the same process.
 """
 
