@@ -152,6 +152,9 @@ class Snapshot(_Closed):
     round: RoundView | None
     betting_deadline: int | None = Field(description="ms since the epoch; null: none")
     turn_deadline: int | None
+    lag_allowance_ms: int = Field(
+        description="ms a time-out waits past its deadline for commands still on their way"
+    )
     shoe: dict[str, Any] | None = Field(description="the dealer console's only")
     dealing: dict[str, Any] | None = Field(description="the dealer console's only")
     me: Me | None

@@ -19,6 +19,7 @@ from table.games.shoe import DECK_LIFETIME_SECONDS, Fault, Shuffler
 from .duties import can_deal
 from .models import Account, Round, RulesSubmission, Seat, Table
 from .presence import is_present
+from .services.context import LAG_ALLOWANCE
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -256,6 +257,9 @@ def snapshot(table_id: int, user: User) -> dict[str, Any]:
         "round": g.view(state, actor) if state is not None else None,
         "betting_deadline": _ms(table.betting_deadline),
         "turn_deadline": _ms(table.turn_deadline),
+        # A clock's time-out waits this long past its deadline for commands still on their
+        # way (issue 26): the console offers it only then, so the server never says "not yet".
+        "lag_allowance_ms": int(LAG_ALLOWANCE.total_seconds() * 1000),
         "shoe": shoe_state(table, g, state) if dealer else None,
         "dealing": dealing_state(table) if dealer else None,
         "me": me,

@@ -74,7 +74,8 @@ export function install({ $, command, autodealerDeals }) {
     } else if (r && ["decisions", "setting"].includes(r.phase) && S.turn_deadline) {
       const s = secondsLeft(S.turn_deadline, now);
       text = s > 0 ? `${s} s left` : "Time ran out";
-      due = s === 0;
+      // The server times out only once commands sent in time have had the lag allowance.
+      due = now >= S.turn_deadline + (S.lag_allowance_ms || 0);
     }
     setText($("#countdown"), text);
     if (timeOut) {

@@ -273,7 +273,8 @@ function tickRound(now) {
   } else if (r && r.phase === "decisions" && r.to_act && S.turn_deadline) {
     const s = secondsLeft(S.turn_deadline, now);
     text = s > 0 ? `Box ${r.to_act}: ${s} s to decide` : `Box ${r.to_act}: decision time ran out`;
-    canTimeOut = s === 0;
+    // The server times out only once commands sent in time have had the lag allowance.
+    canTimeOut = now >= S.turn_deadline + (S.lag_allowance_ms || 0);
   }
   setText($("#countdown"), text);
   const showTimeOut = Boolean(r && r.phase === "decisions" && r.to_act);
