@@ -168,6 +168,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("CASINO_TIME_ZONE", "America/New_York")
 USE_I18N = True
 USE_TZ = True
+#: Every date-and-time the staff read names that zone ("6:54 a.m. EST"): frenzy_site/formats.
+FORMAT_MODULE_PATH = ["frenzy_site.formats"]
 #: The back office's gaming day begins at this local time (HH:MM) and runs 24 hours; its
 #: shifts begin at these local times (the first at the gaming day's start). A round counts
 #: in the gaming day and shift in which it was settled.
