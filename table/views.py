@@ -115,6 +115,8 @@ def _felt(table: Table) -> dict[str, Any]:
         "game": g.name,
         "game_title": GAME_TITLES.get(g.name, g.title),
         "felt_module": g.felt.felt_module or "",
+        # Drawn by a felt module that replaces the page's own felt once it loads.
+        "felt_from_view": g.felt.view_frames,
         "console_module": g.felt.console_module or "",
     }
 

@@ -83,7 +83,8 @@ function handOver(snap) {
   const file = /^[a-z0-9_]+\.js$/.test(named || "") ? named : "felt_generic.js";
   import(`./${file}`)
     .then((module) => module.mount({ app, conn, snapshot: snap, me, pending }))
-    .catch((err) => messages.error(`This table's felt could not be loaded: ${err.message}`));
+    .catch((err) => messages.error(`This table's felt could not be loaded: ${err.message}`))
+    .finally(() => app.removeAttribute("data-awaiting-felt"));
   return true;
 }
 
