@@ -7,6 +7,7 @@ templates where it draws them (``Game.staff_parts``)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -77,6 +78,60 @@ def form_initial(f: RulesField, value: Any) -> Any:
     return value
 
 
+def part_name(f: RulesField, part: RulesField) -> str:
+    """The form field of one part of a choice filled in as parts (``progressive_wager``)."""
+    return f"{f.name}_{part.name}"
+
+
+def form_names(f: RulesField) -> tuple[str, ...]:
+    """The form fields one choice is filled in with: its parts', else its own."""
+    return tuple(part_name(f, p) for p in f.parts) if f.parts else (f.name,)
+
+
+def part_field(f: RulesField, part: RulesField) -> forms.Field:
+    """A part's form field: none is required by the form itself, the first part empty being
+    the choice not offered (the others are then not read; :meth:`GameRulesForm._parts`)."""
+    first = part is f.parts[0]
+    field = form_field(replace(part, optional=first and f.optional))
+    field.required = first and not f.optional
+    if first and f.optional and part.kind == "cents":
+        field.help_text = "; ".join(w for w in (part.help, "empty: not offered") if w)
+    return field
+
+
+def _piece(part: RulesField, value: Any) -> dict[str, Any]:
+    """What one part's value stores in its choice's object."""
+    if part.option_values and value in part.option_values:
+        return dict(part.option_values[value])
+    return {part.name: value}
+
+
+def form_values(f: RulesField, value: Any) -> dict[str, Any]:
+    """The form's values of one choice, by form field: of each of its parts when it has
+    them (its object read back into words and dollars), else its own."""
+    if not f.parts:
+        return {f.name: form_initial(f, value)}
+    out: dict[str, Any] = {}
+    for i, p in enumerate(f.parts):
+        v: Any
+        if not isinstance(value, dict):
+            # Not offered: the first part says so, the others start ready to fill in.
+            v = None if i == 0 else p.default
+        elif p.option_values:
+            v = next(
+                (
+                    o
+                    for o, keys in p.option_values.items()
+                    if all(value.get(k) == x for k, x in keys.items())
+                ),
+                None,
+            )
+        else:
+            v = value.get(p.name)
+        out[part_name(f, p)] = form_initial(p, v)
+    return out
+
+
 class GameRulesForm(forms.ModelForm):
     """A Rules Submission of ``game_name``: its name, its game, and its game's choices."""
 
@@ -101,7 +156,8 @@ class GameRulesForm(forms.ModelForm):
         stored = self.instance.choices if self.instance.game == self.game_name else None
         values = stored or g.rules_to_dict(g.default_rules())
         for f in g.rules_fields():
-            self.fields[f.name].initial = form_initial(f, values.get(f.name, f.default))
+            for name, initial in form_values(f, values.get(f.name, f.default)).items():
+                self.fields[name].initial = initial
         if self.instance.pk is None:
             # A new submission is of the page's game from the start: what the page shows
             # beside the form (signs, limits, house edge, warnings) is that game's, not the
@@ -135,6 +191,29 @@ class GameRulesForm(forms.ModelForm):
                 ) from None
         return value
 
+    def _parts(self, g: Game[Any, Any], base: dict[str, Any], f: RulesField) -> Any:
+        """The object of a choice filled in as parts, each part checked on its own (the
+        others as their defaults) so that its error is under it; None: not offered."""
+        posted = {p.name: self.cleaned_data.get(part_name(f, p)) for p in f.parts}
+        if posted[f.parts[0].name] in ("", None):
+            return None
+        defaults: dict[str, Any] = {}
+        for p in f.parts:
+            defaults.update(_piece(p, p.default))
+        value: dict[str, Any] = {}
+        for p in f.parts:
+            name = part_name(f, p)
+            if posted[p.name] in ("", None):
+                self.add_error(name, f"Fill this in too, or choose “not offered” above: {p.label}.")
+                continue
+            piece = _piece(p, posted[p.name])
+            value.update(piece)
+            try:
+                g.parse_rules({**base, f.name: {**defaults, **piece}})
+            except InvalidInput as exc:
+                self.add_error(name, exc.message)
+        return value
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         g: Game[Any, Any] = game(self.game_name)
@@ -142,6 +221,10 @@ class GameRulesForm(forms.ModelForm):
         base = g.rules_to_dict(g.default_rules())
         data = dict(base)
         for f in fields:
+            if f.parts:
+                if not any(n in self.errors for n in form_names(f)):
+                    data[f.name] = self._parts(g, base, f)
+                continue
             if f.name in self.errors:
                 continue
             try:
@@ -178,10 +261,10 @@ class GameRulesForm(forms.ModelForm):
         except InvalidInput as exc:
             self.add_error(None, f"These choices do not go together: {exc.message}")
             return cleaned
-        names = {f.name for f in fields}
+        # A problem with a choice filled in as parts: under its first part.
+        names = {f.name: form_names(f)[0] for f in fields}
         for problem in g.rules_problems(rules):
-            target = problem.field if problem.field in names else None
-            self.add_error(target, problem.words)
+            self.add_error(names.get(problem.field), problem.words)
         if not self.errors:
             self.instance.choices = g.rules_to_dict(rules)
         return cleaned
@@ -199,7 +282,11 @@ def game_form(name: str) -> type[GameRulesForm]:
     """The form class of one game's Rules Submission (its choices as declared fields)."""
     attrs: dict[str, Any] = {"game_name": name}
     for f in game(name).rules_fields():
-        attrs[f.name] = form_field(f)
+        if f.parts:
+            for p in f.parts:
+                attrs[part_name(f, p)] = part_field(f, p)
+        else:
+            attrs[f.name] = form_field(f)
     return type(f"{name.title().replace('_', '')}RulesForm", (GameRulesForm,), attrs)
 
 
@@ -209,7 +296,7 @@ def choice_fieldsets(name: str) -> list[tuple[str, tuple[str, ...]]]:
     g = game(name)
     groups: dict[str, list[str]] = {}
     for f in g.rules_fields():
-        groups.setdefault(f.group or f"Choices ({g.regulation})", []).append(f.name)
+        groups.setdefault(f.group or f"Choices ({g.regulation})", []).extend(form_names(f))
     return [(title, tuple(names)) for title, names in groups.items()]
 
 

@@ -411,6 +411,17 @@ class RulesField:
     option_words: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     #: The part of the form the field belongs in ("": the game's choices).
     group: str = ""
+    #: A choice stored as an object, filled in as these parts (in words and dollars, not
+    #: JSON): each part's value is stored under its name, or for a ``choice`` part under the
+    #: keys its option stores (``option_values``). The first part empty: the whole choice is
+    #: None (not offered), and the other parts are not read.
+    parts: tuple[RulesField, ...] = ()
+    #: What each option of a ``choice`` part stores in its choice's object, by option
+    #: (``"five_card A"``: ``{"type": "five_card", "paytable": "A"}``); missing: the option
+    #: under the part's name.
+    option_values: Mapping[str, Mapping[str, Any]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
 
 @dataclass(frozen=True, slots=True)

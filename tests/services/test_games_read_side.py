@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from table import ledger, meters
+from table.admin.game_rules import form_values
 from table.demo import ensure_demo, other_tables
 from table.games import ENTRIES, GAMES, default_game, game
 from table.games.base import CLOSE_BETTING, DEAL, Actor, Command
@@ -324,6 +325,10 @@ def form_data(name: str, title: str, **changes: Any) -> dict[str, Any]:
     defaults = g.rules_to_dict(g.default_rules())
     for f in g.rules_fields():
         value = defaults.get(f.name)
+        if f.parts:  # filled in as parts, in words and dollars (issue 28)
+            for key, initial in form_values(f, value).items():
+                data[key] = f"{initial / 100:.2f}" if isinstance(initial, int) else initial
+            continue
         if f.kind == "cents" and value is not None:
             value = f"{value / 100:.2f}"
         elif f.kind == "flag":
@@ -363,18 +368,72 @@ def test_a_rules_submission_of_another_game_is_added_and_shown(name: str, boss: 
 def test_a_bad_crazy_4_poker_choice_is_refused_in_words(boss: Client) -> None:
     answer = boss.post(
         admin_url("add"),
-        form_data(
-            CRAZY_4_POKER,
-            "bad",
-            progressive=json.dumps({"type": "five_card", "paytable": "Z", "wager": 100}),
-            hand_bonus=json.dumps({"wager": 300}),
-        ),
+        form_data(CRAZY_4_POKER, "bad", progressive_table="five_card Z", hand_bonus_wager="3.00"),
     )
     assert answer.status_code == 200
     errors = answer.context["adminform"].form.errors
-    assert "unknown five_card progressive paytable" in " ".join(errors["progressive"])
-    assert "hand_bonus" in errors
+    assert "five_card Z" in " ".join(errors["progressive_table"])
+    assert "$1 or $5" in " ".join(errors["hand_bonus_wager"])
     assert not RulesSubmission.objects.filter(name="bad").exists()
+
+
+def test_crazy_4_poker_progressive_and_hand_bonus_in_words_and_dollars(boss: Client) -> None:
+    """Issue 28: chosen with a select and a dollars field each, not typed as JSON in cents,
+    and stored exactly as before."""
+    page = boss.get(admin_url("add") + f"?game={CRAZY_4_POKER}").content.decode()
+    assert '<select name="progressive_table"' in page
+    assert "Four-card progressive, paytable B" in page
+    assert 'name="progressive_wager"' in page and 'name="hand_bonus_wager"' in page
+    assert '"wager"' not in page.replace("&quot;", '"'), "no JSON to type"
+    answer = boss.post(
+        admin_url("add"),
+        form_data(
+            CRAZY_4_POKER,
+            "four-card B",
+            progressive_table="four_card B",
+            progressive_wager="5.00",
+            hand_bonus_wager="",
+        ),
+    )
+    assert answer.status_code == 302, answer.content.decode()[:3000]
+    saved = RulesSubmission.objects.get(name="four-card B")
+    assert saved.choices["progressive"] == {"type": "four_card", "paytable": "B", "wager": 500}
+    assert saved.choices["hand_bonus"] is None
+    assert saved.choices == game(CRAZY_4_POKER).rules_to_dict(saved.game_rules())
+    # Read back into the same words and dollars on its change page.
+    form = boss.get(admin_url("change", saved.pk)).context["adminform"].form
+    assert form["progressive_table"].value() == "four_card B"
+    assert form["progressive_wager"].value() == "5.00" and form["hand_bonus_wager"].value() == ""
+
+    # Not offered: the wager beside it is not read.
+    answer = boss.post(
+        admin_url("add"),
+        form_data(CRAZY_4_POKER, "none", progressive_table="", hand_bonus_wager="5.00"),
+    )
+    assert answer.status_code == 302, answer.content.decode()[:3000]
+    none = RulesSubmission.objects.get(name="none")
+    assert none.choices["progressive"] is None and none.choices["hand_bonus"] == {"wager": 500}
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"progressive_wager": "2.00"}, "progressive_wager"),
+        ({"progressive_wager": ""}, "progressive_wager"),
+        ({"hand_bonus_wager": "0.50"}, "hand_bonus_wager"),
+    ],
+)
+def test_a_bad_crazy_4_poker_wager_is_refused_in_words_changing_nothing(
+    boss: Client, changes: dict[str, str], field: str
+) -> None:
+    before = list(RulesSubmission.objects.values_list("pk", "choices"))
+    answer = boss.post(admin_url("add"), form_data(CRAZY_4_POKER, "bad wager", **changes))
+    assert answer.status_code == 200
+    errors = answer.context["adminform"].form.errors
+    words = " ".join(errors[field])
+    assert "$1 or $5" in words or "Fill this in" in words, words
+    assert set(errors) == {field}, errors
+    assert list(RulesSubmission.objects.values_list("pk", "choices")) == before
 
 
 def test_a_bad_hi_lo_choice_is_refused_in_words(boss: Client) -> None:

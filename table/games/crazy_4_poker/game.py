@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Final
 
 from table.games.cards import codes
@@ -178,6 +179,17 @@ def _lines(settled: Mapping[str, Any]) -> tuple[Line, ...]:
     return (*lines_of(settled["results"], "row"), *bonuses, *envy)
 
 
+def _progressive_values(option: str) -> dict[str, str]:
+    """What a progressive option ("five_card A") stores: its type and its paytable."""
+    type_, paytable = option.split()
+    return {"type": type_, "paytable": paytable}
+
+
+def _progressive_words(option: str) -> str:
+    type_, paytable = option.split()
+    return f"{type_.replace('_', '-').capitalize()} progressive, paytable {paytable}"
+
+
 def _rules_words(data: Mapping[str, Any]) -> dict[str, Any]:
     """The stored rules with the nested choices flattened into words, for comparisons."""
     out = dict(data)
@@ -276,6 +288,30 @@ class Crazy4Poker:
                 default["progressive"],
                 _PROGRESSIVE_OPTIONS,
                 optional=True,
+                # Staff choose it in words and dollars; it is stored as {type, paytable, wager}.
+                parts=(
+                    RulesField(
+                        "table",
+                        "Progressive (§657a.12(d))",
+                        "choice",
+                        "{type} {paytable}".format(**default["progressive"]),
+                        _PROGRESSIVE_OPTIONS,
+                        help="Four-Card or Five-Card progressive and its paytable",
+                        option_words=MappingProxyType(
+                            {o: _progressive_words(o) for o in _PROGRESSIVE_OPTIONS}
+                        ),
+                        option_values=MappingProxyType(
+                            {o: _progressive_values(o) for o in _PROGRESSIVE_OPTIONS}
+                        ),
+                    ),
+                    RulesField(
+                        "wager",
+                        "Progressive wager",
+                        "cents",
+                        default["progressive"]["wager"],
+                        help="a fixed $1 or $5 (§657a.12(e))",
+                    ),
+                ),
             ),
             RulesField(
                 "hand_bonus",
@@ -283,6 +319,15 @@ class Crazy4Poker:
                 "text",
                 default["hand_bonus"],
                 optional=True,
+                parts=(
+                    RulesField(
+                        "wager",
+                        "Five Card Hand Bonus wager (§657a.12(f))",
+                        "cents",
+                        default["hand_bonus"]["wager"],
+                        help="a fixed $1 or $5",
+                    ),
+                ),
             ),
             RulesField(
                 "six_card_bonus_paytable",

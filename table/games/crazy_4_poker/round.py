@@ -291,6 +291,9 @@ class TableRules:
             return self.rules.progressive.wager, self.rules.progressive.wager
         if wager in (HAND_BONUS_PLAYER, HAND_BONUS_DEALER) and self.rules.hand_bonus_wager:
             return self.rules.hand_bonus_wager, self.rules.hand_bonus_wager
+        if wager in (PROGRESSIVE, HAND_BONUS_PLAYER, HAND_BONUS_DEALER):
+            # Not offered by these rules (a table without it listed its wagers with a KeyError).
+            return 0, 0
         return {
             ANTE: (self.ante_min, self.ante_max),
             SUPER_BONUS_WAGER: (self.ante_min, self.ante_max),
