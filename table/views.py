@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -167,7 +168,10 @@ def dealer_console(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("rules"), pk=table_id)
     if not can_deal(request.user, table.pk):
         raise PermissionDenied("only the dealers assigned to this table may run it")
-    return render(request, "table/dealer.html", {"table": table, **_felt(table)})
+    # The dealer is staff: the console's times are the casino's (one zone, named), not the
+    # browser's, as the admin and the staff's recall show them.
+    context = {"table": table, "casino_zone": settings.TIME_ZONE, **_felt(table)}
+    return render(request, "table/dealer.html", context)
 
 
 def lag_status(request: HttpRequest) -> JsonResponse:

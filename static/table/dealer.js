@@ -17,7 +17,7 @@ import {
   show,
   timeAgo,
 } from "./ui.js";
-import { describeEvent, errorText, FAULT_NAMES } from "./words.js";
+import { describeEvent, errorText, FAULT_NAMES, logTime } from "./words.js";
 
 const root = $("#console");
 const tableId = Number(root.dataset.tableId);
@@ -412,7 +412,8 @@ function log(kind, data) {
   const text = own === undefined ? describeEvent(kind, data) : own;
   if (!text) return;
   const list = $("#log");
-  list.prepend(h("li", { dataset: { kind } }, h("time", { text: new Date().toLocaleTimeString() }), " ", speakable(text)));
+  const now = new Date();
+  list.prepend(h("li", { dataset: { kind } }, h("time", { datetime: now.toISOString(), text: logTime(now, root.dataset.casinoZone) }), " ", speakable(text)));
   while (list.children.length > LOG_LIMIT) list.lastChild.remove();
 }
 

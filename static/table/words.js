@@ -283,7 +283,14 @@ export function leaveCost(state, me) {
   return `${lines.join(" ")} Your seats are freed once the round is over.`;
 }
 
-/** Times in the player's own time zone, with its name, on the table log and recall pages. */
-export function logTime(date) {
-  return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZoneName: "short" });
+/** Times with their zone's name: a player's in their own zone (the felt's log, recall pages);
+ * the staff's in the casino's (``timeZone``: settings.TIME_ZONE, the dealer console's log), the
+ * zone the admin shows. An unknown zone falls back to the reader's own, still named. */
+export function logTime(date, timeZone) {
+  const options = { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZoneName: "short" };
+  try {
+    return date.toLocaleTimeString([], timeZone ? { ...options, timeZone } : options);
+  } catch {
+    return date.toLocaleTimeString([], options);
+  }
 }

@@ -1,0 +1,84 @@
+"""The dealer console's round log (issue 28: it stayed empty while the players' log was full):
+after a whole Crazy 4 Poker round it has the round's lines in words, as the felt's log does,
+each stamped in the casino's time zone, named. Screenshots at 390x844 and 1440x900."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import Site, login, screenshot
+from .test_generic_live import MAKE_TABLE
+
+pytestmark = [pytest.mark.browser]
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1440, 900)])
+def test_the_console_log_tells_the_round(browser: Any, site: Site, size: Any) -> None:
+    width, height = size
+    viewport = {"width": width, "height": height}
+    phone = width < 500
+    make = MAKE_TABLE.replace("Crazy 4 Poker live", f"Crazy 4 Poker log {width}").replace(
+        "Crazy live", f"Crazy log {width}"
+    )
+    table_id = int(site.stack.manage("shell", "-c", make).strip().splitlines()[-1])
+    # Each browser in a zone of its own: the player reads theirs, the dealer the casino's.
+    player = login(browser, site, "frank", viewport=viewport, phone=phone, timezone_id="Asia/Tokyo")
+    dealer = login(
+        browser, site, "dealer", viewport=viewport, phone=phone, timezone_id="Europe/Lisbon"
+    )
+    dealer.page.goto(site.url(f"/tables/{table_id}/dealer/"))
+    expect(dealer.page.locator("#console")).to_have_attribute("data-game", "crazy_4_poker")
+    player.page.goto(site.url(f"/tables/{table_id}/"))
+    app = player.page.locator("#app")
+    expect(app).to_have_attribute("data-game", "crazy_4_poker")
+    player.page.evaluate("document.querySelector('#box-4 .sit').click()")
+    expect(player.page.locator("#box-4")).to_have_class(re.compile(r"\bmine\b"))
+    button = dealer.page.locator("#next-action")
+    expect(button).to_have_text(re.compile("^Open"))
+    if button.inner_text().strip() == "Open the table":
+        button.click()
+    expect(button).to_have_text("Open betting")
+    button.click()
+    expect(app).to_have_attribute("data-phase", "betting")
+    form = player.page.locator("#bet-form fieldset[data-box='4']")
+    form.locator("#bet-4-ante").fill("5")
+    form.get_by_role("button", name="Place wagers on box 4").click()
+    expect(button).to_have_text("No more bets")
+    button.click()
+    expect(button).to_have_text("Deal")
+    button.click()
+    turn = player.page.locator("#my-turn")
+    expect(turn).to_be_visible()
+    turn.get_by_role("button", name=re.compile(r"^Play 1x")).click()
+    expect(button).to_have_text(re.compile("^Reveal"))
+    button.click()
+    expect(button).to_have_text("Settle")
+    button.click()
+    expect(app).to_have_attribute("data-phase", "settled")
+    expect(dealer.page.locator("#console")).to_have_attribute("data-phase", "settled")
+    # The players' log has the round; the console's has it too, line for line in words.
+    felt_log = player.page.locator("#log")
+    console_log = dealer.page.locator("#log")
+    for words in (
+        "open for bets",
+        "(frank) bets Ante $5.00",
+        "Cards dealt to box 4",
+        "plays $5.00",
+        "Round settled",
+    ):
+        expect(felt_log).to_contain_text(words)
+        expect(console_log).to_contain_text(words)
+    expect(console_log.locator("li")).not_to_have_count(0)
+    # The dealer is staff: the casino's zone (settings.TIME_ZONE, America/New_York), named.
+    expect(console_log.locator("li time").first).to_have_text(
+        re.compile(r"^\d\d:\d\d:\d\d E[SD]T$")
+    )
+    expect(felt_log.locator("li time").first).to_have_text(re.compile(r"^\d\d:\d\d:\d\d GMT\+9$"))
+    dealer.page.locator("#log").scroll_into_view_if_needed()
+    screenshot(dealer.page, f"console-log-{width}")
+    screenshot(dealer.page, f"console-log-{width}-full", full_page=True)
+    assert not dealer.errors, dealer.errors
