@@ -37,8 +37,11 @@ from .paytables import (
 
 def _fixed_wager(wager: object, what: str) -> int:
     if type(wager) is not int or wager not in FIXED_WAGERS:
+        # In dollars first: staff fill it in in dollars (issue 28); the cents for the stored form.
+        given = f"${wager / 100:,.2f} ({wager} cents)" if type(wager) is int else repr(wager)
         raise InvalidInput(
-            "bad_wager_size", f"the {what} wager must be 100 or 500 cents ($1 or $5), not {wager!r}"
+            "bad_wager_size",
+            f"the {what} wager must be $1 or $5 (100 or 500 cents), not {given} (§657a.12(e), (f))",
         )
     return wager
 
