@@ -53,6 +53,15 @@ def form_field(f: RulesField) -> forms.Field:
         return forms.ChoiceField(
             label=label, choices=options, required=required, help_text=help_text
         )
+    if f.kind == "flag" and f.counts:
+        # The same concept is a number at another game (adjacent boxes): a number here too.
+        low, high = f.counts
+        return forms.IntegerField(
+            label=label,
+            min_value=low,
+            max_value=high,
+            help_text="; ".join(w for w in (f.help, f"{low} or {high}") if w),
+        )
     if f.kind == "flag":
         return forms.BooleanField(label=label, required=False, help_text=help_text)
     if f.kind == "cents":
@@ -73,6 +82,8 @@ def form_field(f: RulesField) -> forms.Field:
 def form_initial(f: RulesField, value: Any) -> Any:
     if value is None:
         return ""
+    if f.kind == "flag" and f.counts:
+        return f.counts[1] if value else f.counts[0]
     if _structured(f):
         return json.dumps(value)
     return value
@@ -180,6 +191,8 @@ class GameRulesForm(forms.ModelForm):
 
     def _value(self, f: RulesField) -> Any:
         value = self.cleaned_data.get(f.name)
+        if f.kind == "flag" and f.counts and value is not None:
+            return value == f.counts[1]
         if value in ("", None):
             return None if f.optional or f.kind != "flag" else False
         if _structured(f):

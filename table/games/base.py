@@ -422,6 +422,9 @@ class RulesField:
     option_values: Mapping[str, Mapping[str, Any]] = field(
         default_factory=lambda: MappingProxyType({})
     )
+    #: A ``flag`` staff fill in as a number like the same concept at another game: its
+    #: (off, on) counts, e.g. one box or two adjacent boxes (§663a.7(f)); stored as a flag.
+    counts: tuple[int, int] | tuple[()] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1133,6 +1136,8 @@ def field_changes(
     (the clock's seconds and deck handling are left out), in the fields' own words."""
 
     def words(f: RulesField, value: Any) -> str:
+        if f.kind == "flag" and f.counts:
+            return str(f.counts[1] if value else f.counts[0])
         if f.kind == "flag":
             return "yes" if value else "no"
         if f.kind == "cents" and (value is None or type(value) is int):

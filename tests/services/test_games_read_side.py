@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from table import ledger, meters
-from table.admin.game_rules import form_values
+from table.admin.game_rules import form_initial, form_values
 from table.demo import ensure_demo, other_tables
 from table.games import ENTRIES, GAMES, default_game, game
 from table.games.base import CLOSE_BETTING, DEAL, Actor, Command
@@ -331,6 +331,8 @@ def form_data(name: str, title: str, **changes: Any) -> dict[str, Any]:
             continue
         if f.kind == "cents" and value is not None:
             value = f"{value / 100:.2f}"
+        elif f.kind == "flag" and f.counts:  # a number, as at the other games (issue 28)
+            value = str(form_initial(f, value))
         elif f.kind == "flag":
             if not value:
                 continue
@@ -447,6 +449,31 @@ def test_a_bad_hi_lo_choice_is_refused_in_words(boss: Client) -> None:
     assert not RulesSubmission.objects.filter(name="bad").exists()
     text = " ".join(str(e) for e in errors.values())
     assert "ante" in text.lower()
+
+
+def test_adjacent_boxes_are_one_control_at_every_game(boss: Client) -> None:
+    """Issue 28: a number at every game (Hi-Lo's one box or two was a checkbox), Hi-Lo's
+    still stored as its flag; a number it does not allow is refused, changing nothing."""
+    for name, field in (
+        (CRAZY_4_POKER, "max_boxes_per_player"),
+        (FIVE_CARD_HI_LO, "adjacent_boxes"),
+        (FOUR_CARD_FRENZY, "adjacent_boxes"),
+    ):
+        form = boss.get(admin_url("add") + f"?game={name}").context["adminform"].form
+        assert form.fields[field].widget.input_type == "number", name
+    answer = boss.post(admin_url("add"), form_data(FIVE_CARD_HI_LO, "one box", adjacent_boxes="1"))
+    assert answer.status_code == 302, answer.content.decode()[:3000]
+    saved = RulesSubmission.objects.get(name="one box")
+    assert saved.choices["adjacent_boxes"] is False and saved.game_rules().boxes_per_player() == 1
+    form = boss.get(admin_url("change", saved.pk)).context["adminform"].form
+    assert form["adjacent_boxes"].value() == 1
+    g = game(FIVE_CARD_HI_LO)  # what players are told, in the same number
+    changes = g.rule_changes(g.default_rules(), saved.game_rules())
+    assert "Adjacent boxes per player (§663a.7(f)): 1 (was 2)" in changes
+    answer = boss.post(admin_url("add"), form_data(FIVE_CARD_HI_LO, "three", adjacent_boxes="3"))
+    assert answer.status_code == 200
+    assert "2" in " ".join(answer.context["adminform"].form.errors["adjacent_boxes"])
+    assert not RulesSubmission.objects.filter(name="three").exists()
 
 
 def test_a_hi_lo_submission_is_changed(boss: Client) -> None:

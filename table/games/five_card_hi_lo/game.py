@@ -99,7 +99,7 @@ _FIELD_LABELS: Final = {
     "poker_bonus_paytable": "Poker Bonus paytable (§663a.12(d))",
     "offers_tie": "Tie Wager offered (§663a.7(e)(1))",
     "offers_poker_bonus": "Poker Bonus offered (§663a.7(e)(2))",
-    "adjacent_boxes": "Two adjacent boxes per player (§663a.7(f))",
+    "adjacent_boxes": "Adjacent boxes per player (§663a.7(f))",
     "two_decks": "Two decks used alternately (§663a.3(b))",
 }
 _CHOICES: Final = {
@@ -171,6 +171,8 @@ class FiveCardHiLo:
                 _kind(f.name, str(f.type)),
                 getattr(default, f.name),
                 _CHOICES.get(f.name, ()),
+                # One box, or two adjacent boxes (§663a.7(f)): a number, as at the other games.
+                counts=(1, 2) if f.name == "adjacent_boxes" else (),
             )
             for f in fields(HiLoRules)
         )
