@@ -422,7 +422,7 @@ def test_crazy_4_poker_progressive_and_hand_bonus_in_words_and_dollars(boss: Cli
     [
         ({"progressive_wager": "2.00"}, "progressive_wager", "must be $1 or $5"),
         ({"progressive_wager": ""}, "progressive_wager", "Fill this in too"),
-        ({"hand_bonus_wager": "0.50"}, "hand_bonus_wager", "not $0.50"),
+        ({"hand_bonus_wager": "0.50"}, "hand_bonus_wager", "not $0.50 (50 cents) (§657a.12(f))"),
     ],
 )
 def test_a_bad_crazy_4_poker_wager_is_refused_in_words_changing_nothing(

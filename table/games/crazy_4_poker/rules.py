@@ -34,14 +34,17 @@ from .paytables import (
     lookup,
 )
 
+HAND_BONUS_WORDS: Final = "Five Card Hand Bonus"
+
 
 def _fixed_wager(wager: object, what: str) -> int:
     if type(wager) is not int or wager not in FIXED_WAGERS:
         # In dollars first: staff fill it in in dollars (issue 28); the cents for the stored form.
         given = f"${wager / 100:,.2f} ({wager} cents)" if type(wager) is int else repr(wager)
+        section = "§657a.12(f)" if what == HAND_BONUS_WORDS else "§657a.12(e)"
         raise InvalidInput(
             "bad_wager_size",
-            f"the {what} wager must be $1 or $5 (100 or 500 cents), not {given} (§657a.12(e), (f))",
+            f"the {what} wager must be $1 or $5 (100 or 500 cents), not {given} ({section})",
         )
     return wager
 
@@ -84,7 +87,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.hand_bonus_wager is not None:
-            _fixed_wager(self.hand_bonus_wager, "Five Card Hand Bonus")
+            _fixed_wager(self.hand_bonus_wager, HAND_BONUS_WORDS)
         for p, what in (
             (self.magic_card_probability, "Magic Card"),
             (self.lucky_bonus_probability, "Lucky Bonus"),
@@ -112,7 +115,7 @@ class Rules:
     ) -> Rules:
         hand_bonus = None
         if hand_bonus_wager is not None:
-            hand_bonus = _fixed_wager(hand_bonus_wager, "Five Card Hand Bonus")
+            hand_bonus = _fixed_wager(hand_bonus_wager, HAND_BONUS_WORDS)
         six_card = None
         if six_card_bonus is not None:
             six_card = lookup(SIX_CARD_BONUS_PAYTABLES, six_card_bonus, "Six Card Bonus")
