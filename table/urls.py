@@ -14,6 +14,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/dealer/", views.dealer_console, name="dealer_console"),
+    path("tables/<int:table_id>/dealer/log.json", views.dealer_log_json, name="dealer_log_json"),
     path("tables/<int:table_id>/recall.json", views.recall_json, name="recall_json"),
     path("rounds/mine/", recall.my_rounds, name="my_rounds"),
     path("rounds/<int:round_id>/", recall.round_detail, name="round_detail"),

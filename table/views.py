@@ -18,10 +18,11 @@ from django.urls import reverse
 
 from table.games import GAME_TITLES, GAMES, game
 from table.games.base import Game, WagerSpec
+from table.games.events import PUBLIC
 
 from . import lag
 from .duties import can_deal, dealt_tables
-from .models import Account, ProgressiveMeter, Seat, Table
+from .models import Account, ProgressiveMeter, RoundEvent, Seat, Table
 from .recall import recall_rounds
 
 
@@ -172,6 +173,34 @@ def dealer_console(request: HttpRequest, table_id: int) -> HttpResponse:
     # browser's, as the admin and the staff's recall show them.
     context = {"table": table, "casino_zone": settings.TIME_ZONE, **_felt(table)}
     return render(request, "table/dealer.html", context)
+
+
+#: How many of the table's last public events the console's round log starts with.
+CONSOLE_BACKLOG = 60
+
+
+@login_required
+def dealer_log_json(request: HttpRequest, table_id: int) -> JsonResponse:
+    """The table's last public events, for the dealer console's round log when it opens while
+    players play (issue 28: it stayed empty while their logs were full). Only events up to
+    ``upto``, the version of the console's first snapshot: the live frames after it log
+    themselves. The public audience only: what every log at the table is told."""
+    table = get_object_or_404(Table, pk=table_id)
+    if not can_deal(request.user, table.pk):
+        raise PermissionDenied("only the dealers assigned to this table may run it")
+    try:
+        upto = int(request.GET.get("upto", ""))
+    except ValueError:
+        return JsonResponse(
+            {"error": "upto must be the table's version, a whole number"}, status=400
+        )
+    rows = RoundEvent.objects.filter(table=table, audience=PUBLIC, version__lte=upto).order_by(
+        "-version", "-seq"
+    )[:CONSOLE_BACKLOG]
+    events = [
+        {"kind": e.kind, "data": e.data, "created": e.created.isoformat()} for e in reversed(rows)
+    ]
+    return JsonResponse({"events": events})
 
 
 def lag_status(request: HttpRequest) -> JsonResponse:

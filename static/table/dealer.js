@@ -46,6 +46,30 @@ let snapshotAt = 0; // client ms when the snapshot arrived
 let gameConsole = null;
 let gameConsoleLoading = false;
 let viewVersion = 0;
+// The round log as the players' logs have it (issue 28: the console's stayed empty while theirs
+// were full): on its first snapshot the console fills it with the table's recent events, up to
+// that snapshot's version (the live frames after it log themselves), once its words are loaded.
+let backlogFrom = null; // the first snapshot's version, until the backlog is asked for
+let backlogAsked = false;
+
+function fillBacklog() {
+  if (backlogAsked || backlogFrom === null) return;
+  if (S?.table?.game && S.table.game !== "four_card_frenzy" && !gameConsole) return; // its words first
+  backlogAsked = true;
+  fetch(`/tables/${tableId}/dealer/log.json?upto=${backlogFrom}`, { credentials: "same-origin" })
+    .then((r) => (r.ok ? r.json() : { events: [] }))
+    .then(({ events }) => {
+      // Newest first, each below the lines already there (they are newer still).
+      for (const ev of [...events].reverse()) {
+        try {
+          log(ev.kind, ev.data, new Date(ev.created), true);
+        } catch {
+          /* an event of the game's own shape: the view shows what it did */
+        }
+      }
+    })
+    .catch(() => {}); // the live lines still come: an older line missing is no fault
+}
 
 function loadGameConsole(snap) {
   const game = snap.table?.game;
@@ -66,6 +90,7 @@ function loadGameConsole(snap) {
       $("#irregularities-note").hidden = true;
       $("#generic-voids").hidden = false;
       setText($("#irr-h"), "Irregularities");
+      fillBacklog();
       render();
     })
     .catch((err) => messages.error(`This game's console could not be loaded: ${err.message}`));
@@ -77,6 +102,8 @@ const conn = new TableConnection(`/ws/tables/${tableId}/dealer/`, {
     snapshotAt = Date.now();
     viewVersion = snap.version;
     loadGameConsole(snap);
+    if (backlogFrom === null) backlogFrom = snap.version;
+    fillBacklog();
     render();
   },
   onView(frame) {
@@ -407,13 +434,14 @@ function renderShoe() {
   );
 }
 
-function log(kind, data) {
+function log(kind, data, when = new Date(), older = false) {
   const own = gameConsole?.describe ? gameConsole.describe(kind, data) : undefined;
   const text = own === undefined ? describeEvent(kind, data) : own;
   if (!text) return;
   const list = $("#log");
-  const now = new Date();
-  list.prepend(h("li", { dataset: { kind } }, h("time", { datetime: now.toISOString(), text: logTime(now, root.dataset.casinoZone) }), " ", speakable(text)));
+  const line = h("li", { dataset: { kind } }, h("time", { datetime: when.toISOString(), text: logTime(when, root.dataset.casinoZone) }), " ", speakable(text));
+  if (older) list.append(line);
+  else list.prepend(line);
   while (list.children.length > LOG_LIMIT) list.lastChild.remove();
 }
 

@@ -1,6 +1,7 @@
 """The dealer console's round log (issue 28: it stayed empty while the players' log was full):
 after a whole Crazy 4 Poker round it has the round's lines in words, as the felt's log does,
-each stamped in the casino's time zone, named. Screenshots at 390x844 and 1440x900."""
+each stamped in the casino's time zone, named; a console opened after the round starts with
+them. Screenshots at 390x844 and 1440x900."""
 
 from __future__ import annotations
 
@@ -82,3 +83,17 @@ def test_the_console_log_tells_the_round(browser: Any, site: Site, size: Any) ->
     screenshot(dealer.page, f"console-log-{width}")
     screenshot(dealer.page, f"console-log-{width}-full", full_page=True)
     assert not dealer.errors, dealer.errors
+    # A console opened after the round (a relief dealer, a reload) starts with the round's
+    # lines too, oldest at the bottom, in the casino's zone, and nobody's hole cards.
+    relief = login(browser, site, "dealer", viewport=viewport, phone=phone, timezone_id="UTC")
+    relief.page.goto(site.url(f"/tables/{table_id}/dealer/"))
+    later_log = relief.page.locator("#log")
+    for words in ("open for bets", "(frank) bets Ante $5.00", "plays $5.00", "Round settled"):
+        expect(later_log).to_contain_text(words)
+    expect(later_log.locator("li").first).to_contain_text("Round settled")
+    expect(later_log.locator("li").last).to_contain_text("sits at box 4")
+    expect(later_log.locator("li time").first).to_have_text(re.compile(r" E[SD]T$"))
+    expect(later_log).not_to_contain_text("Your cards")
+    relief.page.locator("#log").scroll_into_view_if_needed()
+    screenshot(relief.page, f"console-log-opened-later-{width}")
+    assert not relief.errors, relief.errors
