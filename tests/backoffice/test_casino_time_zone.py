@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from table import backoffice, rollup
 from table.models import Round
 
 from .test_backoffice_admin import played  # noqa: F401  (the fixture)
@@ -61,3 +62,28 @@ def test_staff_recall_keeps_the_casino_zone(played: Any, admin_client_ny: Client
     assert f"{finished} {zone}" in page
     # The staff's times are not handed to the script that rewrites them into the reader's zone.
     assert "data-local" not in page
+
+
+def test_back_office_pages_name_the_zone_of_every_time(
+    played: Any,  # noqa: F811
+    admin_client_ny: Client,
+) -> None:
+
+    rnd = Round.objects.filter(finished_at__isnull=False).order_by("-id").first()
+    assert rnd is not None
+    day = rollup.gaming_day_and_shift(rnd.finished_at)[0]
+    session = backoffice.player_history("ann", *rollup.day_bounds(day, day))[1][0]
+    pages = [
+        admin_client_ny.get(reverse("admin:backoffice_player"), {"player": "ann"}),
+        admin_client_ny.get(
+            reverse("admin:backoffice_player"), {"player": "ann", "session": session.key}
+        ),
+        admin_client_ny.get(reverse("admin:backoffice_meters")),
+    ]
+    for page in pages:
+        html = page.content.decode()
+        assert page.status_code == 200
+        assert re.search(r"\d\d:\d\d:\d\d E[SD]T", html)
+        # No time of day without its zone ("14:27:17</td>").
+        bare = re.search(r"\d\d:\d\d(:\d\d)?</", html)
+        assert bare is None, html[bare.start() - 200 : bare.end() + 50]
