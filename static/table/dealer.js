@@ -52,9 +52,15 @@ let viewVersion = 0;
 let backlogFrom = null; // the first snapshot's version, until the backlog is asked for
 let backlogAsked = false;
 
+// A game whose round part a console module draws (every game but the one this file drew first).
+function hasGameConsole(snap) {
+  const game = snap?.table?.game;
+  return Boolean(game) && game !== "four_card_frenzy";
+}
+
 function fillBacklog() {
   if (backlogAsked || backlogFrom === null) return;
-  if (S?.table?.game && S.table.game !== "four_card_frenzy" && !gameConsole) return; // its words first
+  if (hasGameConsole(S) && !gameConsole) return; // its words first
   backlogAsked = true;
   fetch(`/tables/${tableId}/dealer/log.json?upto=${backlogFrom}`, { credentials: "same-origin" })
     .then((r) => (r.ok ? r.json() : { events: [] }))
@@ -72,8 +78,7 @@ function fillBacklog() {
 }
 
 function loadGameConsole(snap) {
-  const game = snap.table?.game;
-  if (!game || game === "four_card_frenzy" || gameConsole || gameConsoleLoading) return;
+  if (!hasGameConsole(snap) || gameConsole || gameConsoleLoading) return;
   gameConsoleLoading = true;
   const named = snap.table.felt?.console_module;
   const file = /^[a-z0-9_]+\.js$/.test(named || "") ? named : "console_generic.js";
