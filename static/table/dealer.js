@@ -444,7 +444,8 @@ function log(kind, data, when = new Date(), older = false) {
   const text = own === undefined ? describeEvent(kind, data) : own;
   if (!text) return;
   const list = $("#log");
-  const line = h("li", { dataset: { kind } }, h("time", { datetime: when.toISOString(), text: logTime(when, root.dataset.casinoZone) }), " ", speakable(text));
+  // A line from the backlog (the table's public events before this console opened) says so.
+  const line = h("li", { dataset: older ? { kind, backlog: "1" } : { kind } }, h("time", { datetime: when.toISOString(), text: logTime(when, root.dataset.casinoZone) }), " ", speakable(text));
   if (older) list.append(line);
   else list.prepend(line);
   while (list.children.length > LOG_LIMIT) list.lastChild.remove();
