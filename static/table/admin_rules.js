@@ -1,6 +1,6 @@
 // The Rules Submission form: the house edge of the choices being edited, before they are
 // saved. Every figure is looked up in the exact figures of every option, fetched once from
-// the admin's paytable-figures.json (table/data/paytable_report.json, computed by exhaustive
+// the admin's paytable-figures.json (the game's paytable report, computed by exhaustive
 // enumeration); nothing is computed here, and no inline script is needed.
 "use strict";
 

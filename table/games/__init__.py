@@ -39,7 +39,7 @@ GAMES: dict[str, str] = {}
 #: ``manage.py paytable_report``, docs/paytables.md), in the docs' order; imported on first
 #: use, as :data:`GAMES`.
 REPORTS: dict[str, str] = {}
-#: Every game's report file (a name in ``table/data/`` or a path), in the docs' order.
+#: Every game's report file (in its package, or an absolute path), in the docs' order.
 REPORT_FILES: dict[str, str] = {}
 #: The games' names for people, without importing them (model choices, the lobby).
 GAME_TITLES: dict[str, str] = {}

@@ -961,10 +961,10 @@ class Game(Protocol[R, S]):
 @runtime_checkable
 class PaytableReport(Protocol):
     """A game's paytable report: the exact figures (by enumeration) of every paytable its
-    Rules Submission may choose. ``manage.py paytable_report`` computes it, writes it to
-    ``table/data/`` and writes the game's section of ``docs/paytables.md``; :meth:`Game.math_report`
-    reads the written file. A module of the game's own, named in :data:`table.games.REPORTS`:
-    pure, no Django and no files."""
+    Rules Submission may choose. ``manage.py paytable_report`` computes it, writes it to its
+    entry's ``report_file`` (in the game's package) and writes the game's section of
+    ``docs/paytables.md``; :meth:`Game.math_report` reads the written file. A module of the
+    game's own, named in :data:`table.games.REPORTS`: pure, no Django and no files."""
 
     def parse_sections(self, text: str | None) -> list[str]:
         """The parts of the report ``text`` names (``--only``: comma-separated, in the game's

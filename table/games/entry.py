@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
+from importlib.util import find_spec
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -35,10 +38,11 @@ class GameEntry:
     its name for people. ``adapter`` is the module whose ``GAME`` implements
     :class:`table.games.base.Game` and ``report`` the module that is its
     :class:`table.games.base.PaytableReport` (imported on first use, so a batch of one game
-    never loads another's tables); ``report_file`` the report's JSON, a name in ``table/data/``
-    or an absolute path. ``order`` places the game in the lobby and the admin,
-    ``report_order`` in docs/paytables.md, ``manage.py paytable_report`` and the demo (lowest
-    first). ``aliases`` are the other names ``manage.py paytable_report --game`` accepts.
+    never loads another's tables); ``report_file`` the report's JSON, a path relative to the
+    game's package (:attr:`directory`) or an absolute one. ``order`` places the game in the
+    lobby and the admin, ``report_order`` in docs/paytables.md, ``manage.py paytable_report``
+    and the demo (lowest first). ``aliases`` are the other names ``manage.py paytable_report
+    --game`` accepts.
     ``unkeyed``: the game's stored rounds and ``settle_round`` documents predate the
     ``"game"`` key, so a round without one is this game's (at most one game says so).
     ``default``: the game the admin's Rules Submission form offers first and the demo's first
@@ -62,6 +66,25 @@ class GameEntry:
             raise ValueError(f"a game's name is a lower-case identifier, not {self.name!r}")
         if (self.report is None) != (self.report_file is None):
             raise ValueError(f"{self.name}: a report module and its file go together")
+
+    @property
+    def package(self) -> str:
+        """The game's package: the one its adapter module is in (its files live there)."""
+        return self.adapter.rpartition(".")[0]
+
+    @cached_property
+    def directory(self) -> Path:
+        """The game's package directory: its report, templates and static files are found
+        there (the platform asks the entry, never a path that names the game)."""
+        spec = find_spec(self.package)
+        if spec is None or not spec.submodule_search_locations:
+            raise ValueError(f"{self.name}: no package {self.package!r}")
+        return Path(next(iter(spec.submodule_search_locations)))
+
+    @property
+    def report_path(self) -> Path | None:
+        """The report's JSON file (:attr:`report_file` under :attr:`directory`), if any."""
+        return None if self.report_file is None else self.directory / self.report_file
 
     @property
     def sort_key(self) -> tuple[int, str]:

@@ -41,7 +41,6 @@ WORDS = "game words in shared JS/CSS that belong in the games' views (issue 27)"
 EXAMPLE = "a comment or docstring citing a game as its example (reword to the interface's terms)"
 BENCH = "bench bots and rules per game: each game's own commands (until the bots play moves)"
 PLAYS = "a platform test playing a game by name (to derive from the registry or move)"
-DATA = "a game's paytable report JSON in table/data/ (to move into its package)"
 OWN = "a game's own template outside its package (to move into its package)"
 OWNTESTS = "a game's own tests outside tests/games/<game>/ (tests/engine/ is Four Card Frenzy's)"
 MODEL = "a model field's default names the first game (a callable default needs a migration)"
@@ -78,9 +77,6 @@ NOT_YET: dict[str, tuple[int, str]] = {
     "static/table/protocol.js": (1, V1),
     "static/table/table.js": (2, V1),
     "table/consumers.py": (1, V1),
-    "table/data/crazy_4_poker_report.json": (5, DATA),
-    "table/data/five_card_hi_lo_report.json": (4, DATA),
-    "table/data/paytable_report.json": (23, DATA),
     "table/games/base.py": (5, EXAMPLE),
     "table/management/commands/bench_commands.py": (10, BENCH),
     "table/management/commands/bench_engine.py": (3, BENCH),

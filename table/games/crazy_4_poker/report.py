@@ -1,6 +1,6 @@
 """Crazy 4 Poker's paytable report: every exact figure of :mod:`.analysis`, as a JSON document.
 
-``python manage.py paytable_report`` writes it to ``table/data/crazy_4_poker_report.json`` and
+``python manage.py paytable_report`` writes it to ``crazy_4_poker_report.json`` in this package and
 the Crazy 4 Poker section of ``docs/paytables.md`` (:func:`markdown_lines`). Pure: no Django,
 no files; :func:`build_report` only enumerates (about 40 s on the 2-core machine, most of it
 the main game's dealer counts).
@@ -576,7 +576,8 @@ def markdown_lines(report: Mapping[str, Any]) -> list[str]:
     out = [
         f"## {TITLE} ({REGULATION})",
         "",
-        f"From `table/data/crazy_4_poker_report.json`; {m['population']}. {report['method']}",
+        "From `table/games/crazy_4_poker/crazy_4_poker_report.json`; "
+        f"{m['population']}. {report['method']}",
         "",
         "### Main game (Ante, Super Bonus, Play) under the optimal strategy",
         "",

@@ -1,6 +1,6 @@
 """Five Card Hi-Lo's paytable report: every exact figure of :mod:`.analysis`, as a JSON document.
 
-``python manage.py paytable_report`` writes it to ``table/data/five_card_hi_lo_report.json`` and
+``python manage.py paytable_report`` writes it to ``five_card_hi_lo_report.json`` (here) and
 the Five Card Hi-Lo section of ``docs/paytables.md`` (:func:`markdown_lines`). Pure: no Django,
 no files; :func:`build_report` takes a few seconds (everything is counted over the 1,993 value
 classes of a five-card hand, see :mod:`.enumeration`).
@@ -470,7 +470,8 @@ def markdown_lines(report: Mapping[str, Any]) -> list[str]:
     out = [
         f"## {TITLE} ({REGULATION})",
         "",
-        f"From `table/data/five_card_hi_lo_report.json`; {m['population']}. {report['method']}",
+        "From `table/games/five_card_hi_lo/five_card_hi_lo_report.json`; "
+        f"{m['population']}. {report['method']}",
         "",
         "### Ante and Play by Ante Bonus table, under the optimal play",
         "",

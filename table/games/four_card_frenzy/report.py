@@ -1,7 +1,7 @@
 """Four Card Frenzy's paytable report: :mod:`.analysis`'s exact figures, for people.
 
 ``python manage.py paytable_report`` writes the document :func:`build_report` computes to
-``table/data/paytable_report.json`` (which the admin reads through
+``table/games/four_card_frenzy/paytable_report.json`` (which the admin reads through
 :func:`table.paytable_report.load_report`), prints :func:`text_lines` and writes
 :func:`markdown_lines` as the Four Card Frenzy section of ``docs/paytables.md``. Its parts
 (``--only``, :func:`parse_sections`) are :data:`.analysis.SECTIONS`, each computed alone while
@@ -235,7 +235,7 @@ def _section_markdown(document: dict[str, Any]) -> list[str]:
     out = [
         f"## {GAME_TITLES[GAME]} (58 Pa. Code ch. 684a)",
         "",
-        "From `table/data/paytable_report.json`, which the admin reads through "
+        "From `table/games/four_card_frenzy/paytable_report.json`, which the admin reads through "
         "`table.paytable_report.load_report()`. Main game: the Ante and Odds are one unit "
         "each; the player folds or raises as well as possible knowing only their own five "
         "cards. **House edge per Ante**: expected loss of the whole hand (Ante + Odds + Raise) "

@@ -3,7 +3,7 @@ these contexts in the game's templates, ``templates/admin/table/four_card_frenzy
 signs as posted (§684a.2(b)(4),(5)) with the limits and the payout limit's floor, every
 paytable to choose from by jurisdiction, and the paytable mathematics of issue #7 (the
 saved choices' figures, the figures of every option for the live preview of unsaved ones,
-and the page comparing every paytable), read from ``table/data/paytable_report.json``.
+and the page comparing every paytable), read from this package's ``paytable_report.json``.
 
 Plain values only (no Django): the platform renders them.
 """
@@ -137,7 +137,7 @@ def catalogue_context() -> dict[str, Any]:
     return {"sections": sections}
 
 
-# --- paytable mathematics (issue #7), read from table/data/paytable_report.json ----------------
+# --- paytable mathematics (issue #7), read from this package's paytable_report.json -------------
 
 _MATH_KINDS: Final = (
     ("bad_beat", "bad_beat_paytable", None, "Ante, Odds and Raise (bad beat table)"),

@@ -1,8 +1,8 @@
 """``python manage.py paytable_report``: exact house edge and hit frequency of every paytable.
 
 Enumerates every deal of every game and writes each game's JSON report
-(:data:`table.paytable_report.REPORT_FILES`, from the games' registry entries: in
-``table/data/`` for the games there); ``--markdown`` also writes ``docs/paytables.md`` from all
+(:data:`table.paytable_report.REPORT_FILES`, from the games' registry entries: each in its
+game's package); ``--markdown`` also writes ``docs/paytables.md`` from all
 of them. This command only dispatches: each game's report is built, summed up and written as
 Markdown by the game's own report module (:data:`table.games.REPORTS`,
 :class:`table.games.base.PaytableReport`). The three games of today take 83 s on the shared
@@ -24,7 +24,6 @@ from django.core.management.base import BaseCommand, CommandError
 from table.games import ALIASES, paytable_report
 from table.games.errors import InvalidInput
 from table.paytable_report import (
-    DATA_DIR,
     GAME_TITLES,
     REPORT_FILES,
     load_game_report,
@@ -107,7 +106,8 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--output-dir",
-            help=f"directory for every game's JSON, each under its own name (default {DATA_DIR})",
+            help="directory for every game's JSON, each under its own name (default: each in its "
+            "game's package)",
         )
         parser.add_argument("--quiet", action="store_true", help="no progress lines")
         parser.add_argument(
@@ -119,8 +119,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         games = parse_games(options["game"], options["only"])
-        directory = Path(options["output_dir"]) if options["output_dir"] else DATA_DIR
-        paths = {game: directory / report_path(game).name for game in REPORT_FILES}
+        directory = Path(options["output_dir"]) if options["output_dir"] else None
+        paths = {
+            game: directory / report_path(game).name if directory else report_path(game)
+            for game in REPORT_FILES
+        }
         if options["output"]:
             paths[sectioned()[0]] = Path(options["output"])
 

@@ -1,4 +1,4 @@
-"""Crazy 4 Poker's committed paytable report (table/data/crazy_4_poker_report.json).
+"""Crazy 4 Poker's committed paytable report (table/games/crazy_4_poker/crazy_4_poker_report.json).
 
 Checked three ways: against the analysis it is built from, against figures worked out here
 from the digest's hand counts and the regulation's paytables (independent of the game's

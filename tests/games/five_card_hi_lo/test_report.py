@@ -1,4 +1,4 @@
-"""Five Card Hi-Lo's committed paytable report (table/data/five_card_hi_lo_report.json).
+"""Five Card Hi-Lo's committed paytable report (five_card_hi_lo_report.json in its package).
 
 Checked against the analysis it is built from (rebuilt here: it takes seconds), against the
 digest's enumeration counts and hand counts worked out independently of the game's code, and
