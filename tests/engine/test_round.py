@@ -122,13 +122,25 @@ def test_a_whole_round() -> None:
     assert rnd.view("bob")["boxes"][0]["cards"] is None
     assert rnd.view("ann")["boxes"][0]["cards"] == ["AS", "AD", "AH", "7C", "2S"]
     assert rnd.view(None)["dealer"] is None
+    # The All-Six card is dealt face down: nobody sees it before the reveal (§684a.10(b)).
+    assert rnd.view("ann")["all_six"] == {"dealt": True, "card": None}
+    mine = rnd.view("ann")["boxes"][0]
+    assert mine["mine"] and mine["max_raise"] == 3 and len(mine["best_four"]) == 4
+    assert not rnd.view("bob")["boxes"][0]["mine"]
+    console = rnd.view(None, dealer=True)
+    assert console["viewer"]["role"] == "dealer" and console["stub"] == len(rnd.stub)
+    assert all(b["cards"] is None for b in console["boxes"])
+    assert "stub" not in rnd.view(None)
     ledger.add(rnd.decide(1, "ann", 3))
     ledger.add(rnd.decide(2, "ann", 1))
     ledger.add(rnd.decide(4, "bob", 0))
+    # Folded with a Four Card Bonus: the hand stays on the layout (§684a.11(b)(2)).
+    assert rnd.view(None)["boxes"][2]["folded"] and not rnd.view(None)["boxes"][2]["discarded"]
     check_money(rnd, ledger)
     assert rnd.to_act is None
     ledger.add(rnd.reveal())
     assert rnd.view("bob")["dealer"]["qualifies"] is False
+    assert rnd.view(None)["all_six"] == {"dealt": True, "card": "5H"}
     step = ledger.add(rnd.settle())
     assert rnd.phase is Phase.SETTLED
     check_money(rnd, ledger)
@@ -156,6 +168,8 @@ def test_folded_box_without_optional_wagers_stays_face_down() -> None:
     rnd.settle()
     assert rnd.results is not None
     assert rnd.results["boxes"][0]["cards"] is None
+    shown = rnd.view(None)["boxes"][0]
+    assert shown["discarded"] and shown["cards"] is None and shown["net"] == -2000
 
 
 # --- betting -----------------------------------------------------------------------------------

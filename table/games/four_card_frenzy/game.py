@@ -83,10 +83,10 @@ from ..base import (
     betting_moves,
     command_box,
     dealer_step,
+    drawn_view,
     lines_of,
     require_dealer,
     require_player,
-    seen_by,
     turn_timer,
 )
 
@@ -548,14 +548,7 @@ class FourCardFrenzy:
         raise InvalidInput("unknown_command", f"Four Card Frenzy has no command {name!r}")
 
     def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
-        view = state.view(viewer.name if viewer.role is Role.PLAYER else None)
-        for box in view["boxes"]:
-            # §684a.11(b)(2): a hand folded with no optional wager goes to the discard rack
-            # unseen; the table never sees it again.
-            if box["decision"] == 0 and not any(box["wagers"].get(w) for w in OPTIONAL):
-                box["mucked"] = True
-        view["game"] = NAME
-        return seen_by(view, viewer, self.moves(state, viewer))
+        return drawn_view(state, viewer, self.moves(state, viewer))
 
     def recalled(self, state: Round) -> Recalled:
         """The dealer's hand with its best four and the All-Six card once the table turned them

@@ -659,63 +659,11 @@ class Round:
             return VOID_REASONS.get(self.void_reason, self.void_reason)
         return MAIN_GAME_VOID_REASON if self.main_game_void else None
 
-    def view(self, player: str | None) -> dict[str, Any]:
-        """What ``player`` may see (None: the dealer console or a spectator).
+    def view(self, player: str | None, dealer: bool = False) -> dict[str, Any]:
+        """What ``player`` (None: a spectator) or the dealer console may see: :mod:`.view`."""
+        from .view import project
 
-        A box's cards go to its owner only until settlement turns them face up; the dealer's
-        cards to nobody until the reveal; the shoe order to nobody until the round is over.
-        """
-        settled_boxes = {b["box"]: b for b in (self.results or {}).get("boxes", [])}
-        boxes = []
-        for number in sorted(self.boxes):
-            play = self.boxes[number]
-            item: dict[str, Any] = {
-                "box": number,
-                "player": play.player,
-                "wagers": dict(play.wagers),
-                "dealt": bool(play.cards),
-                "decision": play.decision,
-                "abandoned": play.abandoned,
-                "cards": None,
-            }
-            if play.cards and player is not None and play.player == player:
-                # A box dealt other than five cards (a misdeal, §684a.13(c), or a jammed shoe,
-                # §684a.13(f), both void the round) has no hand: its owner sees the cards.
-                item.update(cards=codes(play.cards), best_four=None, hand=None, max_raise=None)
-                if len(play.cards) == CARDS_PER_STACK:
-                    hand = best_four(play.cards)
-                    item.update(
-                        best_four=codes(hand.cards),
-                        hand=describe(hand.value),
-                        max_raise=max_raise_multiple(hand.value),
-                    )
-            if number in settled_boxes:
-                shown = settled_boxes[number]
-                item["results"] = shown["results"]
-                item["net"] = shown["net"]
-                if shown["cards"] is not None:
-                    item.update(
-                        cards=shown["cards"], best_four=shown["best_four"], hand=shown["hand"]
-                    )
-            boxes.append(item)
-        view: dict[str, Any] = {
-            "round": self.number,
-            "phase": self.phase.value,
-            "deck_back": self.deck_back,
-            "commitment": self.commitment,
-            "boxes": boxes,
-            "to_act": self.to_act,
-            "dealer": self.dealer_public() if self.dealer_visible() else None,
-            "dealt": bool(self.dealer_cards),
-            "void_reason": self.void_reason,
-            "main_game_void": self.main_game_void,
-            "irregularity": self.irregularity(),
-            "players": (self.results or {}).get("players"),
-        }
-        if self.finished:
-            view["shoe"] = codes(self.order)
-            view["salt"] = self.salt
-        return view
+        return project(self, player, dealer)
 
     # --- persistence -------------------------------------------------------------------------
 
