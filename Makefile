@@ -47,8 +47,11 @@ bench: install
 	$(PY) manage.py bench_engine
 
 # The linters are pinned here, not in requirements.txt: neither the table nor its tests need them.
+# django-stubs (its mypy plugin reads frenzy_site.settings) and types-channels type the
+# command path; django-stubs 6.1 supports Django 5.2 and mypy < 2.5.
 $(VENV)/.lint-installed: $(VENV)/.installed Makefile
-	$(PY) -m pip install --quiet ruff==0.17.6 mypy==2.4.1
+	$(PY) -m pip install --quiet ruff==0.17.6 mypy==2.4.1 django-stubs==6.1.2 \
+		django-stubs-ext==6.1.2 types-channels==4.3.0.20260518
 	touch $@
 
 lint: $(VENV)/.lint-installed

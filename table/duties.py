@@ -24,7 +24,7 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
+from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -53,7 +53,7 @@ class DutyError(Exception):
 
 
 def record(
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     action: str,
     details: dict[str, Any] | None = None,
     *,
@@ -82,7 +82,7 @@ def record(
 
 
 def refused(
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     action: str,
     why: str,
     details: dict[str, Any] | None = None,
@@ -119,7 +119,7 @@ def mirror_admin_log(sender: Any, instance: Any, created: bool, **kwargs: Any) -
 
 
 def can_deal(
-    user: AbstractBaseUser | AnonymousUser | None,
+    user: User | AnonymousUser | None,
     table_id: int,
     assigned: frozenset[int] | None = None,
 ) -> bool:
@@ -136,20 +136,20 @@ def can_deal(
     return DealerAssignment.objects.filter(table_id=table_id, dealer_id=user.pk).exists()
 
 
-def dealt_tables(user: AbstractBaseUser | AnonymousUser | None) -> set[int]:
+def dealt_tables(user: User | AnonymousUser | None) -> set[int]:
     """The ids of the tables this user may deal (for the lobby's links)."""
     if user is None or not user.is_authenticated or not user.has_perm(DEAL_PERMISSION):
         return set()
     return set(DealerAssignment.objects.filter(dealer_id=user.pk).values_list("table", flat=True))
 
 
-def deals_table(user: AbstractBaseUser, table_id: int) -> bool:
+def deals_table(user: User, table_id: int) -> bool:
     """Is this user assigned to deal this table (whatever their role): then they may not play
     at it."""
     return DealerAssignment.objects.filter(table_id=table_id, dealer_id=user.pk).exists()
 
 
-def assignment_problem(table: Table, dealer: AbstractBaseUser) -> str | None:
+def assignment_problem(table: Table, dealer: User) -> str | None:
     """Why this user may not be assigned to deal this table, or None."""
     if not dealer.has_perm(DEAL_PERMISSION):
         return f"{dealer.get_username()} is not a dealer (no permission to deal tables)"
@@ -164,7 +164,7 @@ def assignment_problem(table: Table, dealer: AbstractBaseUser) -> str | None:
 
 
 def assign_dealer(
-    table_id: int, dealer: AbstractBaseUser, by: AbstractBaseUser | None
+    table_id: int, dealer: User, by: User | None
 ) -> DealerAssignment:
     """Assign a dealer to a table (audited). Holds the table's row lock, like a command, so
     that the dealer cannot sit down at it in between. A refusal is audited too."""
@@ -180,7 +180,7 @@ def assign_dealer(
     raise DutyError("not_assignable", problem)
 
 
-def unassign_dealer(assignment: DealerAssignment, by: AbstractBaseUser | None) -> None:
+def unassign_dealer(assignment: DealerAssignment, by: User | None) -> None:
     with transaction.atomic():
         record(
             by,
@@ -194,7 +194,7 @@ def unassign_dealer(assignment: DealerAssignment, by: AbstractBaseUser | None) -
 # --- crediting --------------------------------------------------------------------------------
 
 
-def credit_problem(cashier: AbstractBaseUser, player: AbstractBaseUser) -> str | None:
+def credit_problem(cashier: User, player: User) -> str | None:
     """Why this cashier may not credit this player's account, or None."""
     if not cashier.has_perm(CREDIT_PERMISSION):
         return f"{cashier.get_username()} may not credit accounts (a cashier's duty)"
@@ -239,7 +239,7 @@ def _assigned_tables(user_ids: Any) -> dict[int, list[str]]:
     return found
 
 
-def clash(user: AbstractBaseUser) -> str | None:
+def clash(user: User) -> str | None:
     """Why this user's duties clash right now (assigned to deal and able to credit), read
     from the database, not from permissions cached on ``user``: what a superuser changed a
     moment ago counts at the next action. None when they do not."""
@@ -254,7 +254,7 @@ def clash(user: AbstractBaseUser) -> str | None:
 
 
 def grant_problem(
-    user: AbstractBaseUser, *, superuser: bool = False, groups: Any = (), permissions: Any = ()
+    user: User, *, superuser: bool = False, groups: Any = (), permissions: Any = ()
 ) -> str | None:
     """Why giving ``user`` the superuser flag, these groups or these permissions would combine
     dealing and crediting (they are assigned to deal, and one of them credits), or None."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Count, Sum
 from django.utils import timezone
@@ -51,7 +51,7 @@ def cage() -> Account:
     return account
 
 
-def player_account(user: AbstractBaseUser) -> Account:
+def player_account(user: User) -> Account:
     account, _ = Account.objects.get_or_create(
         user=user, defaults={"kind": Account.PLAYER, "name": f"player:{user.get_username()}"}
     )
@@ -213,7 +213,7 @@ def lock_for_table(table: Table, players: Iterable[str]) -> tuple[dict[str, int]
 
 
 def credit(
-    user: AbstractBaseUser, amount: int, memo: str = "credit", by: AbstractBaseUser | None = None
+    user: User, amount: int, memo: str = "credit", by: User | None = None
 ) -> None:
     """Move play money from the cage to a player: a cashier's action (``by``, who needs the
     credit permission and may not credit themselves), or the house's (demo balances, ``by``

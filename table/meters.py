@@ -194,7 +194,9 @@ def link_problems(
     problems = []
     family = _family(kind, paytable)
     for table in tables:
-        others = ProgressiveMeter.objects.filter(tables=table).exclude(pk=meter_id)
+        others = ProgressiveMeter.objects.filter(tables=table)
+        if meter_id is not None:  # a meter being made has no id yet: no row is it
+            others = others.exclude(pk=meter_id)
         for other in others:
             if other.kind == kind:
                 problems.append(f"{table.name} already has a {kind} meter: {other.name}")
@@ -389,10 +391,10 @@ def apply_increments(
     increments: dict[str, Increment] = {}
     postings = []
     for kind, meter in sorted(meters.items(), key=lambda km: km[1].pk):
-        stakes = feeds[kind]
-        if not stakes:
+        fed = feeds[kind]
+        if not fed:
             continue
-        inc = increment_for(meter.spec(), stakes)
+        inc = increment_for(meter.spec(), fed)
         increments[kind] = inc
         before = _standing(meter)
         after = Meter(before.amount + inc.primary, before.reserve + inc.reserve)
@@ -412,7 +414,7 @@ def apply_increments(
             table=table,
             round=round,
             round_number=round.number,
-            stakes=len(stakes),
+            stakes=len(fed),
         )
         _after_commit(meter, MeterEvent.INCREMENT, table)
     ledger.post(postings, table, round, held)

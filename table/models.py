@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -22,13 +22,13 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from table.money import dollars
-from table.protection.models import (  # noqa: F401  (the app's models, kept in their package)
-    LimitChange,
-    PlayerGuard,
-    PlayerSession,
-    PlayTally,
-    SelfExclusion,
-)
+
+# The app's models, kept in their package; re-exported (``X as X``) for ``table.models``.
+from table.protection.models import LimitChange as LimitChange
+from table.protection.models import PlayerGuard as PlayerGuard
+from table.protection.models import PlayerSession as PlayerSession
+from table.protection.models import PlayTally as PlayTally
+from table.protection.models import SelfExclusion as SelfExclusion
 
 #: What each stored text of a Rules Submission's choices gives, by game and text: the choices
 #: and the rules they read as. A command reads its table's submission anew each time, and its
@@ -42,7 +42,14 @@ def _copied(choices: dict[str, Any]) -> dict[str, Any]:
     return {k: copy.deepcopy(v) if isinstance(v, dict | list) else v for k, v in choices.items()}
 
 
-class Money(models.BigIntegerField):
+if TYPE_CHECKING:
+    # The stubs' field is generic in (set, get) types; Django's class is not subscriptable.
+    _BigInteger = models.BigIntegerField[int, int]
+else:
+    _BigInteger = models.BigIntegerField
+
+
+class Money(_BigInteger):
     """An amount in integer cents."""
 
 

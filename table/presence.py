@@ -27,7 +27,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import timezone
 
@@ -60,7 +60,7 @@ def present_filter(now: dt.datetime) -> Q:
     return Q(connected=True) & (Q(presence_until__isnull=True) | Q(presence_until__gt=now))
 
 
-def claim(table_id: int, user: AbstractBaseUser, socket: str) -> Change | None:
+def claim(table_id: int, user: User, socket: str) -> Change | None:
     """This socket holds the player's seats at this table (on connect, after sitting, and
     every RENEW_SECONDS). Returns the change to announce if they had counted as gone."""
     now = timezone.now()
@@ -136,7 +136,7 @@ async def _renew_every(holders: dict[str, Callable[[], Awaitable[None]]]) -> Non
                 await claim_again()
 
 
-def release(table_id: int, user: AbstractBaseUser, socket: str) -> Change | None:
+def release(table_id: int, user: User, socket: str) -> Change | None:
     """The socket closed DEBOUNCE_SECONDS ago: the player is gone unless another socket of
     theirs has claimed the seats since (then nothing changes and nobody is told)."""
     now = timezone.now()

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -189,7 +189,7 @@ def _box_line(box: BoxState, mine: bool, visible: bool) -> dict[str, Any]:
 
 
 def recall_rounds(
-    user: AbstractBaseUser, limit: int = 10, table: Table | None = None
+    user: User, limit: int = 10, table: Table | None = None
 ) -> list[dict[str, Any]]:
     """The last ``limit`` finished rounds this player played (at ``table``, or anywhere),
     with the same detail as the round page: what was face up, plus their own boxes."""
@@ -339,7 +339,7 @@ def decorate(
     return record
 
 
-def _record(row: Round, user: AbstractBaseUser, full: bool) -> dict[str, Any]:
+def _record(row: Round, user: User, full: bool) -> dict[str, Any]:
     name = user.get_username()
     finished = row.phase in FINISHED_PHASES
     # While a round is in play its stored record holds hidden cards and the shoe: show only

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from table.games import GAME_TITLES, default_game, game, game_of_state
 from table.games.base import Actor, FeltParts, Game
@@ -21,10 +21,10 @@ from .models import Account, Round, RulesSubmission, Seat, Table
 from .presence import is_present
 from .services.context import LAG_ALLOWANCE
 
-User = AbstractBaseUser | AnonymousUser | None
+Viewer = User | AnonymousUser | None
 
 
-def is_dealer(user: User) -> bool:
+def is_dealer(user: Viewer) -> bool:
     return bool(user and user.is_authenticated and user.has_perm("table.deal_table"))
 
 
@@ -161,7 +161,7 @@ def felt_parts(felt: FeltParts) -> dict[str, Any]:
     }
 
 
-def viewer_of(user: User, dealer: bool, seated: bool) -> Actor:
+def viewer_of(user: Viewer, dealer: bool, seated: bool) -> Actor:
     """Who looks: the table's assigned dealer at the console (unless seated here: then their
     own boxes), a player by name, or a spectator."""
     if not (user and user.is_authenticated):
@@ -183,7 +183,7 @@ def _current(table: Table) -> tuple[Game[Any, Any], Any]:
     return game(table.rules.game), None
 
 
-def round_view(table_id: int, user: User) -> dict[str, Any] | None:
+def round_view(table_id: int, user: Viewer) -> dict[str, Any] | None:
     """Only the round in play as ``user`` may see it (None: no round yet): what a ``view``
     frame carries after a change, without the rest of the snapshot."""
     row = (
@@ -201,7 +201,7 @@ def round_view(table_id: int, user: User) -> dict[str, Any] | None:
     return g.view(state, viewer_of(user, can_deal(user, table_id), seated))
 
 
-def snapshot(table_id: int, user: User) -> dict[str, Any]:
+def snapshot(table_id: int, user: Viewer) -> dict[str, Any]:
     table = Table.objects.select_related("rules", "pending_rules").get(pk=table_id)
     g, state = _current(table)
     status = g.status(state) if state is not None else None
@@ -216,7 +216,7 @@ def snapshot(table_id: int, user: User) -> dict[str, Any]:
         for s in Seat.objects.filter(table=table).select_related("player")
     ]
     me: dict[str, Any] | None = None
-    if authenticated and user is not None:
+    if user is not None and user.is_authenticated:
         balance = Account.objects.filter(user=user).values_list("balance", flat=True).first() or 0
         me = {
             "username": viewer,

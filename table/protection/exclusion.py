@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -50,7 +50,7 @@ def _refresh(guard: PlayerGuard, player_id: int, now: dt.datetime) -> None:
     guard.save(update_fields=["excluded", "excluded_until", "updated"])
 
 
-def active(user: AbstractBaseUser, now: dt.datetime | None = None) -> SelfExclusion | None:
+def active(user: User, now: dt.datetime | None = None) -> SelfExclusion | None:
     """The exclusion in force for this player, if any."""
     now = now or timezone.now()
     for row in SelfExclusion.objects.filter(player_id=user.pk, lifted_at__isnull=True):
@@ -60,10 +60,10 @@ def active(user: AbstractBaseUser, now: dt.datetime | None = None) -> SelfExclus
 
 
 def exclude(
-    player: AbstractBaseUser,
+    player: User,
     term: str,
     *,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     source: str = SelfExclusion.PLAYER,
     note: str = "",
     now: dt.datetime | None = None,
@@ -109,7 +109,7 @@ def exclude(
 
 
 def lift(
-    row: SelfExclusion, by: AbstractBaseUser, *, now: dt.datetime | None = None
+    row: SelfExclusion, by: User, *, now: dt.datetime | None = None
 ) -> SelfExclusion:
     """Staff lift an exclusion whose term has ended (§815a.6(a)); refused before that, and
     for a lifetime exclusion. In the audit log."""

@@ -14,7 +14,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -38,7 +38,7 @@ class Outcome:
     effective: dt.datetime | None  # None: waiting for its time and the player's confirmation
 
 
-def guard_of(user: AbstractBaseUser, lock: bool = False) -> PlayerGuard:
+def guard_of(user: User, lock: bool = False) -> PlayerGuard:
     """The player's guard row (made at first use); ``lock``: FOR UPDATE in the caller's
     transaction (limit changes of one player one at a time)."""
     PlayerGuard.objects.get_or_create(user_id=user.pk)
@@ -47,8 +47,8 @@ def guard_of(user: AbstractBaseUser, lock: bool = False) -> PlayerGuard:
 
 
 def _log(
-    player: AbstractBaseUser,
-    actor: AbstractBaseUser | None,
+    player: User,
+    actor: User | None,
     kind: str,
     action: str,
     before: int | None,
@@ -94,7 +94,7 @@ def suspended(guard: PlayerGuard, now: dt.datetime) -> str:
 
 
 def set_limit(
-    user: AbstractBaseUser,
+    user: User,
     kind: str,
     amount: int | None,
     *,
@@ -134,7 +134,7 @@ def set_limit(
 
 
 def confirm(
-    user: AbstractBaseUser, kind: str, *, now: dt.datetime | None = None, session: int | None = None
+    user: User, kind: str, *, now: dt.datetime | None = None, session: int | None = None
 ) -> Outcome:
     """The player confirms an increase or removal asked before: in force now if the period
     of the limit it replaces has ended; refused (and still waiting) before that."""
@@ -175,7 +175,7 @@ def confirm(
 
 
 def withdraw(
-    user: AbstractBaseUser, kind: str, *, now: dt.datetime | None = None, session: int | None = None
+    user: User, kind: str, *, now: dt.datetime | None = None, session: int | None = None
 ) -> None:
     """The player takes back an increase or removal they asked for (the limit stays)."""
     now = now or timezone.now()
@@ -202,7 +202,7 @@ def withdraw(
 
 
 def cool_off(
-    user: AbstractBaseUser,
+    user: User,
     length: dt.timedelta,
     *,
     now: dt.datetime | None = None,
@@ -229,7 +229,7 @@ def cool_off(
 
 
 def set_reality_minutes(
-    user: AbstractBaseUser,
+    user: User,
     minutes: int,
     *,
     now: dt.datetime | None = None,
@@ -247,7 +247,7 @@ def set_reality_minutes(
         _log(user, user, "reality_check", "reality check every", before, minutes, now, now, session)
 
 
-def _leave_tables(user: AbstractBaseUser) -> None:
+def _leave_tables(user: User) -> None:
     """Play suspended while seated: every table the player sits at lets them go as a
     player leaving does (wagers not yet dealt come back, a dealt round settles: the
     boxes fold when their turn comes, §684a.7(b)), each in its own command."""

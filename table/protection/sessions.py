@@ -15,7 +15,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, Sum
 from django.utils import timezone
 
@@ -31,7 +31,7 @@ PREVIOUS_KEY = "previous_login"
 
 
 def start(
-    user: AbstractBaseUser, address: str | None = None
+    user: User, address: str | None = None
 ) -> tuple[PlayerSession, dt.datetime | None]:
     """A new session for this login, and when the one before it started (None: the first)."""
     now = timezone.now()
@@ -86,7 +86,7 @@ class Status:
         }
 
 
-def since_login(user: AbstractBaseUser, started: dt.datetime) -> tuple[int, int]:
+def since_login(user: User, started: dt.datetime) -> tuple[int, int]:
     """(net, wagered) in cents since ``started``, from the ledger: the net is every table
     posting to the player's account; the amount wagered is the stakes less what was given
     back before it was played (table/protection/guard.py counts the tallies the same way)."""

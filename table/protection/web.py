@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -30,6 +30,13 @@ from . import exclusion, limits, periods, sessions
 from .models import LimitChange, SelfExclusion
 
 HELPLINE = "1-800-GAMBLER"
+
+if TYPE_CHECKING:
+
+    class SignedInRequest(HttpRequest):
+        """A request past ``login_required``: its user is a signed-in account."""
+
+        user: User
 
 
 def is_player(user: Any) -> bool:
@@ -43,7 +50,7 @@ def is_player(user: Any) -> bool:
 class LoginForm(AuthenticationForm):
     """The login form; an excluded player is refused (ch. 815a)."""
 
-    def confirm_login_allowed(self, user: AbstractBaseUser) -> None:
+    def confirm_login_allowed(self, user: User) -> None:
         super().confirm_login_allowed(user)
         row = exclusion.active(user)
         if row is not None:
@@ -56,7 +63,7 @@ class LoginForm(AuthenticationForm):
     excluded_message = ""
 
 
-def logged_in(sender: Any, request: HttpRequest, user: AbstractBaseUser, **kw: Any) -> None:
+def logged_in(sender: Any, request: HttpRequest, user: User, **kw: Any) -> None:
     """``user_logged_in``: a new session; the previous login's time for the next page
     (§812a.9(a)(4))."""
     if request is None or not hasattr(request, "session"):
@@ -176,7 +183,7 @@ def _cents(text: str) -> int | None:
     return int(value * 100)
 
 
-def _rows(user: AbstractBaseUser, now: dt.datetime) -> list[dict[str, Any]]:
+def _rows(user: User, now: dt.datetime) -> list[dict[str, Any]]:
     guard = limits.guard_of(user)
     out = []
     for kind, (words, unit) in periods.KINDS.items():
@@ -211,7 +218,7 @@ class CoolOffForm(forms.Form):
 
 
 @login_required
-def limits_page(request: HttpRequest) -> HttpResponse:
+def limits_page(request: SignedInRequest) -> HttpResponse:
     """The player's limits (§814a.2), the reality check's interval (§814a.1(e)(3)), a
     cool-off and self-exclusion (ch. 815a), each change on the spot with what it does."""
     user = request.user

@@ -20,8 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -36,9 +35,6 @@ from ..models import CommandRecord, RulesSubmission, Table
 from ..protection import guard
 from .context import Context, RefusedDuty, Result, ServiceError
 from .records import _note_balances, _save_round, _write_events
-
-User = get_user_model()
-
 
 _TABLE_COLUMNS = (
     "name",
@@ -327,16 +323,16 @@ def _private_audience(ctx: Context) -> dict[str, int]:
     return user_ids
 
 
-def player_name(user: AbstractBaseUser) -> str:
+def player_name(user: User) -> str:
     return user.get_username()
 
 
-def dealer_name(user: AbstractBaseUser | None) -> str:
+def dealer_name(user: User | None) -> str:
     return f"dealer:{user.get_username()}" if user is not None else "clock"
 
 
 def _as_dealer(
-    user: AbstractBaseUser | None,
+    user: User | None,
     body: Callable[[Context], dict[str, Any] | None],
     staff_may: bool = False,
 ) -> Callable[[Context], dict[str, Any] | None]:

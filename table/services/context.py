@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from table.games import game as game_named
 from table.games import game_of_state
@@ -105,7 +105,7 @@ class Context:
     #: Their usernames (user id -> username), for the console's round view.
     dealer_names: dict[int, str] = field(default_factory=dict)
     #: The dealer or staff user running a dealer command (None: the house's clock).
-    dealer: AbstractBaseUser | None = None
+    dealer: User | None = None
     #: When the command's frame reached this server's socket (None: not from a socket).
     received: dt.datetime | None = None
     #: The player session the command came in (§812a.9(a)(5)): kept with its events and
@@ -191,6 +191,7 @@ class Context:
             transfers = _less_meter_payouts(transfers, step.meters)
         if transfers:
             self._hold({t.player for t in transfers})
+            assert self.bankroll is not None  # _hold locked it
             self.balances.update(
                 ledger.post_transfers(
                     transfers,

@@ -17,7 +17,7 @@ import os
 import time
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from table.games import game as game_named
 from table.games.base import (
@@ -88,7 +88,7 @@ def _dealer_may_void(game: Game[Any, Any], state: Any, reason: str) -> bool:
     )
 
 
-def open_betting(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def open_betting(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     """Open a new round: shuffle the next deck, publish its commitment, take bets."""
 
     def body(ctx: Context) -> dict[str, Any]:
@@ -216,7 +216,7 @@ def _check_meters_linked(table: Table, needed: tuple[MeterSpec, ...]) -> None:
         )
 
 
-def no_more_bets(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def no_more_bets(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> None:
         _check_driver(ctx)
         _send(ctx, Command("close_betting"))
@@ -224,7 +224,7 @@ def no_more_bets(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
     return execute(table_id, dealer_name(dealer), "no_more_bets", _as_dealer(dealer, body), **kw)
 
 
-def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def deal(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     """Deal from the virtual automated shoe; any armed shoe fault happens now."""
 
     def body(ctx: Context) -> dict[str, Any]:
@@ -248,7 +248,7 @@ def deal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Re
     return execute(table_id, dealer_name(dealer), "deal", _as_dealer(dealer, body), **kw)
 
 
-def time_out(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def time_out(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     """The clock ran out for what the table waits for: the box to act folds (abandoned
     wagers, §684a.7(b)); in Five Card Hi-Lo a setting not made is set aces high. Run by the
     clock, or from the console by a dealer assigned to the table."""
@@ -271,7 +271,7 @@ def time_out(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -
     return execute(table_id, "clock", "time_out", _as_dealer(dealer, body), **kw)
 
 
-def reveal(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def reveal(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> None:
         _check_driver(ctx)
         _send(ctx, Command(REVEAL))
@@ -295,7 +295,7 @@ def _settle(ctx: Context) -> dict[str, Any]:
     return dict(settled.data.get("players") or {}) if settled is not None else {}
 
 
-def settle(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def settle(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> dict[str, Any]:
         _check_driver(ctx)
         players = _settle(ctx)
@@ -308,7 +308,7 @@ def settle(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> 
 def void_round(
     table_id: int,
     reason: str,
-    dealer: AbstractBaseUser | None = None,
+    dealer: User | None = None,
     evidence: dict[str, Any] | None = None,
     **kw: Any,
 ) -> Result:
@@ -332,7 +332,7 @@ def _declared_void(
     command: str,
     reason: str,
     evidence: dict[str, Any] | None,
-    dealer: AbstractBaseUser | None,
+    dealer: User | None,
     request: dict[str, Any] | None,
     **kw: Any,
 ) -> Result:
@@ -363,7 +363,7 @@ DEALER_CARD_EXPOSED = "dealer_card_exposed"
 
 
 def dealer_card_exposed(
-    table_id: int, dealer: AbstractBaseUser | None = None, card: str | None = None, **kw: Any
+    table_id: int, dealer: User | None = None, card: str | None = None, **kw: Any
 ) -> Result:
     """A dealer card exposed, declared by the dealer (with the card seen, ``card``): the game
     decides what follows. Four Card Frenzy and Crazy 4 Poker refuse it (``shoe_only``: in the
@@ -377,7 +377,7 @@ def dealer_card_exposed(
 
 
 def arm_fault(
-    table_id: int, fault: str, dealer: AbstractBaseUser | None = None, **kw: Any
+    table_id: int, fault: str, dealer: User | None = None, **kw: Any
 ) -> Result:
     """Tell the virtual shoe to fail on its next shuffle or deal (§684a.13 drills)."""
 
@@ -413,7 +413,7 @@ def arm_fault(
     )
 
 
-def change_decks(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def change_decks(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     """Bring new decks into play (at least every 8 hours, §684a.3(c)(2))."""
 
     def body(ctx: Context) -> dict[str, Any]:
@@ -438,7 +438,7 @@ def change_decks(table_id: int, dealer: AbstractBaseUser | None = None, **kw: An
     )
 
 
-def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def count_stub(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     """Count the last round's cards (§684a.10(d)-(f)): 52 resets the count; else void."""
 
     def body(ctx: Context) -> dict[str, Any]:
@@ -474,7 +474,7 @@ def count_stub(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
     return execute(table_id, dealer_name(dealer), "count_stub", _as_dealer(dealer, body), **kw)
 
 
-def open_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def open_table(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     def body(ctx: Context) -> None:
         ctx.table.is_open = True
         ctx.note("table_opened", {})
@@ -485,7 +485,7 @@ def open_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any)
     )
 
 
-def close_table(table_id: int, dealer: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def close_table(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     """Close the table; a round still taking bets is voided and its wagers returned."""
 
     return execute(
@@ -541,7 +541,7 @@ def fail_unfinished_round(table_id: int) -> Result | None:
 VOID_PERMISSION = "table.void_round"
 
 
-def supervisor_void(table_id: int, reason: str, staff: AbstractBaseUser, **kw: Any) -> Result:
+def supervisor_void(table_id: int, reason: str, staff: User, **kw: Any) -> Result:
     """A supervisor gives up the round in play from the back office (issue 23: the way out of
     a round that can be neither settled nor voided, needing no code): every stake goes back
     and the meter increments come back out, in any phase before settled, the dealer's hand

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from ..models import RoundEvent
 from .command import execute, player_name
@@ -24,7 +24,7 @@ EXTRA_SECONDS = 20
 MORE_TIME = "more_time"
 
 
-def more_time(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
+def more_time(table_id: int, user: User, box: int, **kw: Any) -> Result:
     """Add :data:`EXTRA_SECONDS` to the box's running decision or setting clock, once a
     round; refused when it is not this box's clock, when the time has run out, or when the
     box has had its extension this round."""

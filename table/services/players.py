@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from table.games.base import BET, DECIDE, SET_HANDS, WITHDRAW, Actor, Command
 
@@ -30,7 +30,7 @@ def _stakes(wagers: Any) -> Any:
 
 
 def _play(
-    ctx: Context, user: AbstractBaseUser, move: str, box: int, args: Mapping[str, Any]
+    ctx: Context, user: User, move: str, box: int, args: Mapping[str, Any]
 ) -> Any:
     """Send the player's move to the game: the game checks whose box and whose turn."""
     state = ctx.live_round()
@@ -96,7 +96,7 @@ def _box_wagers(ctx: Context, state: Any, box: int) -> dict[str, int]:
 
 def act(
     table_id: int,
-    user: AbstractBaseUser,
+    user: User,
     move: str,
     box: int,
     args: Mapping[str, Any] | None = None,
@@ -138,7 +138,7 @@ def act(
 
 
 def place_bets(
-    table_id: int, user: AbstractBaseUser, box: int, wagers: dict[str, Any], **kw: Any
+    table_id: int, user: User, box: int, wagers: dict[str, Any], **kw: Any
 ) -> Result:
     """Place or change a box's wagers: Ante (Odds equal to it) and optional wagers."""
 
@@ -152,7 +152,7 @@ def place_bets(
     return execute(table_id, player_name(user), "bet", body, request=request, **kw)
 
 
-def withdraw_bets(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
+def withdraw_bets(table_id: int, user: User, box: int, **kw: Any) -> Result:
     def body(ctx: Context) -> dict[str, Any]:
         number = _check_box_number(box)
         _check_seat(ctx, user, number)
@@ -163,7 +163,7 @@ def withdraw_bets(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) ->
     return execute(table_id, player_name(user), "bet", body, request=request, **kw)
 
 
-def decide(table_id: int, user: AbstractBaseUser, box: int, multiple: int, **kw: Any) -> Result:
+def decide(table_id: int, user: User, box: int, multiple: int, **kw: Any) -> Result:
     """Raise 1x/2x/3x the Ante or fold (0), when it is this box's turn (§684a.11(b))."""
 
     def body(ctx: Context) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from table.games import GAME_TITLES
 from table.games import game as game_named
@@ -17,7 +17,7 @@ from .context import Context, Result, ServiceError, _audit
 
 
 def change_rules(
-    table_id: int, rules: RulesSubmission, staff: AbstractBaseUser | None = None, **kw: Any
+    table_id: int, rules: RulesSubmission, staff: User | None = None, **kw: Any
 ) -> Result:
     """Put a Rules Submission in force now if no round is in play, else when it ends."""
 
@@ -76,7 +76,7 @@ def _rules_notice(ctx: Context, rules: RulesSubmission) -> dict[str, Any]:
     }
 
 
-def rules_edited(table_id: int, staff: AbstractBaseUser | None = None, **kw: Any) -> Result:
+def rules_edited(table_id: int, staff: User | None = None, **kw: Any) -> Result:
     """The Rules Submission the table's next round will play under was saved with new
     values (the admin): announce it now, before the next betting window. A round in play
     keeps the rules it opened with (they are frozen in the round)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from table.games.base import ABANDON, WITHDRAW, Actor, Command
@@ -22,14 +22,14 @@ from .context import Context, Result, ServiceError
 GRACE_SECONDS = 30
 
 
-def _seat_of(ctx: Context, user: AbstractBaseUser, box: int) -> Seat:
+def _seat_of(ctx: Context, user: User, box: int) -> Seat:
     seat = Seat.objects.filter(table=ctx.table, box=box).first()
     if seat is None or seat.player_id != user.pk:
         raise ServiceError("not_your_box", f"you are not seated at box {box}")
     return seat
 
 
-def _check_seat(ctx: Context, user: AbstractBaseUser, box: int) -> None:
+def _check_seat(ctx: Context, user: User, box: int) -> None:
     seat = ctx.seats.get(box)  # as read with the table's lock
     if seat is None or seat[0] != user.pk:
         raise ServiceError("not_your_box", f"you are not seated at box {box}")
@@ -41,7 +41,7 @@ def _check_box_number(box: object) -> int:
     return box
 
 
-def sit(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
+def sit(table_id: int, user: User, box: int, **kw: Any) -> Result:
     """Take a free box; a player's boxes must be adjacent, at most the allowed count."""
 
     def body(ctx: Context) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def _box_has_stake(ctx: Context, box: int) -> bool:
     return any(b.box == box and b.in_play for b in ctx.game.boxes(state))
 
 
-def stand(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
+def stand(table_id: int, user: User, box: int, **kw: Any) -> Result:
     """Stand up from a box. During betting its wagers come back; after "no more bets" the
     player must stay seated until the round is over (§684a.7(b))."""
 
@@ -122,7 +122,7 @@ def stand(table_id: int, user: AbstractBaseUser, box: int, **kw: Any) -> Result:
     return execute(table_id, player_name(user), "stand", body, request={"box": box}, **kw)
 
 
-def leave(table_id: int, user: AbstractBaseUser, **kw: Any) -> Result:
+def leave(table_id: int, user: User, **kw: Any) -> Result:
     """The player leaves the table (or their grace period ran out): wagers in betting come
     back; boxes already dealt fold when their turn comes (§684a.7(b)); seats are freed once
     nothing of theirs is left in play."""
@@ -150,7 +150,7 @@ def leave(table_id: int, user: AbstractBaseUser, **kw: Any) -> Result:
 
 
 def set_connected(
-    table_id: int, user: AbstractBaseUser, connected: bool, socket: str = ""
+    table_id: int, user: User, connected: bool, socket: str = ""
 ) -> dict[str, Any] | None:
     """Mark a seated player here or gone at once (the grace period starts when they drop).
     Presence is no table change: no event in the chain, no version (table.presence, which

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from ..models import Table
 from .command import _as_dealer, dealer_name, execute
@@ -48,7 +48,7 @@ def _set_dealt_by(ctx: Context, by: str) -> None:
     ctx.table.dealt_by = by
 
 
-def take_over(table_id: int, dealer: AbstractBaseUser, **kw: Any) -> Result:
+def take_over(table_id: int, dealer: User, **kw: Any) -> Result:
     """A dealer at the console takes the table over: the automatic dealer (if one runs) keeps
     only the decision clock and lets dropped players go; the round in play goes on."""
 
@@ -65,7 +65,7 @@ def take_over(table_id: int, dealer: AbstractBaseUser, **kw: Any) -> Result:
     return execute(table_id, dealer_name(dealer), "take_over", _as_dealer(dealer, body), **kw)
 
 
-def hand_back(table_id: int, dealer: AbstractBaseUser, **kw: Any) -> Result:
+def hand_back(table_id: int, dealer: User, **kw: Any) -> Result:
     """The dealer who took over gives the table back to the automatic dealer (if one runs)."""
 
     def body(ctx: Context) -> dict[str, Any]:
