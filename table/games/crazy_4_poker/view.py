@@ -1,5 +1,5 @@
-"""What each viewer may see of a Crazy 4 Poker round, phase by phase, and what each may do now
-(the ``playerView`` and moves; the same shape as Five Card Hi-Lo's).
+"""What each viewer may see of a Crazy 4 Poker round, phase by phase (the ``playerView``; the
+same shape as Five Card Hi-Lo's). What each may do now is the adapter's ``moves``.
 
 Viewers: a player who owns boxes in the round, any other player, a spectator (nobody logged
 in) and the dealer console.
@@ -75,51 +75,6 @@ def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any])
     return item
 
 
-def _dealer_moves(rnd: Round) -> list[dict[str, Any]]:
-    from .round import Phase
-
-    moves: list[dict[str, Any]] = []
-    if rnd.phase is Phase.BETTING and rnd.boxes_in_play():
-        moves.append({"move": "close_betting"})
-    elif rnd.phase is Phase.CLOSED:
-        moves.append({"move": "deal"})
-    elif rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
-        moves.append({"move": "time_out", "box": rnd.to_act})
-    elif rnd.phase is Phase.DECISIONS:
-        moves.append({"move": "reveal"})
-    elif rnd.phase is Phase.REVEALED:
-        moves.append({"move": "settle", "meters": list(rnd.meter_names)})
-    reasons = rnd.void_reasons_now()
-    if reasons:
-        moves.append({"move": "void", "reasons": reasons})
-    return moves
-
-
-def _player_moves(rnd: Round, viewer: str) -> list[dict[str, Any]]:
-    from .round import BOXES, Phase
-
-    moves: list[dict[str, Any]] = []
-    if rnd.phase is Phase.BETTING:
-        free = [b for b in BOXES if b not in rnd.boxes or rnd.boxes[b].player == viewer]
-        moves.append({"move": "bet", "boxes": free})
-        own = rnd.boxes_of(viewer)
-        if own:
-            moves.append({"move": "withdraw", "boxes": own})
-    elif rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
-        play = rnd.boxes[rnd.to_act]
-        if play.player == viewer:
-            low, high = rnd.play_range(play)
-            moves.append(
-                {
-                    "move": "decide",
-                    "box": play.box,
-                    "options": ["fold", "play"],
-                    "play": {"min": low, "max": high},
-                }
-            )
-    return moves
-
-
 def project(rnd: Round, viewer: str | None, dealer: bool = False) -> dict[str, Any]:
     """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it."""
     from .round import VOID_REASONS, Phase
@@ -130,14 +85,6 @@ def project(rnd: Round, viewer: str | None, dealer: bool = False) -> dict[str, A
     revealed = rnd.phase in (Phase.REVEALED, Phase.SETTLED)
     six_in_play = rnd.six_card_bonus_card is not None
     role = DEALER_ROLE if dealer else (PLAYER_ROLE if viewer is not None else SPECTATOR_ROLE)
-    if rnd.finished:
-        moves: list[dict[str, Any]] = []
-    elif dealer:
-        moves = _dealer_moves(rnd)
-    elif name is not None:
-        moves = _player_moves(rnd, name)
-    else:
-        moves = []
     view: dict[str, Any] = {
         "game": "crazy_4_poker",
         "round": rnd.number,
@@ -164,7 +111,6 @@ def project(rnd: Round, viewer: str | None, dealer: bool = False) -> dict[str, A
             VOID_REASONS[rnd.void_reason].explanation if rnd.void_reason is not None else None
         ),
         "irregularity": rnd.irregularity(),
-        "moves": moves,
     }
     if dealer:
         if rnd.dealer_cards:

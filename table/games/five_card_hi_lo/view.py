@@ -1,4 +1,5 @@
-"""What each viewer may see of a Five Card Hi-Lo round, and what each may do now.
+"""What each viewer may see of a Five Card Hi-Lo round (what each may do now is the adapter's
+``moves``).
 
 Viewers: a player who owns boxes in the round, any other player, a spectator (nobody logged
 in) and the dealer console. The rules of who sees what:
@@ -25,7 +26,7 @@ from table.games.cards import codes
 
 from .poker import poker_rank_trusted
 from .round import GAME, VOID_REASONS, BoxPlay, Phase, Round, offered_settings, setting_json
-from .settlement import ANTE, POKER_BONUS
+from .settlement import POKER_BONUS
 
 DEALER_ROLE = "dealer"
 PLAYER_ROLE = "player"
@@ -75,71 +76,12 @@ def _box_view(
     return item
 
 
-def _dealer_moves(rnd: Round) -> list[dict[str, Any]]:
-    moves: list[dict[str, Any]] = []
-    if rnd.phase is Phase.BETTING and rnd.boxes_in_play():
-        moves.append({"move": "close_betting"})
-    elif rnd.phase is Phase.CLOSED:
-        moves.append({"move": "deal"})
-    elif rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
-        moves.append({"move": "time_out", "box": rnd.to_act})
-    elif rnd.phase is Phase.SETTING:
-        pending = rnd.pending_settings()
-        moves.append({"move": "time_out", "boxes": pending} if pending else {"move": "reveal"})
-    elif rnd.phase is Phase.REVEALED:
-        moves.append({"move": "settle"})
-    reasons = rnd.void_reasons_now()
-    if reasons:
-        moves.append({"move": "void", "reasons": reasons})
-    return moves
-
-
-def _player_moves(rnd: Round, viewer: str) -> list[dict[str, Any]]:
-    moves: list[dict[str, Any]] = []
-    if rnd.phase is Phase.BETTING:
-        free = [b for b in range(1, 7) if b not in rnd.boxes or rnd.boxes[b].player == viewer]
-        moves.append({"move": "bet", "boxes": free})
-        own = rnd.boxes_of(viewer)
-        if own:
-            moves.append({"move": "withdraw", "boxes": own})
-    elif rnd.phase is Phase.DECISIONS and rnd.to_act is not None:
-        play = rnd.boxes[rnd.to_act]
-        if play.player == viewer:
-            moves.append(
-                {
-                    "move": "decide",
-                    "box": play.box,
-                    "options": ["fold", "play"],
-                    "play": play.wagers[ANTE],
-                }
-            )
-    elif rnd.phase is Phase.SETTING:
-        number = rnd.next_to_set(viewer)
-        if number is not None:
-            moves.append(
-                {
-                    "move": "set_hands",
-                    "box": number,
-                    "settings": offered_settings(rnd.boxes[number].cards),
-                }
-            )
-    return moves
-
-
 def round_view(rnd: Round, viewer: str | None, *, dealer: bool = False) -> dict[str, Any]:
     """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it."""
     name = None if dealer else viewer
     settled = {b["box"]: b for b in (rnd.results or {}).get("boxes", [])}
     boxes = [_box_view(rnd, rnd.boxes[n], name, settled.get(n)) for n in sorted(rnd.boxes)]
     role = DEALER_ROLE if dealer else (PLAYER_ROLE if viewer is not None else SPECTATOR_ROLE)
-    if rnd.finished:
-        moves: list[dict[str, Any]] = []
-    elif dealer:
-        moves = _dealer_moves(rnd)
-    elif name is not None:
-        moves = _player_moves(rnd, name)
-    else:
-        moves = []
     view: dict[str, Any] = {
         "game": GAME,
         "round": rnd.number,
@@ -158,7 +100,6 @@ def round_view(rnd: Round, viewer: str | None, *, dealer: bool = False) -> dict[
             VOID_REASONS[rnd.void_reason].explanation if rnd.void_reason is not None else None
         ),
         "players": (rnd.results or {}).get("players"),
-        "moves": moves,
     }
     if dealer and rnd.dealer_cards:
         view["stub"] = len(rnd.stub)  # §663a.10(d): the dealer counts the stub

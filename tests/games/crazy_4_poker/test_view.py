@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from table.games.base import Actor
 from table.games.cards import card_code
+from table.games.crazy_4_poker.game import GAME
 from table.games.crazy_4_poker.round import Phase, Round
 from table.games.crazy_4_poker.rules import Rules
 from table.games.shoe import Fault
@@ -285,7 +287,8 @@ def test_results_and_meters_are_public_after_settlement() -> None:
 def test_void_rounds_show_why_and_reveal_the_shoe(name: str) -> None:
     v = view(name, "carol")
     assert v["phase"] == "void" and v["void_reason"] is not None
-    assert v["void_explanation"] == v["irregularity"] and v["moves"] == []
+    assert v["void_explanation"] == v["irregularity"]
+    assert GAME.view(ROUNDS[name], Actor.player("carol"))["moves"] == []
     assert len(v["shoe"]) == 52 and v["players"] is None
     if name == "void_misdeal":
         assert box(v, 4)["cards"] == ROUNDS[name].view("carol")["boxes"][2]["cards"]
@@ -306,47 +309,38 @@ def test_views_do_not_change_the_round() -> None:
 
 
 def test_moves_say_what_each_viewer_may_do_now() -> None:
-    def moves(name: str, player: str | None, dealer: bool = False) -> list[str]:
-        return [m["move"] for m in view(name, player, dealer)["moves"]]
+    def offered(name: str, player: str | None, dealer: bool = False) -> list[dict[str, Any]]:
+        """What the viewer may do now, as the platform sends it (the adapter's moves)."""
+        who = Actor.dealer() if dealer else Actor.player(player) if player else Actor.spectator()
+        return list(GAME.view(ROUNDS[name], who)["moves"])
 
-    assert moves("betting", "dave") == ["bet"]
-    assert view("betting", "dave")["moves"][0]["boxes"] == [3, 5, 6]
-    assert moves("betting", "bob") == ["bet", "withdraw"]
+    def moves(name: str, player: str | None, dealer: bool = False) -> list[str]:
+        return [m["move"] for m in offered(name, player, dealer)]
+
+    assert moves("betting", "dave") == ["bet"] * 3
+    assert [m["box"] for m in offered("betting", "dave")] == [3, 5, 6]
+    assert set(moves("betting", "bob")) == {"bet", "withdraw"}
     assert moves("betting", None, dealer=True) == ["close_betting", "void"]
     assert moves("betting_empty", None, dealer=True) == ["void"]
-    assert moves("closed", None, dealer=True) == ["deal", "void"]
-    decide = view("decisions_first", "alice")["moves"]
-    assert decide == [
-        {
-            "move": "decide",
-            "box": 1,
-            "options": ["fold", "play"],
-            "play": {"min": 1000, "max": 3000},
-        }
+    assert moves("closed", None, dealer=True) == ["deal"]
+    [decide] = offered("decisions_first", "alice")
+    assert (decide["move"], decide["box"]) == ("decide", 1)
+    assert [c["args"] for c in decide["choices"]] == [
+        {"play": 0},
+        {"play": 1000},
+        {"play": 2000},
+        {"play": 3000},
     ]
+    assert [(a["low"], a["high"]) for a in decide["amounts"]] == [(1000, 3000)]
     assert moves("decisions_first", "bob") == []
-    assert view("decisions_first", None, dealer=True)["moves"] == [
-        {"move": "time_out", "box": 1},
-        {
-            "move": "void",
-            "reasons": [
-                "stub_count_wrong",
-                "dealer_card_exposed",
-                "server_restart",
-                "supervisor_void",
-            ],
-        },
-    ]
-    assert moves("decided", None, dealer=True) == ["reveal", "void"]
-    # The engine's own view lists the platform's supervisor void too (the game's dealer
-    # moves never offer it: only the back office sends it).
-    assert view("revealed", None, dealer=True)["moves"] == [
-        {"move": "settle", "meters": ["mega", "major", "minor", "hand_bonus"]},
-        {"move": "void", "reasons": ["supervisor_void"]},
-    ]
+    # The stub counts 52 and a dealer card is exposed only by the shoe: no void to offer.
+    assert moves("decisions_first", None, dealer=True) == ["time_out"]
+    assert moves("decided", None, dealer=True) == ["reveal"]
+    # The supervisor's void is never the dealer's move: only the back office sends it.
+    assert moves("revealed", None, dealer=True) == ["settle"]
     for name in ("settled", "void_betting"):
         for player, dealer in VIEWERS:
-            assert view(name, player, dealer)["moves"] == []
+            assert moves(name, player, dealer) == []
     assert moves("decisions_first", None) == []  # a spectator does nothing
 
 

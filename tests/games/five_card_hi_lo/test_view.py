@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from table.games.base import Actor
 from table.games.cards import card_code
+from table.games.five_card_hi_lo.game import GAME
 from table.games.five_card_hi_lo.round import Phase, Round
 from table.games.shoe import Fault
 
@@ -22,6 +24,12 @@ VIEWERS: tuple[tuple[str | None, bool], ...] = (
     (None, False),  # a spectator
     (None, True),  # the dealer console
 )
+
+
+def moves(rnd: Round, player: str | None, dealer: bool = False) -> list[dict[str, Any]]:
+    """What the viewer may do now, as the platform sends it (the adapter's moves)."""
+    viewer = Actor.dealer() if dealer else Actor.player(player) if player else Actor.spectator()
+    return list(GAME.view(rnd, viewer)["moves"])
 
 
 def every_state() -> Iterator[tuple[str, Round]]:
@@ -135,9 +143,8 @@ def test_the_owner_is_offered_the_settings_with_their_totals() -> None:
     for viewer, dealer in VIEWERS[1:]:
         for box in rnd.view(viewer, dealer=dealer)["boxes"]:
             assert "settings" not in box or box["mine"]
-    moves = rnd.view("ann")["moves"]
-    assert [(m["move"], m["box"]) for m in moves] == [("set_hands", 2)]
-    assert rnd.view("bob")["moves"] == []  # bob folded: nothing to set
+    assert [(m["move"], m["box"]) for m in moves(rnd, "ann")] == [("set_hands", 2)]
+    assert moves(rnd, "bob") == []  # bob folded: nothing to set
     assert rnd.view(None, dealer=True)["setting_pending"] == [2, 1]
 
 
@@ -147,7 +154,7 @@ def test_a_set_hand_is_face_down_to_everyone_but_its_owner() -> None:
     ann = {b["box"]: b for b in rnd.view("ann")["boxes"]}
     assert ann[2]["set"] and ann[2]["setting"]["low"] == ["8C", "AC"]
     assert "settings" not in ann[2]
-    assert [(m["move"], m["box"]) for m in rnd.view("ann")["moves"]] == [("set_hands", 1)]
+    assert [(m["move"], m["box"]) for m in moves(rnd, "ann")] == [("set_hands", 1)]
     for viewer, dealer in VIEWERS[1:]:
         box = next(b for b in rnd.view(viewer, dealer=dealer)["boxes"] if b["box"] == 2)
         assert box["set"] is True and box["setting"] is None and box["cards"] is None
@@ -175,7 +182,7 @@ def test_settlement_turns_the_hands_over() -> None:
         assert boxes[4]["cards"] == "QH QD 5S 6D 2C".split() and boxes[4]["setting"] is None
         assert view["dealer"]["high_total"] == 26
         assert view["players"] == {"ann": {"net": 18500}, "bob": {"net": -2500}}
-        assert view["moves"] == [] and view["salt"] == "salt"
+        assert moves(rnd, viewer, dealer) == [] and view["salt"] == "salt"
 
 
 def test_a_fold_without_poker_bonus_is_discarded_unseen() -> None:
@@ -207,19 +214,24 @@ def test_the_dealer_console_sees_the_stub_count_and_its_moves() -> None:
     expected: dict[str, list[str]] = {
         "betting": ["close_betting", "void"],
         "closed": ["deal", "void"],
-        "decisions": ["time_out", "void"],
-        "setting": ["time_out", "void"],
-        "set": ["reveal", "void"],
-        "revealed": ["settle", "void"],
+        # Dealt with the stub counting 52: only the house's voids remain, none the dealer's.
+        "decisions": ["time_out"],
+        "setting": ["time_out"],
+        "set": ["reveal"],
+        "revealed": ["settle"],
         "settled": [],
     }
     for stop in PHASES:
         rnd, _ = example_at(stop)
         view = rnd.view(None, dealer=True)
-        assert [m["move"] for m in view["moves"]] == expected[stop], stop
-        void = [m for m in view["moves"] if m["move"] == "void"]
+        offered = moves(rnd, None, dealer=True)
+        assert [m["move"] for m in offered] == expected[stop], stop
+        void = [m for m in offered if m["move"] == "void"]
         if void:
-            assert void[0]["reasons"] == rnd.void_reasons_now()
+            # The house's own voids (a restart, the supervisor's) are never the dealer's.
+            reasons = [c["args"]["reason"] for c in void[0]["choices"]]
+            house = {"server_restart", "supervisor_void"}
+            assert reasons == [r for r in rnd.void_reasons_now() if r not in house]
         assert ("stub" in view) is bool(rnd.dealer_cards)
         for viewer in ("ann", "bob", None):
             assert "stub" not in rnd.view(viewer)
@@ -229,15 +241,16 @@ def test_the_dealer_console_sees_the_stub_count_and_its_moves() -> None:
 
 def test_players_see_their_own_moves_only() -> None:
     rnd, _ = example_at("betting")
-    bet = next(m for m in rnd.view("zed")["moves"] if m["move"] == "bet")
-    assert bet["boxes"] == [3, 5, 6]
-    assert {m["move"] for m in rnd.view("ann")["moves"]} == {"bet", "withdraw"}
-    assert rnd.view(None)["moves"] == []
+    bets = [m["box"] for m in moves(rnd, "zed") if m["move"] == "bet"]
+    assert bets == [3, 5, 6]
+    assert {m["move"] for m in moves(rnd, "ann")} == {"bet", "withdraw"}
+    assert moves(rnd, None) == []
     rnd, _ = example_at("decisions")  # box 2 (ann) to act
-    assert rnd.view("ann")["moves"] == [
-        {"move": "decide", "box": 2, "options": ["fold", "play"], "play": 1000}
-    ]
-    assert rnd.view("bob")["moves"] == [] and rnd.view(None)["moves"] == []
+    [decide] = moves(rnd, "ann")
+    assert (decide["move"], decide["box"]) == ("decide", 2)
+    assert [c["args"] for c in decide["choices"]] == [{"play": False}, {"play": True}]
+    assert "$10.00" in decide["choices"][1]["label"]
+    assert moves(rnd, "bob") == [] and moves(rnd, None) == []
 
 
 def test_face_up_cards_and_void_reasons_are_public() -> None:
@@ -250,7 +263,7 @@ def test_face_up_cards_and_void_reasons_are_public() -> None:
     for viewer, dealer in VIEWERS:
         view: dict[str, Any] = rnd.view(viewer, dealer=dealer)
         assert view["void_reason"] == "stub_miscount" and "§663a.10(f)" in view["void_explanation"]
-        assert view["phase"] == Phase.VOID.value and view["moves"] == []
+        assert view["phase"] == Phase.VOID.value and moves(rnd, viewer, dealer) == []
 
 
 @pytest.mark.parametrize("fault", [Fault.MISDEAL])
