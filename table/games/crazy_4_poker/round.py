@@ -21,8 +21,11 @@ to take back out (§657a.13, CRAZY_4_POKER.md).
 The shoe order is fixed when betting opens and only its SHA-256 commitment is published; the
 order and salt are revealed when the round is over, as in Four Card Frenzy.
 
-One room past 500 lines: one state machine, every command's check beside its apply, as Four Card
-Frenzy's round.
+The round is the shared skeleton's (:mod:`table.games.skeleton`: betting, no more bets, the
+turn, time-outs, leaving, voids, commit-reveal, the stored form); this module keeps what ch. 657a
+decides: the table's rules, the wagers, the meters, the deal with its shared card and draws, the
+Play decision, the voids' evidence and the settlement. (Past 500 lines: the table's rules and
+the settlement's words live here beside the round.)
 """
 
 from __future__ import annotations
@@ -32,21 +35,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
-from table.games.cards import DECK, Card, card_code, check_distinct, codes, parse_card
-from table.games.common import (
-    boxes_of,
-    check_adjacent_boxes,
-    check_bettor,
-    check_box,
-    next_turn,
-    require_phase,
-    wagers_step,
-    withdraw_all,
-)
-from table.games.common import check_player as _player
+from table.games.cards import DECK, Card, card_code, codes, parse_card
+from table.games.common import check_adjacent_boxes, check_bettor
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Transfer, plain_dict, to_player
 from table.games.events import Step as EngineStep
@@ -59,12 +52,10 @@ from table.games.shoe import (
     Fault,
     RandomSource,
     SecretsSource,
-    commitment,
     dispense,
-    new_salt,
-    shuffle,
     stacks_of_five,
 )
+from table.games.skeleton import DEALER, SkeletonBox, SkeletonRound, VoidReason
 
 from .contract import parse_rules
 from .hands import (
@@ -95,8 +86,6 @@ from .settlement import (
 
 GAME: Final = "crazy_4_poker"
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
-#: The dealer console's audience (FCF's are ``PUBLIC`` and ``to_player(name)``).
-DEALER: Final = "dealer"
 #: What a player puts on a box before "no more bets" (the Super Bonus follows the Ante).
 BET_WAGERS: Final = (
     ANTE,
@@ -149,13 +138,6 @@ __all__ = [
     "hand_json",
     "to_player",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class VoidReason:
-    explanation: str
-    phases: tuple[Phase, ...]  # where this can happen at all
-    irregularity: Irregularity | None = None  # the §657a.13 irregularity, when it is one
 
 
 #: Why a round may be voided, and the phases in which it may be voided for each. No phases:
@@ -350,48 +332,20 @@ class TableRules:
 
 
 @dataclass(slots=True)
-class BoxPlay:
-    box: int
-    player: str
-    wagers: dict[str, int] = field(default_factory=dict)  # by wager name, play added later
-    cards: list[Card] = field(default_factory=list)
+class BoxPlay(SkeletonBox):
+    # wagers by name, the Play added by the decision
     decision: int | None = None  # the Play in cents, 0 = fold, None = not yet
-    abandoned: bool = False
-
-    @property
-    def in_play(self) -> bool:
-        return self.wagers.get(ANTE, 0) > 0
 
     @property
     def folded(self) -> bool:
         return self.decision == 0
 
-    def staked(self) -> int:
-        return sum(self.wagers.values())
-
     def settlement_wagers(self) -> Wagers:
         return Wagers(**{name: self.wagers.get(name, 0) for name in WAGER_ORDER})
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "box": self.box,
-            "player": self.player,
-            "wagers": dict(self.wagers),
-            "cards": list(self.cards),
-            "decision": self.decision,
-            "abandoned": self.abandoned,
-        }
-
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> BoxPlay:
-        return cls(
-            int(d["box"]),
-            str(d["player"]),
-            {str(k): int(v) for k, v in d["wagers"].items()},
-            [int(c) for c in d["cards"]],
-            None if d["decision"] is None else int(d["decision"]),
-            bool(d["abandoned"]),
-        )
+    def decision_from(cls, value: Any) -> Any:
+        return None if value is None else int(value)
 
 
 def _amount(value: object, name: str) -> int:
@@ -428,91 +382,43 @@ def hand_json(cards: Sequence[Card]) -> dict[str, Any]:
 
 
 @dataclass(slots=True)
-class Round:
-    number: int
-    rules: TableRules
-    deck_back: str
-    order: list[Card]  # the shoe: the shuffled deck, secret until the round is over
-    salt: str
+class Round(SkeletonRound[TableRules, BoxPlay, Step]):
+    """A round of Crazy 4 Poker on the shared skeleton: with the meters, the Six Card Bonus
+    card and the draws of its own."""
+
+    GAME: ClassVar[str] = GAME
+    PHASE: ClassVar[type[StrEnum]] = Phase
+    VOID_REASONS: ClassVar[Mapping[str, VoidReason]] = VOID_REASONS
+    SAVED: ClassVar[str] = "a saved Crazy 4 Poker round"
+    IN_PLAY_WORDS: ClassVar[str] = "an Ante and Super Bonus"
+    FOLD: ClassVar[object] = 0
+
     phase: Phase = Phase.BETTING
-    boxes: dict[int, BoxPlay] = field(default_factory=dict)
-    dealer_cards: list[Card] = field(default_factory=list)
     six_card_bonus_card: Card | None = None
-    discards: list[Card] = field(default_factory=list)  # face-up cards, Six Card stack rest
     face_up: list[Card] = field(default_factory=list)  # found face up while dealing: public
-    stub: list[Card] = field(default_factory=list)
     magic_card: Card | None = None
     lucky_position: int | str | None = None
     increments: dict[str, Increment] = field(default_factory=dict)  # at "no more bets"
-    to_act: int | None = None
-    void_reason: str | None = None
-    results: dict[str, Any] | None = None  # the settlement, JSON-ready
-    #: The commitment, computed once: a SHA-256 over the shoe, asked for by every status and
-    #: every viewer's round view (the order and salt never change once the round is open).
-    _commitment: str = field(default="", repr=False, compare=False)
-
-    # --- construction ------------------------------------------------------------------
+    # discards: the face-up cards and the Six Card stack's rest
 
     @classmethod
-    def open(
-        cls, number: int, rules: TableRules, deck_back: str, order: Sequence[Card], salt: str
-    ) -> tuple[Round, Step]:
+    def check_rules(cls, rules: object) -> None:
         if not isinstance(rules, TableRules):
             raise InvalidInput("bad_rules", "a round is played under the table's rules")
-        if type(number) is not int or not isinstance(deck_back, str):
-            raise InvalidInput("bad_round", "a round has a number and a deck back colour")
-        if not isinstance(salt, str):
-            raise InvalidInput("bad_salt", "the salt must be text")
-        check_distinct(order)
-        if len(order) != len(DECK):
-            # §657a.5(b), §657a.10(d)-(f): a deck of 52.
-            raise InvalidInput("bad_shoe", f"the shoe holds {len(order)} cards, not 52")
-        rnd = cls(number, rules, deck_back, list(order), salt)
-        event = Event(
-            "round_opened",
-            {
-                "round": number,
-                "game": GAME,
-                "deck_back": deck_back,
-                "commitment": rnd.commitment,
-                "rules": rules.to_dict(),
-            },
-        )
-        return rnd, Step((event,))
 
     @classmethod
-    def shuffled(
-        cls,
-        number: int,
-        rules: TableRules,
-        rng: RandomSource,
-        deck_back: str = "red",
-        salt: str | None = None,
-    ) -> tuple[Round, Step]:
-        """A round with a freshly shuffled deck of 52 (§657a.5); ``rng`` is the shuffler's
-        randomness (``SecretsSource`` in production)."""
-        return cls.open(number, rules, deck_back, shuffle(DECK, rng), salt or new_salt())
+    def rules_from_dict(cls, data: Any) -> TableRules:
+        return TableRules.from_dict(data)
 
-    @property
-    def commitment(self) -> str:
-        if not self._commitment:
-            self._commitment = commitment(self.order, self.salt)
-        return self._commitment
+    @classmethod
+    def box_from_dict(cls, data: dict[str, Any]) -> BoxPlay:
+        return BoxPlay.from_dict(data)
 
-    # --- checks ------------------------------------------------------------------------
+    def new_box(self, box: int, player: str, placed: dict[str, int]) -> BoxPlay:
+        return BoxPlay(box, player, placed)
 
-    def _require(self, *phases: Phase) -> None:
-        require_phase(self.phase, phases)
-
-    def _box(self, box: object) -> int:
-        return check_box(box)
-
-    def boxes_in_play(self) -> list[BoxPlay]:
-        """Boxes with Ante and Super Bonus, from the dealer's left (§657a.10(b))."""
-        return [self.boxes[b] for b in sorted(self.boxes) if self.boxes[b].in_play]
-
-    def boxes_of(self, player: str) -> list[int]:
-        return boxes_of(self.boxes, player)
+    def step(self, events: Sequence[Event] = (), transfers: Sequence[Transfer] = ()) -> Step:
+        return Step(tuple(events), tuple(transfers))
 
     @property
     def meter_names(self) -> tuple[str, ...]:
@@ -570,29 +476,16 @@ class Round:
             check_adjacent_boxes(self.boxes_of(player), box, bool(ante), most)
         return placed
 
-    def bet(self, box: int, player: str, wagers: Mapping[str, object]) -> Step:
-        """Place, change or (with nothing) withdraw a box's wagers before "no more bets"."""
-        placed = self.check_bet(box, player, wagers)
-        return Step(*wagers_step(self.boxes, box, player, placed, BoxPlay))
-
-    def withdraw(self, box: int, player: str) -> Step:
-        return self.bet(box, player, {})
-
     def _boxes_for_settlement(self) -> list[BoxInPlay]:
         return [
             BoxInPlay(b.box, b.player, tuple(b.cards), b.settlement_wagers())
             for b in self.boxes_in_play()
         ]
 
-    def check_close_betting(self) -> None:
-        self._require(Phase.BETTING)
-        if not self.boxes_in_play():
-            raise RuleViolation("no_wagers", "no box has an Ante and Super Bonus yet")
-
     def close_betting(self) -> Step:
         """The dealer announces "no more bets": every wager locks, and the progressive and
         hand-bonus wagers feed their meters now (§657a.7(c), §657a.10(a)(2))."""
-        self.check_close_betting()
+        self.check_close_betting()  # §657a.10(b): a box plays with Ante and Super Bonus
         zero = {name: Meter(0) for name in self.meter_names}
         _, increments = no_more_bets(self.rules.rules, self._boxes_for_settlement(), zero)
         self.increments = dict(increments)
@@ -613,13 +506,6 @@ class Round:
         return Step((event,), (), changes)
 
     # --- dealing -----------------------------------------------------------------------
-
-    def check_deal(self, faults: Sequence[Fault] = ()) -> None:
-        self._require(Phase.CLOSED)
-        if not isinstance(faults, list | tuple) or not all(isinstance(f, Fault) for f in faults):
-            raise InvalidInput("bad_fault", f"faults must be a list of shoe faults, not {faults!r}")
-        if Fault.MISCOUNT in faults:
-            raise InvalidInput("bad_fault", "a shuffler miscount happens before a round opens")
 
     def dealing_plan(self) -> DealingPlan:
         """§657a.10(b): a stack per box with Ante and Super Bonus from the dealer's left, the
@@ -648,13 +534,10 @@ class Round:
         for card in dealt.face_up_discards:
             # §657a.13(a): a card found face up is not used and goes to the discard rack.
             events.append(Event("face_up_card", {"card": card_code(card)}))
-        for box, stack in zip(in_play, dealt.box_stacks, strict=False):
-            box.cards = list(stack)
-        self.dealer_cards = list(dealt.dealer_stack)
+        self.lay_out(dealt.box_stacks, dealt.dealer_stack, dealt.stub)
         self.six_card_bonus_card = dealt.shared_card
         self.discards = [*dealt.face_up_discards, *dealt.shared_discards]
         self.face_up = list(dealt.face_up_discards)
-        self.stub = list(dealt.stub)
         if dealt.irregularity:
             # The evidence: what the shoe was told to do and what it delivered.
             evidence = {
@@ -711,14 +594,7 @@ class Round:
         """The Play wagers the box may make: the Ante, or 1x-3x it with aces or better."""
         return play_range(best_four(box.cards).value, box.wagers[ANTE])
 
-    def _advance_turn(self) -> list[Event]:
-        """Next box to decide, from the dealer's left clockwise (§657a.11(b))."""
-        self.to_act, events = next_turn(
-            self.boxes_in_play(), lambda box: self._record_decision(box, 0, "abandoned")
-        )
-        return events
-
-    def _record_decision(self, box: BoxPlay, play: int, why: str) -> list[Event]:
+    def record_decision(self, box: BoxPlay, play: int, why: str) -> list[Event]:
         box.decision = play
         if play:
             box.wagers[PLAY] = play
@@ -737,20 +613,8 @@ class Round:
             )
         ]
 
-    def check_decide(self, box: int, player: str | None, play: object) -> BoxPlay:
-        self._require(Phase.DECISIONS)
-        box = self._box(box)
-        if self.to_act != box:
-            raise RuleViolation(
-                "not_your_turn",
-                f"box {box} cannot act now"
-                + (f"; box {self.to_act} is deciding" if self.to_act else ""),
-            )
-        current = self.boxes[box]
-        if player is not None:
-            _player(player)
-            if current.player != player:
-                raise RuleViolation("not_your_box", f"box {box} is not yours")
+    def check_decision(self, current: BoxPlay, play: object) -> None:
+        box = current.box
         if type(play) is not int or play < 0:
             raise InvalidInput("bad_play", "a Play is a whole number of cents, or 0 to fold")
         if play:
@@ -765,68 +629,8 @@ class Round:
                 raise RuleViolation(
                     "play_not_allowed", f"box {box} may Play {allowed}, or fold (§657a.11(b))"
                 )
-        return current
-
-    def decide(self, box: int, player: str | None, play: int, why: str = "player") -> Step:
-        """Play ``play`` cents or fold with 0 (§657a.11(b)). ``player`` None = the house
-        acting for the box (its decision time ran out)."""
-        current = self.check_decide(box, player, play)
-        events = self._record_decision(current, play, why)
-        transfers: tuple[Transfer, ...] = ()
-        if play:
-            transfers = (Transfer(current.player, play, "play", box, PLAY),)
-        events.extend(self._advance_turn())
-        return Step(tuple(events), transfers)
-
-    def check_time_out(self, box: int | None = None) -> int:
-        self._require(Phase.DECISIONS)
-        if self.to_act is None:
-            raise RuleViolation("nobody_to_act", "every box has decided")
-        if box is not None and self._box(box) != self.to_act:
-            raise RuleViolation("not_your_turn", f"box {box} is not deciding now")
-        return self.to_act
-
-    def time_out(self, box: int | None = None) -> Step:
-        """The box to act (``box``, when given, must be it) ran out of decision time: it
-        folds, its wagers lost as abandoned (§657a.7(b), §657a.11(b))."""
-        return self.decide(self.check_time_out(box), None, 0, "timeout")
-
-    def abandon(self, player: str) -> Step:
-        """A player left the table (§657a.7(b)).
-
-        Before "no more bets" their wagers come back (no cards were received). After it their
-        undecided boxes fold when their turn comes: the wagers are lost, but a Six Card Bonus
-        stays in action as after any fold (§657a.11(b)(3)).
-        """
-        _player(player)
-        if self.phase is Phase.BETTING:
-            return Step(*withdraw_all(self.boxes_of(player), lambda b: self.bet(b, player, {})))
-        events: list[Event] = []
-        if self.phase in (Phase.CLOSED, Phase.DECISIONS):
-            for box in self.boxes_of(player):
-                current = self.boxes[box]
-                if current.decision is None and not current.abandoned:
-                    current.abandoned = True
-                    events.append(Event("box_abandoned", {"box": box, "player": player}))
-            if self.phase is Phase.DECISIONS and self.to_act is not None:
-                acting = self.boxes[self.to_act]
-                if acting.abandoned and acting.decision is None:
-                    events += self._record_decision(acting, 0, "abandoned")
-                    events += self._advance_turn()
-        return Step(tuple(events))
 
     # --- reveal and settlement -----------------------------------------------------------
-
-    def check_reveal(self) -> None:
-        self._require(Phase.DECISIONS)
-        if self.to_act is not None:
-            raise RuleViolation("decisions_pending", f"box {self.to_act} has not decided yet")
-
-    def reveal(self) -> Step:
-        """Every box played or folded: the dealer's cards turn face up (§657a.11(c))."""
-        self.check_reveal()
-        self.phase = Phase.REVEALED
-        return Step((Event("dealer_revealed", self.dealer_public()),))
 
     def dealer_public(self) -> dict[str, Any]:
         whole = len(self.dealer_cards) == CARDS_PER_STACK
@@ -943,44 +747,24 @@ class Round:
             }
             for name in sorted(after)
         }
-        self.results = {
+        results = {
             "dealer": self.dealer_public(),
             "draws": self.draws_public(),
             "boxes": boxes_json,
             "players": players,
             "meters": meters_json,
         }
-        self.phase = Phase.SETTLED
-        self.to_act = None
-        events.append(
-            Event(
-                "round_settled",
-                {
-                    "players": players,
-                    "draws": self.draws_public(),
-                    "meters": meters_json,
-                    "shoe": codes(self.order),
-                    "salt": self.salt,
-                    "commitment": self.commitment,
-                },
-            )
-        )
+        events.append(self.settled(results, {"draws": self.draws_public(), "meters": meters_json}))
         return Step(tuple(events), tuple(transfers), tuple(changes))
 
     # --- irregularities ------------------------------------------------------------------
 
-    def void_reasons_now(self) -> list[str]:
-        """The reasons the round may be voided for in this phase (given the evidence)."""
-        return [r for r, v in VOID_REASONS.items() if self.phase in v.phases]
+    def dealt(self) -> bool:
+        """The stub is counted once the dealer's stack is out (§657a.10(d))."""
+        return bool(self.dealer_cards)
 
-    def stub_count(self) -> int:
-        """The cards of this round's deck as counted after the deal (§657a.10(d)): the stub,
-        the discards and every stack; before the deal, the deck in the shoe."""
-        if not self.dealer_cards:
-            return len(self.order)
-        counted = len(self.stub) + len(self.discards) + len(self.dealer_cards)
-        counted += sum(len(b.cards) for b in self.boxes.values())
-        return counted + (1 if self.six_card_bonus_card is not None else 0)
+    def more_counted(self) -> int:
+        return 1 if self.six_card_bonus_card is not None else 0  # the Six Card Bonus card
 
     def check_void(self, reason: str, evidence: object = None) -> dict[str, Any]:
         """Refuse a void the rules do not allow now; returns the evidence to record."""
@@ -1060,57 +844,26 @@ class Round:
         found = {"to_act": self.to_act, **(evidence or {})}
         return self.void(Irregularity.DEALER_CARD_EXPOSED.value, found)
 
-    def irregularity(self) -> str | None:
-        """Why the round did not end as a plain settlement (§657a.13), in words, or None."""
-        return VOID_REASONS[self.void_reason].explanation if self.void_reason else None
-
     def _void(self, reason: str, evidence: dict[str, Any]) -> Step:
-        transfers = []
-        for current in self.boxes.values():
-            for wager, stake in current.wagers.items():
-                if stake:
-                    transfers.append(
-                        Transfer(current.player, -stake, "returned (void)", current.box, wager)
-                    )
+        """Void: every stake back, and the meter increments taken back out (§657a.13)."""
         changes = tuple(
             MeterChange(name, "reverse", -inc.primary, -inc.reserve)
             for name, inc in sorted(self.increments.items())
         )
-        known = VOID_REASONS[reason]
-        self.phase = Phase.VOID
-        self.void_reason = reason
-        self.to_act = None
-        public = Event(
-            "round_void",
-            {
-                "reason": reason,
-                "explanation": known.explanation,
-                "returned": {str(p.box): p.staked() for p in self.boxes.values()},
-                "meter_reversals": {
-                    c.meter: {"amount": c.amount, "reserve": c.reserve} for c in changes
-                },
-                "evidence": evidence,
-                "shoe": codes(self.order),
-                "salt": self.salt,
-                "commitment": self.commitment,
-            },
-        )
-        # What the dealer does with the cards and the deck (§657a.13, §657a.10(f)).
-        procedure: dict[str, Any] = {"reason": reason, "reshuffle": True, "remove_deck": False}
-        if known.irregularity is not None:
-            c = CONSEQUENCES[known.irregularity]
-            procedure.update(
-                section=c.section, reshuffle=c.reshuffle or c.void, remove_deck=c.remove_deck
-            )
-        return Step(
-            (public, Event("irregularity_procedure", procedure, DEALER)), tuple(transfers), changes
-        )
+        reversals = {c.meter: {"amount": c.amount, "reserve": c.reserve} for c in changes}
+        more = {"meter_reversals": reversals, "evidence": evidence}
+        return Step(*self.voided(reason, more), changes)
+
+    def procedure(self, irregularity: StrEnum) -> dict[str, Any]:
+        """What the dealer does with the cards and the deck (§657a.13, §657a.10(f))."""
+        c = CONSEQUENCES[Irregularity(irregularity)]
+        return {
+            "section": c.section,
+            "reshuffle": c.reshuffle or c.void,
+            "remove_deck": c.remove_deck,
+        }
 
     # --- views ---------------------------------------------------------------------------
-
-    @property
-    def finished(self) -> bool:
-        return self.phase in (Phase.SETTLED, Phase.VOID)
 
     def view(self, player: str | None = None, dealer: bool = False) -> dict[str, Any]:
         """What one viewer may see: a seated ``player``, or (None) a spectator, or the
@@ -1121,16 +874,8 @@ class Round:
 
     # --- persistence ---------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def cards_dict(self) -> dict[str, Any]:
         return {
-            "game": GAME,
-            "number": self.number,
-            "rules": self.rules.to_dict(),
-            "deck_back": self.deck_back,
-            "order": list(self.order),
-            "salt": self.salt,
-            "phase": self.phase.value,
-            "boxes": [b.to_dict() for b in self.boxes.values()],
             "dealer_cards": list(self.dealer_cards),
             "six_card_bonus_card": self.six_card_bonus_card,
             "discards": list(self.discards),
@@ -1142,51 +887,24 @@ class Round:
                 name: {"amount": inc.primary, "reserve": inc.reserve}
                 for name, inc in self.increments.items()
             },
-            "to_act": self.to_act,
-            "void_reason": self.void_reason,
-            "results": self.results,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Round:
-        try:
-            return cls._from_dict(d)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise InvalidInput("bad_state", f"not a saved Crazy 4 Poker round: {exc!r}") from None
-
-    @classmethod
-    def _from_dict(cls, d: dict[str, Any]) -> Round:
-        if d.get("game") != GAME:
-            raise ValueError(f"game {d.get('game')!r} is not {GAME}")
-        boxes = [BoxPlay.from_dict(b) for b in d["boxes"]]
-
+    def more_from_dict(cls, d: dict[str, Any]) -> dict[str, Any]:
         def card_or_none(value: object) -> Card | None:
             return None if value is None else int(str(value))
 
         lucky = d["lucky_position"]
-        return cls(
-            number=int(d["number"]),
-            rules=TableRules.from_dict(d["rules"]),
-            deck_back=str(d["deck_back"]),
-            order=[int(c) for c in d["order"]],
-            salt=str(d["salt"]),
-            phase=Phase(d["phase"]),
-            boxes={b.box: b for b in boxes},
-            dealer_cards=[int(c) for c in d["dealer_cards"]],
-            six_card_bonus_card=card_or_none(d["six_card_bonus_card"]),
-            discards=[int(c) for c in d["discards"]],
-            face_up=[int(c) for c in d["face_up"]],
-            stub=[int(c) for c in d["stub"]],
-            magic_card=card_or_none(d["magic_card"]),
-            lucky_position=lucky if lucky is None or lucky == "dealer" else int(lucky),
-            increments={
+        return {
+            "six_card_bonus_card": card_or_none(d["six_card_bonus_card"]),
+            "face_up": [int(c) for c in d["face_up"]],
+            "magic_card": card_or_none(d["magic_card"]),
+            "lucky_position": lucky if lucky is None or lucky == "dealer" else int(lucky),
+            "increments": {
                 str(name): Increment(int(v["amount"]), int(v["reserve"]))
                 for name, v in d["increments"].items()
             },
-            to_act=None if d["to_act"] is None else int(d["to_act"]),
-            void_reason=d["void_reason"],
-            results=d["results"],
-        )
+        }
 
 
 class _Checked:

@@ -20,43 +20,28 @@ The round holds the shuffled order of its one deck (the shoe) from the moment be
 so that its SHA-256 commitment can be published before any card is dealt; the order and the
 salt are published when the round is over.
 
-One room past 500 lines: one state machine, every command's check beside its apply, as Four Card
-Frenzy's round.
+The round is the shared skeleton's (:mod:`table.games.skeleton`: betting, no more bets, the
+turn, time-outs, leaving, voids, commit-reveal, the stored form); this module keeps what ch. 663a
+decides: the wagers, the deal's words, the fold-or-Play decision, the setting step, the stub
+count's two voids and the settlement.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
-from table.games.cards import DECK, Card, card_code, check_distinct, codes, parse_card
-from table.games.common import (
-    adjacent,
-    boxes_of,
-    check_bettor,
-    check_box,
-    next_turn,
-    require_phase,
-    wagers_step,
-    withdraw_all,
-)
+from table.games.cards import DECK, Card, card_code, codes, parse_card
+from table.games.common import adjacent, check_bettor
 from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Step, Transfer, to_player
-from table.games.shoe import (
-    DealingPlan,
-    DealPlan,
-    Fault,
-    RandomSource,
-    commitment,
-    new_salt,
-    shuffle,
-    stacks_of_five,
-)
+from table.games.shoe import DealingPlan, DealPlan, Fault, stacks_of_five
+from table.games.skeleton import DEALER, SkeletonBox, SkeletonRound, VoidReason
 
 from .hands import Setting, default_setting, house_way, possible_settings, set_hands
 from .irregularities import Irregularity, consequence, deal_round
@@ -72,15 +57,12 @@ from .settlement import (
     Outcome,
     RoundSettlement,
     Wagers,
-    deal_order,
     setting_order,
     settle_round,
 )
 
 GAME: Final = "five_card_hi_lo"
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left (§663a.10(b))
-#: The dealer console's audience (Four Card Frenzy has only ``public`` and ``player:<name>``).
-DEALER: Final = "dealer"
 
 __all__ = [
     "BOXES",
@@ -127,15 +109,6 @@ STUB_VOIDS: Final = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class VoidReason:
-    explanation: str
-    #: The phases in which the dealer may void the round for it. Empty: it happens only while
-    #: the virtual shoe deals, so only :meth:`Round.deal` finds it.
-    phases: tuple[Phase, ...]
-    irregularity: Irregularity | None = None
-
-
 #: Why a round is void, every stake returned, and when each can happen.
 VOID_REASONS: Final = {
     Irregularity.CARDS_FACE_UP.value: VoidReason(
@@ -179,20 +152,12 @@ ABANDONED: Final = "abandoned"
 
 
 @dataclass(slots=True)
-class BoxPlay:
-    box: int
-    player: str
-    wagers: dict[str, int] = field(default_factory=dict)  # ante, tie, poker_bonus, play
-    cards: list[Card] = field(default_factory=list)
+class BoxPlay(SkeletonBox):
+    # wagers: ante, tie, poker_bonus, play
     decision: str | None = None  # "play", "fold" or None = not yet
-    abandoned: bool = False
     high: list[Card] | None = None  # the setting, once made and locked (§663a.7(f))
     low: list[Card] | None = None
     set_by: str | None = None  # "player", "timeout" (aces high) or "abandoned" (never set)
-
-    @property
-    def in_play(self) -> bool:
-        return self.wagers.get(ANTE, 0) > 0
 
     @property
     def playing(self) -> bool:
@@ -217,42 +182,30 @@ class BoxPlay:
             return None
         return Setting.of(self.high, self.low)
 
-    def staked(self) -> int:
-        return sum(self.wagers.values())
-
     def settlement_wagers(self) -> Wagers:
         w = self.wagers
         return Wagers(w.get(ANTE, 0), w.get(PLAY, 0), w.get(TIE, 0), w.get(POKER_BONUS, 0))
 
-    def to_dict(self) -> dict[str, Any]:
+    def more_dict(self) -> dict[str, Any]:
         return {
-            "box": self.box,
-            "player": self.player,
-            "wagers": dict(self.wagers),
-            "cards": list(self.cards),
-            "decision": self.decision,
-            "abandoned": self.abandoned,
             "high": None if self.high is None else list(self.high),
             "low": None if self.low is None else list(self.low),
             "set_by": self.set_by,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> BoxPlay:
-        decision = d["decision"]
-        if decision not in (None, PLAY_DECISION, FOLD_DECISION):
-            raise ValueError(f"decision {decision!r}")
-        return cls(
-            int(d["box"]),
-            str(d["player"]),
-            {str(k): int(v) for k, v in d["wagers"].items()},
-            [int(c) for c in d["cards"]],
-            decision,
-            bool(d["abandoned"]),
-            None if d["high"] is None else [int(c) for c in d["high"]],
-            None if d["low"] is None else [int(c) for c in d["low"]],
-            None if d["set_by"] is None else str(d["set_by"]),
-        )
+    def decision_from(cls, value: Any) -> Any:
+        if value not in (None, PLAY_DECISION, FOLD_DECISION):
+            raise ValueError(f"decision {value!r}")
+        return value
+
+    @classmethod
+    def more_from_dict(cls, d: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "high": None if d["high"] is None else [int(c) for c in d["high"]],
+            "low": None if d["low"] is None else [int(c) for c in d["low"]],
+            "set_by": None if d["set_by"] is None else str(d["set_by"]),
+        }
 
 
 def _cards_given(value: object, what: str) -> list[Card]:
@@ -287,93 +240,38 @@ def offered_settings(cards: Sequence[Card]) -> list[dict[str, Any]]:
 
 
 @dataclass(slots=True)
-class Round:
-    number: int
-    rules: HiLoRules
-    deck_back: str
-    order: list[Card]  # the shoe: the shuffled deck, secret until the round is over
-    salt: str
-    phase: Phase = Phase.BETTING
-    boxes: dict[int, BoxPlay] = field(default_factory=dict)
-    dealer_cards: list[Card] = field(default_factory=list)
-    discards: list[Card] = field(default_factory=list)  # cards found face up (§663a.13(a))
-    stub: list[Card] = field(default_factory=list)
-    to_act: int | None = None  # the box whose fold-or-Play decision is awaited
-    void_reason: str | None = None
-    results: dict[str, Any] | None = None  # the settlement, JSON-ready
-    #: The commitment, computed once: a SHA-256 over the shoe, asked for by every status and
-    #: every viewer's round view (the order and salt never change once the round is open).
-    _commitment: str = field(default="", repr=False, compare=False)
+class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
+    """A round of Five Card Hi-Lo on the shared skeleton, with the setting step of its own."""
 
-    # --- construction ------------------------------------------------------------------
+    GAME: ClassVar[str] = GAME
+    PHASE: ClassVar[type[StrEnum]] = Phase
+    VOID_REASONS: ClassVar[Mapping[str, VoidReason]] = VOID_REASONS
+
+    phase: Phase = Phase.BETTING
 
     @classmethod
-    def open(
-        cls, number: int, rules: HiLoRules, deck_back: str, order: Sequence[Card], salt: str
-    ) -> tuple[Round, Step]:
+    def check_rules(cls, rules: object) -> None:
         if not isinstance(rules, HiLoRules):
             raise InvalidInput("bad_rules", "a round is played under the table's rules")
         rules.validated()
-        if not isinstance(number, int) or isinstance(number, bool):
-            raise InvalidInput("bad_round", "a round has a number")
-        if not isinstance(deck_back, str):
-            raise InvalidInput("bad_round", "a round has a deck back colour")
-        if not isinstance(salt, str):
-            raise InvalidInput("bad_salt", "the salt must be text")
-        check_distinct(order)  # the shoe: distinct cards of one deck
-        if len(order) != len(DECK):
-            # §663a.3, §663a.5: one full deck of 52 per round.
-            raise InvalidInput("bad_shoe", f"the shoe holds {len(order)} cards, not 52")
-        rnd = cls(number, rules, deck_back, list(order), salt)
-        event = Event(
-            "round_opened",
-            {
-                "game": GAME,
-                "round": number,
-                "deck_back": deck_back,
-                "commitment": rnd.commitment,
-                "rules": rules.to_dict(),
-            },
-        )
-        return rnd, Step((event,))
 
     @classmethod
-    def shuffled(
-        cls,
-        number: int,
-        rules: HiLoRules,
-        rng: RandomSource,
-        deck_back: str = "red",
-        salt: str | None = None,
-    ) -> tuple[Round, Step]:
-        """A round with a freshly shuffled deck (§663a.5: one deck, reshuffled every round);
-        ``rng`` is the shuffler's randomness (``SecretsSource`` in production)."""
-        return cls.open(number, rules, deck_back, shuffle(DECK, rng), salt or new_salt())
+    def rules_from_dict(cls, data: Any) -> HiLoRules:
+        return HiLoRules.from_dict(data)
 
-    @property
-    def commitment(self) -> str:
-        if not self._commitment:
-            self._commitment = commitment(self.order, self.salt)
-        return self._commitment
+    @classmethod
+    def box_from_dict(cls, data: dict[str, Any]) -> BoxPlay:
+        return BoxPlay.from_dict(data)
 
-    # --- checks --------------------------------------------------------------------------
+    def new_box(self, box: int, player: str, placed: dict[str, int]) -> BoxPlay:
+        return BoxPlay(box, player, placed)
 
-    def _require(self, *phases: Phase) -> None:
-        require_phase(self.phase, phases)
-
-    def _box(self, box: object) -> int:
-        return check_box(box)
-
-    def boxes_in_play(self) -> list[BoxPlay]:
-        """Boxes with an Ante, from the dealer's left (§663a.10(b))."""
-        return [self.boxes[b] for b in deal_order(self.boxes) if self.boxes[b].in_play]
-
-    def boxes_of(self, player: str) -> list[int]:
-        return boxes_of(self.boxes, player)
+    def step(self, events: Sequence[Event] = (), transfers: Sequence[Transfer] = ()) -> Step:
+        return Step(tuple(events), tuple(transfers))
 
     # --- betting -------------------------------------------------------------------------
 
-    def check_bet(self, box: int, player: str, wagers: dict[str, object]) -> dict[str, int]:
+    def check_bet(self, box: int, player: str, wagers: Mapping[str, object]) -> dict[str, int]:
         """Validate a box's complete set of wagers (Ante, and Tie and Poker Bonus if offered)."""
         self._require(Phase.BETTING)
         box, current = check_bettor(self.boxes, box, player, wagers, (ANTE, *OPTIONAL))
@@ -420,22 +318,6 @@ class Round:
                 )
         return placed
 
-    def bet(self, box: int, player: str, wagers: dict[str, object]) -> Step:
-        """Place, change or (with nothing) withdraw a box's wagers before "no more bets"."""
-        placed = self.check_bet(box, player, wagers)
-        return Step(*wagers_step(self.boxes, box, player, placed, BoxPlay))
-
-    def withdraw(self, box: int, player: str) -> Step:
-        return self.bet(box, player, {})
-
-    def close_betting(self) -> Step:
-        """The dealer announces "no more bets" (§663a.7(c), §663a.10(a)(2))."""
-        self._require(Phase.BETTING)
-        if not self.boxes_in_play():
-            raise RuleViolation("no_wagers", "no box has an Ante yet")
-        self.phase = Phase.CLOSED
-        return Step((Event("betting_closed", {"boxes": [b.box for b in self.boxes_in_play()]}),))
-
     # --- dealing -------------------------------------------------------------------------
 
     def dealing_plan(self) -> DealingPlan:
@@ -446,23 +328,15 @@ class Round:
     def deal(self, faults: Sequence[Fault] = ()) -> Step:
         """Dispense the stacks from the shoe (§663a.10(b)); void on a shoe irregularity
         (§663a.13(a), (c), (e)). ``faults`` are what the shoe was told to do wrong."""
-        self._require(Phase.CLOSED)
-        if not isinstance(faults, list | tuple) or not all(isinstance(f, Fault) for f in faults):
-            raise InvalidInput("bad_fault", f"faults must be a list of shoe faults, not {faults!r}")
-        if Fault.MISCOUNT in faults:
-            raise InvalidInput("bad_fault", "a miscount is the shuffler's, found before a round")
-        in_play = self.boxes_in_play()
+        self.check_deal(faults)
         stacks = self.dealing_plan()
         dealt = deal_round(self.order, stacks, DealPlan.for_plan(faults, stacks))
         events: list[Event] = []
         for card in dealt.face_up_discards:
             # §663a.13(a): a card found face up is not used and goes to the discard rack.
             events.append(Event("face_up_card", {"card": card_code(card)}))
-        for box, stack in zip(in_play, dealt.box_stacks, strict=False):
-            box.cards = list(stack)
-        self.dealer_cards = list(dealt.dealer_stack)
+        in_play = self.lay_out(dealt.box_stacks, dealt.dealer_stack, dealt.stub)
         self.discards = list(dealt.face_up_discards)
-        self.stub = list(dealt.stub)
         if dealt.void:
             assert dealt.irregularity is not None
             step = self._void(dealt.irregularity.value)
@@ -489,16 +363,10 @@ class Round:
 
     # --- decisions: fold or Play (§663a.11(b)) -------------------------------------------------
 
-    def _advance_turn(self) -> list[Event]:
-        """Next box to decide, from the dealer's left clockwise (§663a.11(b)); when every box
-        has decided, the setting step begins (§663a.11(d))."""
-        self.to_act, events = next_turn(
-            self.boxes_in_play(), lambda box: self._record_decision(box, False, "abandoned")
-        )
-        if self.to_act is None and self.anyone_plays():
-            events.extend(self._start_setting())
-        # Every box folded: no setting step (nothing to set); the dealer reveals from here.
-        return events
+    def decisions_complete(self) -> list[Event]:
+        """Every box has decided (§663a.11(b)): the setting step begins (§663a.11(d)), or
+        with every box folded there is nothing to set and the dealer reveals from here."""
+        return self._start_setting() if self.anyone_plays() else []
 
     def anyone_plays(self) -> bool:
         return any(b.playing for b in self.boxes_in_play())
@@ -507,7 +375,7 @@ class Round:
         """Every box has decided and none plays: the round skips the setting step."""
         return self.phase is Phase.DECISIONS and self.to_act is None and not self.anyone_plays()
 
-    def _record_decision(self, box: BoxPlay, play: bool, why: str) -> list[Event]:
+    def record_decision(self, box: BoxPlay, play: bool, why: str) -> list[Event]:
         box.decision = PLAY_DECISION if play else FOLD_DECISION
         if play:
             # §663a.11(b): a Play Wager "in an amount equal to the player's Ante Wager".
@@ -526,35 +394,9 @@ class Round:
             data["cards_kept"] = box.wagers.get(POKER_BONUS, 0) > 0
         return [Event("decision", data)]
 
-    def check_decide(self, box: int, player: str | None, play: object) -> BoxPlay:
-        self._require(Phase.DECISIONS)
-        box = self._box(box)
-        if player is not None:
-            _player(player)
-        if box not in self.boxes or not self.boxes[box].in_play:
-            raise RuleViolation("not_in_play", f"box {box} has no cards in this round")
-        if player is not None and self.boxes[box].player != player:
-            raise RuleViolation("not_your_box", f"box {box} is not yours")
-        if self.to_act != box:
-            raise RuleViolation(
-                "not_your_turn",
-                f"box {box} cannot act now"
-                + (f"; box {self.to_act} is deciding" if self.to_act else ""),
-            )
+    def check_decision(self, box: BoxPlay, play: object) -> None:
         if not isinstance(play, bool):
             raise InvalidInput("bad_decision", "the decision is Play (true) or fold (false)")
-        return self.boxes[box]
-
-    def decide(self, box: int, player: str | None, play: bool, why: str = "player") -> Step:
-        """Play (a Play Wager equal to the Ante) or fold (§663a.11(b)). ``player`` None = the
-        house acting for the box (its decision time ran out)."""
-        box_play = self.check_decide(box, player, play)
-        events = self._record_decision(box_play, play, why)
-        transfers: tuple[Transfer, ...] = ()
-        if play:
-            transfers = (Transfer(box_play.player, box_play.wagers[PLAY], "play", box, PLAY),)
-        events.extend(self._advance_turn())
-        return Step(tuple(events), transfers)
 
     # --- setting the hands (§663a.11(d), §663a.7(f)) -------------------------------------------
 
@@ -706,11 +548,7 @@ class Round:
         still unset, or only ``box`` when given (it must be settable now)."""
         self._require(Phase.DECISIONS, Phase.SETTING)
         if self.phase is Phase.DECISIONS:
-            if self.to_act is None:
-                raise RuleViolation("nobody_to_act", "every box has decided")
-            if box is not None and self._box(box) != self.to_act:
-                raise RuleViolation("not_your_turn", f"box {box} is not deciding now")
-            return self.decide(self.to_act, None, False, "timeout")
+            return SkeletonRound.time_out(self, box)
         pending = self.pending_settings()
         if not pending:
             raise RuleViolation("nobody_to_act", "every playing box is set")
@@ -729,57 +567,39 @@ class Round:
         events += self._settings_complete()
         return Step(tuple(events))
 
-    def abandon(self, player: str) -> Step:
-        """A player left the table (§663a.7(b)).
+    def leaves(self, box: BoxPlay) -> bool:
+        """A player who leaves (§663a.7(b)) abandons each box still to decide, and each box
+        that played and is not set yet: it is not set for them (ABANDON_RULE)."""
+        return box.decision is None or (box.playing and not box.is_set)
 
-        Before "no more bets" their wagers simply come back (no cards were received). After
-        it, their undecided boxes fold when their turn comes (the Poker Bonus stays in
-        action), and boxes that played are set aces high by the house.
-        """
-        _player(player)
-        if self.phase is Phase.BETTING:
-            return Step(*withdraw_all(self.boxes_of(player), lambda b: self.bet(b, player, {})))
+    def leave_later(self, player: str) -> list[Event]:
+        """Leaving while the hands are set: the player's unset boxes are forfeited now."""
+        if self.phase is not Phase.SETTING:
+            return []
         events: list[Event] = []
-        if self.phase in (Phase.CLOSED, Phase.DECISIONS, Phase.SETTING):
-            for number in self.boxes_of(player):
-                play = self.boxes[number]
-                if play.decision is None or (play.playing and not play.is_set):
-                    play.abandoned = True
-                    events.append(Event("box_abandoned", {"box": number, "player": player}))
-            if self.phase is Phase.DECISIONS and self.to_act is not None:
-                current = self.boxes[self.to_act]
-                if current.abandoned and current.decision is None:
-                    events += self._record_decision(current, False, "abandoned")
-                    events += self._advance_turn()
-            elif self.phase is Phase.SETTING:
-                for number in self.setting_order_of(player):
-                    play = self.boxes[number]
-                    if not play.is_set:
-                        events += self._forfeit(play)
-                if events:
-                    events += self._settings_complete()
-        return Step(tuple(events))
+        for number in self.setting_order_of(player):
+            play = self.boxes[number]
+            if not play.is_set:
+                events += self._forfeit(play)
+        if events:
+            events += self._settings_complete()
+        return events
 
     # --- reveal and settlement ----------------------------------------------------------------
 
-    def reveal(self) -> Step:
-        """Turn the dealer's cards over and set them the house way once every playing box is
-        set (§663a.11(e)), or once every box folded (no setting step)."""
+    def check_reveal(self) -> None:
+        """The dealer's cards are turned over and set the house way once every playing box
+        is set (§663a.11(e)), or once every box folded (no setting step)."""
         if not self.all_folded():
             self._require(Phase.SETTING)
         pending = self.pending_settings()
         if pending:
             raise RuleViolation("settings_pending", f"box {pending[0]} has not set its hands")
-        self.phase = Phase.REVEALED
-        return Step((Event("dealer_revealed", self.dealer_public()),))
 
     def dealer_public(self) -> dict[str, Any]:
         """The dealer's five cards and the house way (§663a.11(e))."""
         setting = house_way(self.dealer_cards)
         return {"cards": codes(self.dealer_cards), **setting_json(setting)}
-
-    def dealer_visible(self) -> bool:
-        return self.phase in (Phase.REVEALED, Phase.SETTLED)
 
     def _settlement(self) -> RoundSettlement:
         boxes = [
@@ -844,46 +664,15 @@ class Round:
         players: dict[str, dict[str, int]] = {}
         for name, net in result.players.items():
             players[name] = {"net": net}
-        self.results = {
-            "dealer": self.dealer_public(),
-            "boxes": boxes_json,
-            "players": players,
-        }
-        self.phase = Phase.SETTLED
-        self.to_act = None
-        events.append(
-            Event(
-                "round_settled",
-                {
-                    "players": players,
-                    "shoe": codes(self.order),
-                    "salt": self.salt,
-                    "commitment": self.commitment,
-                },
-            )
-        )
+        results = {"dealer": self.dealer_public(), "boxes": boxes_json, "players": players}
+        events.append(self.settled(results))
         return Step(tuple(events), tuple(transfers))
 
     # --- irregularities (§663a.13, §663a.10(f)) ------------------------------------------------
 
-    def void_reasons_now(self) -> list[str]:
-        """The reasons the dealer may void the round for in this phase, given the count."""
-        out = []
-        for reason, known in VOID_REASONS.items():
-            if self.phase not in known.phases:
-                continue
-            if reason in STUB_VOIDS and self._stub_refusal(reason) is not None:
-                continue
-            out.append(reason)
-        return out
-
-    def stub_count(self) -> int:
-        """The cards of this round's deck as counted after the deal (§663a.10(d)): the stub,
-        the discards and every stack; before the deal, the deck in the shoe."""
-        if not self.dealer_cards and not any(b.cards for b in self.boxes.values()):
-            return len(self.order)
-        counted = len(self.stub) + len(self.discards) + len(self.dealer_cards)
-        return counted + sum(len(b.cards) for b in self.boxes.values())
+    def may_void(self, reason: str) -> bool:
+        """A stub-count void only as the count shows it (§663a.10(f))."""
+        return reason not in STUB_VOIDS or self._stub_refusal(reason) is None
 
     def misdealt(self) -> bool:
         """A box in play or the dealer holds more or fewer than five cards (§663a.10(f))."""
@@ -952,100 +741,23 @@ class Round:
         return self._void(reason)
 
     def _void(self, reason: str) -> Step:
-        transfers = []
-        for play in self.boxes.values():
-            for wager, stake in play.wagers.items():
-                if stake:
-                    transfers.append(
-                        Transfer(play.player, -stake, "returned (void)", play.box, wager)
-                    )
-        self.phase = Phase.VOID
-        self.void_reason = reason
-        self.to_act = None
-        known = VOID_REASONS[reason]
-        public = Event(
-            "round_void",
-            {
-                "reason": reason,
-                "explanation": known.explanation,
-                "returned": {str(p.box): p.staked() for p in self.boxes.values()},
-                "shoe": codes(self.order),
-                "salt": self.salt,
-                "commitment": self.commitment,
-            },
-        )
-        # What the dealer does with the cards and the deck (§663a.13, §663a.10(f)).
-        procedure: dict[str, Any] = {"reason": reason, "reshuffle": True, "remove_deck": False}
-        if known.irregularity is not None:
-            c = consequence(known.irregularity)
-            procedure.update(
-                section=c.section,
-                reshuffle=c.reshuffle or c.void,
-                remove_deck=c.remove_deck,
-                reshuffle_with_dealt=c.reshuffle_with_dealt,
-                words=c.words,
-            )
-        return Step((public, Event("irregularity_procedure", procedure, DEALER)), tuple(transfers))
+        return Step(*self.voided(reason))
+
+    def procedure(self, irregularity: StrEnum) -> dict[str, Any]:
+        """What the dealer does with the cards and the deck (§663a.13, §663a.10(f))."""
+        c = consequence(Irregularity(irregularity))
+        return {
+            "section": c.section,
+            "reshuffle": c.reshuffle or c.void,
+            "remove_deck": c.remove_deck,
+            "reshuffle_with_dealt": c.reshuffle_with_dealt,
+            "words": c.words,
+        }
 
     # --- views ---------------------------------------------------------------------------
-
-    @property
-    def finished(self) -> bool:
-        return self.phase in (Phase.SETTLED, Phase.VOID)
 
     def view(self, player: str | None, dealer: bool = False) -> dict[str, Any]:
         """What ``player`` (None: a spectator) or the dealer console may see now."""
         from .view import round_view
 
         return round_view(self, player, dealer=dealer)
-
-    # --- persistence -------------------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": GAME,
-            "number": self.number,
-            "rules": self.rules.to_dict(),
-            "deck_back": self.deck_back,
-            "order": list(self.order),
-            "salt": self.salt,
-            "phase": self.phase.value,
-            "boxes": [b.to_dict() for b in self.boxes.values()],
-            "dealer_cards": list(self.dealer_cards),
-            "discards": list(self.discards),
-            "stub": list(self.stub),
-            "to_act": self.to_act,
-            "void_reason": self.void_reason,
-            "results": self.results,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Round:
-        try:
-            return cls._from_dict(d)
-        except InvalidInput as exc:
-            raise InvalidInput("bad_state", f"not a saved round: {exc.message}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise InvalidInput("bad_state", f"not a saved round: {exc!r}") from None
-
-    @classmethod
-    def _from_dict(cls, d: dict[str, Any]) -> Round:
-        if d.get("game") != GAME:
-            raise ValueError(f"game {d.get('game')!r} is not {GAME}")
-        boxes = [BoxPlay.from_dict(b) for b in d["boxes"]]
-        to_act = d["to_act"]
-        return cls(
-            number=int(d["number"]),
-            rules=HiLoRules.from_dict(d["rules"]),
-            deck_back=str(d["deck_back"]),
-            order=[int(c) for c in d["order"]],
-            salt=str(d["salt"]),
-            phase=Phase(d["phase"]),
-            boxes={b.box: b for b in boxes},
-            dealer_cards=[int(c) for c in d["dealer_cards"]],
-            discards=[int(c) for c in d["discards"]],
-            stub=[int(c) for c in d["stub"]],
-            to_act=None if to_act is None else int(to_act),
-            void_reason=d["void_reason"],
-            results=d["results"],
-        )

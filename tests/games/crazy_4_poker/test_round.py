@@ -284,7 +284,7 @@ def test_no_more_bets_locks_every_wager() -> None:
 DECISION_REFUSALS: list[tuple[int, str | None, Any, type, str]] = [
     (2, "bob", 1000, RuleViolation, "not_your_turn"),  # box 1 decides first
     (4, "carol", 0, RuleViolation, "not_your_turn"),
-    (3, "bob", 1000, RuleViolation, "not_your_turn"),  # an empty box
+    (3, "bob", 1000, RuleViolation, "not_in_play"),  # an empty box (the skeleton says so first)
     (9, "alice", 1000, InvalidInput, "bad_box"),
     (1, "bob", 1000, RuleViolation, "not_your_box"),  # acting for alice's box
     (1, "", 1000, InvalidInput, "bad_player"),

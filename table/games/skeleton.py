@@ -1,0 +1,593 @@
+"""The round every game plays, written once, with hooks for what a game's rules decide.
+
+Every game here runs the same round on six boxes:
+
+    betting ─no more bets─► closed ─deal─► decisions ─► … ─reveal─► revealed ─settle─► settled
+       └──────────────────────┴──────────────┴─────────────┴─────────┴──────void──► void
+
+wagers placed, changed and withdrawn until "no more bets" (§684a.7(c), §657a.7(c),
+§663a.7(c)); one stack per box with an Ante, from the dealer's left, then the dealer's
+(§684a.10(b), §657a.10(b), §663a.10(b)); one decision per box in turn from the dealer's left
+(§684a.11(b), §657a.11(b), §663a.11(b)), a box whose player left or whose time ran out
+folding; the dealer's hand turned over, then settlement; at any unfinished step a void for
+an irregularity, every stake returned (§684a.13, §657a.13, §663a.13). The shoe's order and
+salt are fixed when betting opens and only their SHA-256 commitment is published until the
+round is over (commit-reveal).
+
+:class:`SkeletonRound` is that round: the phases, the checks every command shares, betting,
+"no more bets", the turn, time-outs, players leaving, the void with its returns, the stub
+count, the commitment and the stored form. A game's round subclasses it and fills in the
+hooks (each says what the game decides: which wagers, what a decision is, what a box shows,
+how the round settles) and adds the steps of its own (a step where each box sets its hands). Each
+command still has its ``check_*`` beside its apply, raising :class:`RuleViolation` or
+:class:`InvalidInput` and changing nothing when it is not allowed now.
+
+Subclasses are ``@dataclass(slots=True)``: a method overriding one here calls it as
+``SkeletonRound.method(self, …)`` (zero-argument ``super()`` does not work in a slotted
+dataclass before Python 3.14).
+
+Pure: no Django; it imports no game's modules (the games import it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
+
+from table.games.cards import DECK, Card, check_distinct, codes
+from table.games.common import (
+    boxes_of,
+    check_box,
+    next_turn,
+    require_phase,
+    wagers_step,
+    withdraw_all,
+)
+from table.games.common import check_player as _player
+from table.games.errors import InvalidInput, RuleViolation
+from table.games.events import Event, Step, Transfer
+from table.games.shoe import Fault, RandomSource, commitment, new_salt, shuffle
+
+ANTE: Final = "ante"
+PLAY: Final = "play"
+#: The dealer console's audience (a player's is ``to_player(name)``, everyone's ``PUBLIC``).
+DEALER: Final = "dealer"
+
+# The phases every game's round passes through (a game may add its own between decisions
+# and revealed: its Phase enum has these values and more).
+BETTING: Final = "betting"
+CLOSED: Final = "closed"
+DECISIONS: Final = "decisions"
+REVEALED: Final = "revealed"
+SETTLED: Final = "settled"
+VOID: Final = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class VoidReason:
+    """Why a round may be void, every stake returned, and when."""
+
+    explanation: str
+    #: The phases in which the dealer may void the round for it. Empty: it happens only while
+    #: the virtual shoe deals, so only the deal finds it (no deal irregularity is taken on
+    #: trust).
+    phases: tuple[StrEnum, ...]
+    #: The chapter's irregularity, when it is one (its consequence says what the dealer does).
+    irregularity: StrEnum | None = None
+
+
+@dataclass(slots=True)
+class SkeletonBox:
+    """One box in a round: its player, wagers (by name; the Play is added by a decision),
+    cards, decision (None: not yet; what it holds is the game's) and whether its player
+    left. A game adds fields of its own after these (stored after them too)."""
+
+    box: int
+    player: str
+    wagers: dict[str, int] = field(default_factory=dict)
+    cards: list[Card] = field(default_factory=list)
+    decision: Any = None
+    abandoned: bool = False
+
+    @property
+    def in_play(self) -> bool:
+        """A box plays with an Ante (§684a.10(b), §657a.10(b), §663a.10(b))."""
+        return self.wagers.get(ANTE, 0) > 0
+
+    def staked(self) -> int:
+        return sum(self.wagers.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "box": self.box,
+            "player": self.player,
+            "wagers": dict(self.wagers),
+            "cards": list(self.cards),
+            "decision": self.decision,
+            "abandoned": self.abandoned,
+            **self.more_dict(),
+        }
+
+    def more_dict(self) -> dict[str, Any]:
+        """Hook: the game's own fields, stored after the shared ones."""
+        return {}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        return cls(
+            int(d["box"]),
+            str(d["player"]),
+            {str(k): int(v) for k, v in d["wagers"].items()},
+            [int(c) for c in d["cards"]],
+            cls.decision_from(d["decision"]),
+            bool(d["abandoned"]),
+            **cls.more_from_dict(d),
+        )
+
+    @classmethod
+    def decision_from(cls, value: Any) -> Any:
+        """Hook: a stored decision, checked (ValueError: not one of the game's)."""
+        return value
+
+    @classmethod
+    def more_from_dict(cls, d: dict[str, Any]) -> dict[str, Any]:
+        """Hook: the game's own stored fields, as keyword arguments."""
+        return {}
+
+
+class _Rules(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+R = TypeVar("R", bound=_Rules)  # the table's rules
+B = TypeVar("B", bound=SkeletonBox)
+S = TypeVar("S", bound=Step)  # what a command returns (a game may add to Step)
+
+
+@dataclass(slots=True)
+class SkeletonRound(Generic[R, B, S]):
+    """One round on the shared skeleton. A game sets the class variables, declares
+    ``phase: Phase = Phase.BETTING`` with its own Phase enum, and fills in the hooks."""
+
+    #: The game's code name (stored with the round, checked when it is loaded).
+    GAME: ClassVar[str]
+    #: The game's Phase enum: the shared phases' values and any of its own.
+    PHASE: ClassVar[type[StrEnum]]
+    #: Why a round may be void (every stake returned) and when.
+    VOID_REASONS: ClassVar[Mapping[str, VoidReason]]
+    #: What "a saved round" is called in the error when a stored round does not load.
+    SAVED: ClassVar[str] = "a saved round"
+    #: The wagers that put a box in play, in words ("no box has an Ante yet").
+    IN_PLAY_WORDS: ClassVar[str] = "an Ante"
+    #: The decision that folds (a box whose player left, or whose time ran out).
+    FOLD: ClassVar[object] = False
+
+    number: int
+    rules: R
+    deck_back: str
+    order: list[Card]  # the shoe: the shuffled deck, secret until the round is over
+    salt: str
+    phase: StrEnum
+    boxes: dict[int, B] = field(default_factory=dict)
+    dealer_cards: list[Card] = field(default_factory=list)
+    discards: list[Card] = field(default_factory=list)
+    stub: list[Card] = field(default_factory=list)
+    to_act: int | None = None  # the box whose decision is awaited
+    void_reason: str | None = None
+    results: dict[str, Any] | None = None  # the settlement, JSON-ready
+    #: The commitment, computed once: a SHA-256 over the shoe, asked for by every status and
+    #: every viewer's round view (the order and salt never change once the round is open).
+    _commitment: str = field(default="", repr=False, compare=False)
+
+    # --- the hooks a game fills in -----------------------------------------------------
+
+    @classmethod
+    def check_rules(cls, rules: object) -> None:
+        """Hook: refuse rules that are not the game's (``InvalidInput("bad_rules")``)."""
+        raise NotImplementedError
+
+    @classmethod
+    def rules_from_dict(cls, data: Any) -> R:
+        """Hook: the stored rules."""
+        raise NotImplementedError
+
+    @classmethod
+    def box_from_dict(cls, data: dict[str, Any]) -> B:
+        """Hook: a stored box (the game's box class's ``from_dict``)."""
+        raise NotImplementedError
+
+    def new_box(self, box: int, player: str, placed: dict[str, int]) -> B:
+        """Hook: a box with these checked wagers (the game's box class)."""
+        raise NotImplementedError
+
+    def step(self, events: Sequence[Event] = (), transfers: Sequence[Transfer] = ()) -> S:
+        """Hook: a command's step (a game whose steps carry more makes its own)."""
+        raise NotImplementedError
+
+    def check_bet(self, box: int, player: str, wagers: Mapping[str, object]) -> dict[str, int]:
+        """Hook: a box's complete set of wagers checked against the game's rules (start with
+        ``self._require(BETTING)`` and :func:`~table.games.common.check_bettor`)."""
+        raise NotImplementedError
+
+    def check_decision(self, box: B, decision: object) -> None:
+        """Hook: refuse a decision the game does not allow this box."""
+        raise NotImplementedError
+
+    def record_decision(self, box: B, decision: Any, why: str) -> list[Event]:
+        """Hook: make the box's decision (a Play is added to its wagers) and say so."""
+        raise NotImplementedError
+
+    def decisions_complete(self) -> list[Event]:
+        """Hook: every box has decided; a game with a step of its own starts it here."""
+        return []
+
+    def leaves(self, box: B) -> bool:
+        """Hook: whether a box whose player leaves after "no more bets" is abandoned now:
+        one still to decide."""
+        return box.decision is None and not box.abandoned
+
+    def leave_later(self, player: str) -> list[Event]:
+        """Hook: what else the player's leaving does in a phase of the game's own."""
+        return []
+
+    def procedure(self, irregularity: StrEnum) -> dict[str, Any]:
+        """Hook: what the dealer does with the cards and the deck after a void for the
+        chapter's ``irregularity`` (its section, a reshuffle, the deck removed)."""
+        return {}
+
+    def may_void(self, reason: str) -> bool:
+        """Hook: whether the evidence allows this void now (its phase allows it)."""
+        return True
+
+    def dealer_public(self) -> dict[str, Any]:
+        """Hook: the dealer's hand as everyone sees it once turned over."""
+        raise NotImplementedError
+
+    # --- construction --------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, number: int, rules: R, deck_back: str, order: Sequence[Card], salt: str
+    ) -> tuple[Self, S]:
+        """A round's betting opens on a shuffled deck of 52 (§684a.5, §657a.5, §663a.5): its
+        commitment is published now, the order and salt when the round is over."""
+        cls.check_rules(rules)
+        if type(number) is not int or not isinstance(deck_back, str):
+            raise InvalidInput("bad_round", "a round has a number and a deck back colour")
+        if not isinstance(salt, str):
+            raise InvalidInput("bad_salt", "the salt must be text")
+        check_distinct(order)  # the shoe: distinct cards of one deck
+        if len(order) != len(DECK):
+            raise InvalidInput("bad_shoe", f"the shoe holds {len(order)} cards, not 52")
+        rnd = cls(number, rules, deck_back, list(order), salt, cls.PHASE(BETTING))
+        data = {
+            "game": cls.GAME,
+            "round": number,
+            "deck_back": deck_back,
+            "commitment": rnd.commitment,
+            "rules": rules.to_dict(),
+        }
+        return rnd, rnd.step((Event("round_opened", data),))
+
+    @classmethod
+    def shuffled(
+        cls,
+        number: int,
+        rules: R,
+        rng: RandomSource,
+        deck_back: str = "red",
+        salt: str | None = None,
+    ) -> tuple[Self, S]:
+        """A round with a freshly shuffled deck (one deck, reshuffled every round); ``rng``
+        is the shuffler's randomness (``SecretsSource`` in production)."""
+        return cls.open(number, rules, deck_back, shuffle(DECK, rng), salt or new_salt())
+
+    @property
+    def commitment(self) -> str:
+        if not self._commitment:
+            self._commitment = commitment(self.order, self.salt)
+        return self._commitment
+
+    # --- checks and queries --------------------------------------------------------------
+
+    def _require(self, *phases: str) -> None:
+        require_phase(self.phase, [self.PHASE(p) for p in phases])
+
+    def _box(self, box: object) -> int:
+        return check_box(box)
+
+    def boxes_in_play(self) -> list[B]:
+        """Boxes with an Ante, from the dealer's left (the deal's and the decisions' order)."""
+        return [self.boxes[b] for b in sorted(self.boxes) if self.boxes[b].in_play]
+
+    def boxes_of(self, player: str) -> list[int]:
+        return boxes_of(self.boxes, player)
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in (SETTLED, VOID)
+
+    def dealer_visible(self) -> bool:
+        return self.phase in (REVEALED, SETTLED)
+
+    def irregularity(self) -> str | None:
+        """Why the round did not end as a plain settlement, in words, or None."""
+        return self.VOID_REASONS[self.void_reason].explanation if self.void_reason else None
+
+    # --- betting -------------------------------------------------------------------------
+
+    def bet(self, box: int, player: str, wagers: Mapping[str, object]) -> S:
+        """Place, change or (with nothing) withdraw a box's wagers before "no more bets"."""
+        placed = self.check_bet(box, player, wagers)
+        return self.step(*wagers_step(self.boxes, box, player, placed, self.new_box))
+
+    def withdraw(self, box: int, player: str) -> S:
+        return self.bet(box, player, {})
+
+    def check_close_betting(self) -> None:
+        self._require(BETTING)
+        if not self.boxes_in_play():
+            raise RuleViolation("no_wagers", f"no box has {self.IN_PLAY_WORDS} yet")
+
+    def close_betting(self) -> S:
+        """The dealer announces "no more bets": every wager locks (§684a.7(c), §657a.7(c),
+        §663a.7(c))."""
+        self.check_close_betting()
+        self.phase = self.PHASE(CLOSED)
+        return self.step((Event("betting_closed", {"boxes": self._in_play_numbers()}),))
+
+    def _in_play_numbers(self) -> list[int]:
+        return [b.box for b in self.boxes_in_play()]
+
+    # --- dealing -------------------------------------------------------------------------
+
+    def check_deal(self, faults: Sequence[Fault] = ()) -> None:
+        self._require(CLOSED)
+        if not isinstance(faults, list | tuple) or not all(isinstance(f, Fault) for f in faults):
+            raise InvalidInput("bad_fault", f"faults must be a list of shoe faults, not {faults!r}")
+        if Fault.MISCOUNT in faults:
+            raise InvalidInput("bad_fault", "a miscount is the shuffler's, found before a round")
+
+    def lay_out(
+        self, box_stacks: Sequence[Sequence[Card]], dealer: Sequence[Card], stub: Sequence[Card]
+    ) -> list[B]:
+        """The stacks dispensed onto the boxes in play (a jammed shoe dispenses fewer) and
+        the dealer's place; the stub removed. Returns the boxes in play."""
+        in_play = self.boxes_in_play()
+        for box, stack in zip(in_play, box_stacks, strict=False):
+            box.cards = list(stack)
+        self.dealer_cards = list(dealer)
+        self.stub = list(stub)
+        return in_play
+
+    def dealt(self) -> bool:
+        """Whether the shoe has dispensed any card to a box or the dealer."""
+        return bool(self.dealer_cards) or any(b.cards for b in self.boxes.values())
+
+    def stub_count(self) -> int:
+        """The cards of this round's deck as counted after the deal (§684a.10(d),
+        §657a.10(d), §663a.10(d)): the stub, the discards and every stack; before the deal,
+        the deck in the shoe."""
+        if not self.dealt():
+            return len(self.order)
+        counted = len(self.stub) + len(self.discards) + len(self.dealer_cards)
+        return counted + sum(len(b.cards) for b in self.boxes.values()) + self.more_counted()
+
+    def more_counted(self) -> int:
+        """Hook: cards of the deck the game holds elsewhere (a shared card)."""
+        return 0
+
+    # --- decisions -----------------------------------------------------------------------
+
+    def _advance_turn(self) -> list[Event]:
+        """The next box to decide, from the dealer's left clockwise; a box whose player left
+        folds as its turn comes; when every box has decided, :meth:`decisions_complete`."""
+        self.to_act, events = next_turn(
+            self.boxes_in_play(), lambda box: self.record_decision(box, self.FOLD, "abandoned")
+        )
+        if self.to_act is None:
+            events += self.decisions_complete()
+        return events
+
+    def check_decide(self, box: int, player: str | None, decision: object) -> B:
+        """The box may decide now: it is in play, it is its turn, ``player`` (None: the house
+        acting for it) owns it, and the game allows ``decision``."""
+        self._require(DECISIONS)
+        box = self._box(box)
+        if player is not None:
+            _player(player)
+        if box not in self.boxes or not self.boxes[box].in_play:
+            raise RuleViolation("not_in_play", f"box {box} has no cards in this round")
+        if player is not None and self.boxes[box].player != player:
+            raise RuleViolation("not_your_box", f"box {box} is not yours")
+        if self.to_act != box:
+            raise RuleViolation(
+                "not_your_turn",
+                f"box {box} cannot act now"
+                + (f"; box {self.to_act} is deciding" if self.to_act else ""),
+            )
+        current = self.boxes[box]
+        self.check_decision(current, decision)
+        return current
+
+    def decide(self, box: int, player: str | None, decision: Any, why: str = "player") -> S:
+        """The box to act decides; ``player`` None = the house acting for it (its decision
+        time ran out). A Play added to the box's wagers is paid in now."""
+        current = self.check_decide(box, player, decision)
+        before = current.wagers.get(PLAY, 0)
+        events = self.record_decision(current, decision, why)
+        added = current.wagers.get(PLAY, 0) - before
+        transfers = (Transfer(current.player, added, "play", current.box, PLAY),) if added else ()
+        events += self._advance_turn()
+        return self.step(events, transfers)
+
+    def check_time_out(self, box: int | None = None) -> int:
+        self._require(DECISIONS)
+        if self.to_act is None:
+            raise RuleViolation("nobody_to_act", "every box has decided")
+        if box is not None and self._box(box) != self.to_act:
+            raise RuleViolation("not_your_turn", f"box {box} is not deciding now")
+        return self.to_act
+
+    def time_out(self, box: int | None = None) -> S:
+        """The box to act (``box``, when given, must be it) ran out of decision time: it
+        folds (no Play was made)."""
+        return self.decide(self.check_time_out(box), None, self.FOLD, "timeout")
+
+    def abandon(self, player: str) -> S:
+        """A player left the table (§684a.7(b), §657a.7(b), §663a.7(b)). Before "no more
+        bets" their wagers come back (no card was received); after it each box still to
+        decide is abandoned and folds when its turn comes (at once if it is its turn)."""
+        _player(player)
+        if self.phase == BETTING:
+            return self.step(
+                *withdraw_all(self.boxes_of(player), lambda b: self.bet(b, player, {}))
+            )
+        events: list[Event] = []
+        if not self.finished and self.phase != REVEALED:
+            for number in self.boxes_of(player):
+                current = self.boxes[number]
+                if self.leaves(current):
+                    current.abandoned = True
+                    events.append(Event("box_abandoned", {"box": number, "player": player}))
+            if self.phase == DECISIONS and self.to_act is not None:
+                acting = self.boxes[self.to_act]
+                if acting.abandoned and acting.decision is None:
+                    events += self.record_decision(acting, self.FOLD, "abandoned")
+                    events += self._advance_turn()
+            events += self.leave_later(player)
+        return self.step(events)
+
+    # --- reveal and settlement -----------------------------------------------------------
+
+    def check_reveal(self) -> None:
+        self._require(DECISIONS)
+        if self.to_act is not None:
+            raise RuleViolation("decisions_pending", f"box {self.to_act} has not decided yet")
+
+    def reveal(self) -> S:
+        """Every box has decided: the dealer's cards turn face up."""
+        self.check_reveal()
+        self.phase = self.PHASE(REVEALED)
+        return self.step((Event("dealer_revealed", self.dealer_public()),))
+
+    def settled(self, results: dict[str, Any], more: Mapping[str, Any] | None = None) -> Event:
+        """The round is settled with ``results`` (its ``players`` each with a ``net``): the
+        ``round_settled`` event, with ``more`` of the game's, and the shoe revealed."""
+        self.results = results
+        self.phase = self.PHASE(SETTLED)
+        self.to_act = None
+        return Event(
+            "round_settled", {"players": results["players"], **(more or {}), **self.shoe()}
+        )
+
+    def shoe(self) -> dict[str, Any]:
+        """Commit-reveal: the shoe's order and salt, published once the round is over, and
+        the commitment they make."""
+        return {"shoe": codes(self.order), "salt": self.salt, "commitment": self.commitment}
+
+    # --- irregularities ------------------------------------------------------------------
+
+    def void_reasons_now(self) -> list[str]:
+        """The reasons the round may be voided for in this phase, given the evidence."""
+        return [
+            r for r, v in self.VOID_REASONS.items() if self.phase in v.phases and self.may_void(r)
+        ]
+
+    def voided(
+        self, reason: str, more: Mapping[str, Any] | None = None
+    ) -> tuple[tuple[Event, ...], tuple[Transfer, ...]]:
+        """Void the round for ``reason``: every stake goes back, side bets included
+        (§684a.13, §657a.13, §663a.13). The public ``round_void`` (with ``more`` of the
+        game's) and the dealer's procedure, and the returns."""
+        transfers = tuple(
+            Transfer(b.player, -stake, "returned (void)", b.box, wager)
+            for b in self.boxes.values()
+            for wager, stake in b.wagers.items()
+            if stake
+        )
+        self.phase = self.PHASE(VOID)
+        self.void_reason = reason
+        self.to_act = None
+        known = self.VOID_REASONS[reason]
+        public = Event(
+            "round_void",
+            {
+                "reason": reason,
+                "explanation": known.explanation,
+                "returned": {str(b.box): b.staked() for b in self.boxes.values()},
+                **(more or {}),
+                **self.shoe(),
+            },
+        )
+        # What the dealer does with the cards and the deck (the chapter's consequence).
+        procedure: dict[str, Any] = {"reason": reason, "reshuffle": True, "remove_deck": False}
+        if known.irregularity is not None:
+            procedure.update(self.procedure(known.irregularity))
+        return (public, Event("irregularity_procedure", procedure, DEALER)), transfers
+
+    # --- persistence ---------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.GAME,
+            "number": self.number,
+            "rules": self.rules.to_dict(),
+            "deck_back": self.deck_back,
+            "order": list(self.order),
+            "salt": self.salt,
+            "phase": self.phase.value,
+            "boxes": [b.to_dict() for b in self.boxes.values()],
+            **self.cards_dict(),
+            "to_act": self.to_act,
+            "void_reason": self.void_reason,
+            "results": self.results,
+        }
+
+    def cards_dict(self) -> dict[str, Any]:
+        """Hook: the cards the round holds outside the boxes, as stored (the game's own
+        piles among them, in the order it stores them)."""
+        return {
+            "dealer_cards": list(self.dealer_cards),
+            "discards": list(self.discards),
+            "stub": list(self.stub),
+        }
+
+    @classmethod
+    def more_from_dict(cls, d: dict[str, Any]) -> dict[str, Any]:
+        """Hook: the game's own stored fields, as keyword arguments."""
+        return {}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Self:
+        try:
+            return cls._from_dict(d)
+        except InvalidInput as exc:
+            raise InvalidInput("bad_state", f"not {cls.SAVED}: {exc.message}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InvalidInput("bad_state", f"not {cls.SAVED}: {exc!r}") from None
+
+    @classmethod
+    def _from_dict(cls, d: dict[str, Any]) -> Self:
+        if d.get("game") != cls.GAME:
+            raise ValueError(f"game {d.get('game')!r} is not {cls.GAME}")
+        boxes = [cls.box_from_dict(b) for b in d["boxes"]]
+        to_act = d["to_act"]
+        return cls(
+            number=int(d["number"]),
+            rules=cls.rules_from_dict(d["rules"]),
+            deck_back=str(d["deck_back"]),
+            order=[int(c) for c in d["order"]],
+            salt=str(d["salt"]),
+            phase=cls.PHASE(d["phase"]),
+            boxes={b.box: b for b in boxes},
+            dealer_cards=[int(c) for c in d["dealer_cards"]],
+            discards=[int(c) for c in d["discards"]],
+            stub=[int(c) for c in d["stub"]],
+            to_act=None if to_act is None else int(to_act),
+            void_reason=d["void_reason"],
+            results=d["results"],
+            **cls.more_from_dict(d),
+        )
