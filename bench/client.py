@@ -48,6 +48,7 @@ class TableClient:
         self.pinger: asyncio.Task[None] | None = None
         self.messages = 0
         self.kinds: Counter[str] = Counter()  # public event kinds received so far
+        self.types: Counter[str] = Counter()  # frames received so far, by type
         self.arrived = asyncio.Condition()
         #: The process that took this socket, as a proxy in front names it (HAProxy's
         #: ``X-Frenzy-Server``, docs/deploy/haproxy.cfg); None without one.
@@ -89,6 +90,7 @@ class TableClient:
                 if self.keep_frames:
                     self.frames.append(frame)
                 kind = frame.get("type")
+                self.types[str(kind)] += 1
                 if kind == "events" and not frame.get("private"):
                     self.arrivals.setdefault(frame["version"], now)
                     self.versions.append(frame["version"])

@@ -15,6 +15,7 @@ import gc
 import random
 import statistics
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,10 @@ DEALER_STEPS = ("open_betting", "no_more_bets", "deal", "reveal", "settle")
 #: Four Card Frenzy's bots keep their own commands (``bet``, ``decide``); the other games'
 #: bots send the generic ``act`` frame (:func:`other_game_bot`).
 FOUR_CARD_FRENZY = "four_card_frenzy"
+#: How long a bot or the console waits for the answer to a command. Past capacity a busy
+#: server answers late but answers (it queues, it does not drop): a bot that gave up after
+#: 10 s died with its task, never decided, and its table stalled (150 tables, 2026-11-26).
+REPLY_SECONDS = 120.0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -101,23 +106,28 @@ async def player_bot(
                 wagers["four_card_bonus"] = 500
             if rng.random() < 0.3:
                 wagers["all_six"] = 100
-            reply = await client.command(cmd="bet", box=box, wagers=wagers)
-            if reply["type"] != "ok":
-                client.errors.append(reply)
+            await answered(client, cmd="bet", box=box, wagers=wagers)
         elif kind == "hole_cards" and data["box"] == box:
             hand_max = data["max_raise"]
         elif kind == "turn" and data["box"] == box:
             await asyncio.sleep(rng.uniform(0, think))
             multiple = hand_max if rng.random() < 0.8 else 0
-            reply = await client.command(cmd="decide", box=box, **{"raise": multiple})
-            if reply["type"] != "ok":
-                client.errors.append(reply)
+            await answered(client, cmd="decide", box=box, **{"raise": multiple})
+
+
+async def answered(client: TableClient, **message: Any) -> None:
+    """A bot's command; a refusal, or no answer within :data:`REPLY_SECONDS`, is noted as an
+    error and the bot plays on (a bot that died with its task would stall its table)."""
+    try:
+        reply = await client.command(timeout=REPLY_SECONDS, **message)
+    except TimeoutError:
+        reply = {"type": "error", "code": "no_reply", "message": f"{message.get('cmd')}"}
+    if reply["type"] != "ok":
+        client.errors.append(reply)
 
 
 async def act(client: TableClient, move: str, box: int, args: dict[str, Any]) -> None:
-    reply = await client.command(cmd="act", move=move, box=box, args=args)
-    if reply["type"] != "ok":
-        client.errors.append(reply)
+    await answered(client, cmd="act", move=move, box=box, args=args)
 
 
 async def other_game_bot(
@@ -141,9 +151,14 @@ async def other_game_bot(
                 await act(client, "decide", box, {"play": True})
         elif kind == "setting_turn" and data.get("box") == box:
             await asyncio.sleep(rng.uniform(0, think))
-            view = await client.wait_for(
-                lambda f, v=version: f.get("type") == "view" and f["version"] >= v, timeout=30
-            )
+            try:
+                view = await client.wait_for(
+                    lambda f, v=version: f.get("type") == "view" and f["version"] >= v,
+                    timeout=REPLY_SECONDS,
+                )
+            except TimeoutError:
+                client.errors.append({"type": "error", "code": "no_view", "box": box})
+                continue
             moves = ((view.get("round") or {}).get("moves")) or []
             setting = next((m for m in moves if m["move"] == "set_hands" and m["box"] == box), None)
             if setting is None:
@@ -178,7 +193,11 @@ async def dealer_loop(run: TableRun, rounds: int, pause: float, start: float = 0
                 return
             await asyncio.sleep(pause)
             sent = time.monotonic()
-            reply = await dealer.command(cmd=step, timeout=30)
+            try:
+                reply = await dealer.command(cmd=step, timeout=REPLY_SECONDS)
+            except TimeoutError:
+                run.errors.append(f"table {run.table_id}: no answer to {step}")
+                return
             if reply["type"] != "ok":
                 run.errors.append(f"{step}: {reply.get('code')} {reply.get('message')}")
                 continue
@@ -263,6 +282,10 @@ async def run_tables(
     await asyncio.sleep(1.0)  # let the last frames land
     server_cpu = cpu() - cpu_before
     messages = sum(c.messages for run in runs for c in run.sockets) - messages_before
+    types: Counter[str] = Counter()
+    for run in runs:
+        for c in run.sockets:
+            types.update(c.types)
     gc.enable()
     for bot in bots:
         bot.cancel()
@@ -293,6 +316,13 @@ async def run_tables(
         "p99_ms": percentile(latencies, 99) * 1000,
         "samples": len(latencies),
         "errors": [e for run in runs for e in run.errors] + [str(e) for e in client_errors],
+        # What went wrong, by kind: the consoles' stalls and each refusal's code.
+        "error_codes": Counter(
+            ["stalled" for run in runs for _ in run.errors]
+            + [str(e.get("code")) for e in client_errors]
+        ),
+        # Frames the sockets received, by type, over the whole run (the seating's included).
+        "frame_types": types,
         "version_faults": faults,
         "refusals": refusals,
         # Behind a proxy that names the process (docs/deploy/haproxy.cfg): each table's
@@ -405,6 +435,16 @@ def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
             lines.append(f"  {name:<17} {tables:3d} tables   p50 {p50:7.1f} ms   p99 {p99:7.1f} ms")
     for step, (p50, p99, worst) in result["steps"].items():
         lines.append(f"  {step:<14} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   max {worst:7.1f} ms")
+    rounds = max(1, result["rounds"])
+    lines.append(
+        "frames per round      "
+        + ", ".join(f"{t} {n / rounds:.1f}" for t, n in result["frame_types"].most_common())
+    )
+    if result["error_codes"]:
+        lines.append(
+            "errors by kind        "
+            + ", ".join(f"{k} {n}" for k, n in result["error_codes"].most_common())
+        )
     lines += [f"  error: {e}" for e in result["errors"][:10]]
     return lines
 

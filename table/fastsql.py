@@ -367,3 +367,34 @@ def session_touch() -> str:
     from .models import PlayerSession
 
     return f"UPDATE {table(PlayerSession)} SET last_active = %s WHERE {col('id')} = %s"
+
+
+# --- the duties (table/duties.py) ------------------------------------------------------------
+
+
+@lru_cache(maxsize=2)
+def may_credit(vendor: str) -> str:
+    """Whether a user may credit accounts now: active, and a superuser or holding the
+    permission directly or through a group (:func:`table.duties._credit_query`, the same
+    test as one statement: every dealer command asks it, table/duties.py ``clash``).
+    Parameters: user id, the permission's codename and app label, twice."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group, Permission
+    from django.contrib.contenttypes.models import ContentType
+
+    user_model = get_user_model()
+    users = table(user_model)
+    held = table(user_model.user_permissions.through)  # type: ignore[attr-defined]
+    member = table(user_model.groups.through)  # type: ignore[attr-defined]
+    granted = table(Group.permissions.through)
+    perms, types = table(Permission), table(ContentType)
+    permission = (
+        f"JOIN {perms} p ON p.id = x.permission_id JOIN {types} ct ON ct.id = p.content_type_id "
+        "WHERE p.codename = %s AND ct.app_label = %s"
+    )
+    return (
+        f"SELECT 1 FROM {users} u WHERE u.id = %s AND u.is_active AND (u.is_superuser "
+        f"OR EXISTS (SELECT 1 FROM {held} x {permission} AND x.user_id = u.id) "
+        f"OR EXISTS (SELECT 1 FROM {member} g JOIN {granted} x ON x.group_id = g.group_id "
+        f"{permission} AND g.user_id = u.id))"
+    )

@@ -178,3 +178,23 @@ def test_take_over_and_hand_back_are_audited(dealer: Any, table: Table) -> None:
     with pytest.raises(services.ServiceError):
         services.take_over(table.pk, stranger)
     assert AuditEntry.objects.filter(action="refused_take_over", actor=stranger).exists()
+
+
+def test_the_plain_credit_check_agrees_with_the_orm_one() -> None:
+    """Every dealer command asks :func:`duties.may_credit` (one plain statement); it says
+    what the ORM's query says for each way of holding the duty, and for none."""
+    cashiers = duty_group("Cashiers")
+    floor = Group.objects.create(name="Floor")
+    direct, grouped, boss, retired, plain = (make_player(n, 0) for n in "dgbrp")
+    direct.user_permissions.add(credit_permission())
+    grouped.groups.add(cashiers)
+    plain.groups.add(floor)  # a group that credits nothing
+    plain.user_permissions.add(Permission.objects.get(codename="deal_table"))
+    boss.is_superuser = True
+    boss.save()
+    retired.is_superuser, retired.is_active = True, False
+    retired.save()
+    expected = {direct: True, grouped: True, boss: True, retired: False, plain: False}
+    for user, credits in expected.items():
+        orm = User.objects.filter(duties._credit_query([user.pk])).exists()
+        assert duties.may_credit(user.pk) is credits is orm, user.username
