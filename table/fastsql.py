@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Model
+from psycopg.adapt import Transformer
 
 
 @lru_cache(maxsize=256)
@@ -108,13 +109,27 @@ def flush(commit: bool = False) -> None:
         return
     _pending.writes = []
     with connection.cursor() as cursor:
-        # Each statement is bound on its own (the driver caches the parse of a statement's
-        # text, and most repeat exactly); the joined text then goes out with no parameters
-        # left to find, so the driver does not parse the whole batch again.
-        statements = [cursor.cursor.mogrify(sql, params) for sql, params in writes]
+        # Each statement is bound on its own (:func:`bind`); the joined text then goes out
+        # with no parameters left to find, so the driver does not parse the whole batch again.
+        literal = Transformer.from_context(cursor.cursor).as_literal
+        statements = [bind(literal, sql, params) for sql, params in writes]
         if commit:
-            statements.append("COMMIT")
-        cursor.execute(";\n".join(statements))
+            statements.append(b"COMMIT")
+        cursor.execute(b";\n".join(statements))
+
+
+def bind(literal: Any, sql: str, params: Sequence[Any]) -> bytes:
+    """``sql`` with its ``%s`` placeholders filled in with ``params`` as SQL literals (the
+    driver's own ``literal``: what ``mogrify`` writes). The statements of this module use
+    positional ``%s`` only, so their text is already the template the driver would make of
+    it; the driver's parse of the text, which it caches only for statements of at most 50
+    parameters (not a round's multi-row INSERTs), is skipped."""
+    return _template(sql) % tuple(b"NULL" if p is None else literal(p) for p in params)
+
+
+@lru_cache(maxsize=1024)
+def _template(sql: str) -> bytes:
+    return sql.encode()
 
 
 def dumps(value: Any) -> str:
