@@ -115,7 +115,7 @@ def flush(commit: bool = False) -> None:
         statements = [bind(literal, sql, params) for sql, params in writes]
         if commit:
             statements.append(b"COMMIT")
-        cursor.execute(b";\n".join(statements))
+        cursor.execute(b";\n".join(statements).decode())
 
 
 def bind(literal: Any, sql: str, params: Sequence[Any]) -> bytes:
@@ -399,8 +399,8 @@ def may_credit(vendor: str) -> str:
 
     user_model = get_user_model()
     users = table(user_model)
-    held = table(user_model.user_permissions.through)  # type: ignore[attr-defined]
-    member = table(user_model.groups.through)  # type: ignore[attr-defined]
+    held = table(user_model.user_permissions.through)
+    member = table(user_model.groups.through)
     granted = table(Group.permissions.through)
     perms, types = table(Permission), table(ContentType)
     permission = (
