@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
@@ -131,7 +132,7 @@ if REDIS_URL:
     from redis.exceptions import ConnectionError as RedisConnectionError
     from redis.exceptions import TimeoutError as RedisTimeoutError
 
-    CHANNEL_LAYERS = {
+    CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
             # Pub/sub: a group message is published once and each process fans it out to its
             # own sockets (the list-based core layer pushes one copy per socket through Redis,

@@ -307,7 +307,7 @@ def money_problems(row: Round, game: Game[Any, Any], state: Any) -> list[str]:
                 f"the {'void' if void else 'settlement'} says "
                 f"{expected.get(name, 0)}"
             )
-    paid = defaultdict(int)
+    paid: defaultdict[tuple[int | None, str], int] = defaultdict(int)
     for box, wager in LedgerTransaction.objects.filter(
         round=row, memo__in=PAYOUT_MEMOS
     ).values_list("box", "wager"):

@@ -34,9 +34,10 @@ import os
 import secrets
 import time
 import weakref
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
@@ -68,7 +69,11 @@ READ_THREADS = int(os.environ.get("FRENZY_READ_THREADS", "2"))
 _read_pool = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="frenzy-read")
 
 
-def in_reader(fn: Any) -> Any:
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def in_reader(fn: Callable[_P, _R]) -> Callable[_P, Coroutine[Any, Any, _R]]:
     """Run a read in the read pool: never queued behind (or ahead of) a game command."""
     return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_read_pool)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 
 from table.games import ENTRIES, default_game, game
@@ -98,7 +98,7 @@ def make_user(
     dealer: bool = False,
     staff: bool = False,
     superuser: bool | None = None,
-):  # type: ignore[no-untyped-def]
+) -> User:
     User = get_user_model()
     user, created = User.objects.get_or_create(username=username)
     if created:

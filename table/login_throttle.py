@@ -47,7 +47,7 @@ DEVICE_MAX_AGE = 365 * 24 * 3600
 DEVICE_ACCOUNTS = 5  # a shared browser remembers this many accounts
 
 
-class LoginThrottle(AxesStandaloneBackend):
+class LoginThrottle(AxesStandaloneBackend):  # type: ignore[misc]  # axes is untyped (Any)
     """Axes' check, for logins over HTTP. A login without a request (scripts, the test
     client's ``login``) has no client address to throttle and is left to the next backend
     (axes' own backend refuses it with an exception)."""

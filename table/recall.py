@@ -12,12 +12,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db.models import Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from table.games import GAME_TITLES, game, game_of_state, unkeyed_game
@@ -30,6 +30,9 @@ from table.games.shoe import commitment
 from .models import BoxRecord, Round, RoundEvent, SettlementLine, Table
 from .money import dollars
 from .snapshot import is_dealer
+
+if TYPE_CHECKING:
+    from .signed_in import SignedInRequest
 
 #: Game recall shows a player this many of their last rounds.
 RECALL_ROUNDS = 10
@@ -350,7 +353,7 @@ def _record(row: Round, user: User, full: bool) -> dict[str, Any]:
 
 
 @login_required
-def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
+def round_detail(request: SignedInRequest, round_id: int) -> HttpResponse:
     row = get_object_or_404(_rows(), pk=round_id)
     full = sees_everything(request.user)
     if not full and not BoxRecord.objects.filter(round=row, player=request.user).exists():
@@ -361,7 +364,7 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
 
 
 @login_required
-def my_rounds(request: HttpRequest) -> HttpResponse:
+def my_rounds(request: SignedInRequest) -> HttpResponse:
     user = request.user
     records = recall_rounds(user, RECALL_ROUNDS)
     rows = {r.pk: r for r in Round.objects.filter(pk__in=[rec["id"] for rec in records])}

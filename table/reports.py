@@ -286,11 +286,12 @@ def _add(
             return
         line = _main_line(group, figure, labels)
     else:
-        line = group.wagers.get(wager)
-        if line is None:
-            line = group.wagers[wager] = WagerLine(
+        found = group.wagers.get(wager)
+        if found is None:
+            found = group.wagers[wager] = WagerLine(
                 wager, labels.get(wager, wager.replace("_", " "))
             )
+        line = found
         figure = math_.by_wager.get(wager)
         if figure is not None and figure is math_.main:
             figure = None  # a main-game wager: its theoretical win is the main game's

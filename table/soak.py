@@ -317,6 +317,7 @@ class Soak:
 
     def _state(self, t: _Table) -> Any:
         t.table.refresh_from_db()
+        assert t.table.current_round_id is not None  # play() opened one; it stays after it ends
         row = Round.objects.get(pk=t.table.current_round_id)
         return t.game.from_dict(row.state)
 
@@ -387,6 +388,7 @@ class Soak:
 
     def _check(self, t: _Table) -> None:
         t.table.refresh_from_db()
+        assert t.table.current_round_id is not None  # play() opened one; it stays after it ends
         row = Round.objects.select_related("table").get(pk=t.table.current_round_id)
         status = t.game.status(t.game.from_dict(row.state))
         self.figures.rounds[row.game, status.phase] += 1

@@ -7,7 +7,7 @@ a snapshot, so that a page and a reconnecting client see exactly the same thing.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -24,6 +24,9 @@ from . import lag
 from .duties import can_deal, dealt_tables
 from .models import Account, ProgressiveMeter, RoundEvent, Seat, Table
 from .recall import recall_rounds
+
+if TYPE_CHECKING:
+    from .signed_in import SignedInRequest
 
 
 def _money(cents: int | None) -> str:
@@ -65,7 +68,7 @@ def _number_order(table: Table) -> list[Any]:
 
 
 @login_required
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: SignedInRequest) -> HttpResponse:
     """Every table, under a heading per game (its title and regulation)."""
     taken: dict[int, set[int]] = {}
     for table_id, box in Seat.objects.values_list("table_id", "box"):

@@ -32,11 +32,7 @@ from .models import LimitChange, SelfExclusion
 HELPLINE = "1-800-GAMBLER"
 
 if TYPE_CHECKING:
-
-    class SignedInRequest(HttpRequest):
-        """A request past ``login_required``: its user is a signed-in account."""
-
-        user: User
+    from table.signed_in import SignedInRequest
 
 
 def is_player(user: Any) -> bool:
