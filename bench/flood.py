@@ -62,9 +62,9 @@ async def seated_player(client: TableClient, box: int, gap: float, rec: Recorder
     while True:
         phase = rec.phase
         message: dict[str, Any] = (
-            {"cmd": "bet", "box": box, "wagers": wagers}
+            {"cmd": "act", "move": "bet", "box": box, "args": wagers}
             if n % 2 == 0
-            else {"cmd": "withdraw", "box": box}
+            else {"cmd": "act", "move": "withdraw", "box": box}
         )
         started = time.monotonic()
         try:

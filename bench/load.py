@@ -106,13 +106,13 @@ async def player_bot(
                 wagers["four_card_bonus"] = 500
             if rng.random() < 0.3:
                 wagers["all_six"] = 100
-            await answered(client, cmd="bet", box=box, wagers=wagers)
+            await answered(client, cmd="act", move="bet", box=box, args=wagers)
         elif kind == "hole_cards" and data["box"] == box:
             hand_max = data["max_raise"]
         elif kind == "turn" and data["box"] == box:
             await asyncio.sleep(rng.uniform(0, think))
             multiple = hand_max if rng.random() < 0.8 else 0
-            await answered(client, cmd="decide", box=box, **{"raise": multiple})
+            await answered(client, cmd="act", move="decide", box=box, args={"raise": multiple})
 
 
 async def answered(client: TableClient, **message: Any) -> None:

@@ -20,7 +20,7 @@ import os
 import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Final
+from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -165,24 +165,17 @@ async def public_view(table_id: int, version: int) -> str:
     return await asyncio.shield(built)
 
 
-#: The protocol v1 player commands and what to send instead at a table of protocol v2.
-V1_MOVES: Final = {
-    cmd: f'this table\'s game takes moves: send {{"cmd": "act", "move": "{cmd}", "box": N, '
-    '"args": {...}}} with the args its view\'s moves offer (docs/protocol.md, protocol v2)'
-    for cmd in ("bet", "withdraw", "decide")
-}
-
-
 def view_frames(name: str) -> bool:
     """Whether the game's felt draws from the round view each socket is sent after the
     table's frames (protocol v2, "view", with the meters' frames), or from the table's
-    events alone (v1: ``FeltParts.view_frames`` False, Four Card Frenzy's felt)."""
+    events and state frames alone (``FeltParts.view_frames`` False: a felt written before
+    the interface; its moves are ``act`` frames all the same)."""
     return game_named(name).felt.view_frames
 
 
 def table_links(table_id: int) -> tuple[str, list[int]] | None:
     """The table's game and the shared meters linked to it (None: no such table). A felt
-    drawn from the events alone (protocol v1) takes no meter frames: its sockets read
+    drawn from the events alone takes no meter frames: its sockets read
     nothing more than before."""
     game = Table.objects.filter(pk=table_id).values_list("rules__game", flat=True).first()
     if game is None:
@@ -685,11 +678,6 @@ class TableConsumer(FrameConsumer):
         if not self.authenticated:
             await self.error("login_required", "log in to play", command.ref)
             return
-        if command.cmd in V1_MOVES and self.view_frames:
-            # A table whose game draws from views takes moves (protocol v2): a v1 frame's
-            # fields are another game's (its wagers would be refused as unknown ones).
-            await self.error("wrong_protocol", V1_MOVES[command.cmd], command.ref)
-            return
         watch = lag.current()
         if command.cmd == "sit" and watch.behind:  # the overload guard (table.lag)
             watch.refused_seats += 1
@@ -755,13 +743,6 @@ class TableConsumer(FrameConsumer):
                 return services.stand(t, user, command.box, **kw)
             case "more_time":
                 return services.more_time(t, user, command.box, **timed)
-            case "bet":
-                wagers = command.wagers.model_dump()
-                return services.place_bets(t, user, command.box, wagers, **timed)
-            case "withdraw":
-                return services.withdraw_bets(t, user, command.box, **timed)
-            case "decide":
-                return services.decide(t, user, command.box, command.raise_, **timed)
             case "leave":
                 return services.leave(t, user, **kw)
             case "act":

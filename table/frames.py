@@ -186,7 +186,10 @@ class Ok(_Closed):
 
 class Error(_Closed):
     type: Literal["error"]
-    code: Code = Field(description="the catalogue is docs/protocol.md's")
+    code: Code = Field(
+        description="the catalogue is docs/protocol.md's (wrong_protocol: a retired protocol "
+        "v1 command, bet, withdraw or decide; send act)"
+    )
     message: str = Field(min_length=1, description="what to do, in words")
     ref: Ref
 

@@ -8,7 +8,7 @@ documents every command and event.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -18,7 +18,6 @@ MAX_FRAME_BYTES = 4096
 MAX_REF_CHARS = 64
 
 Box = Annotated[int, Field(ge=1, le=6, description="Box number, 1 = farthest to the dealer's left")]
-Cents = Annotated[int, Field(ge=0, le=100_000_000, description="An amount in integer cents")]
 
 
 class Command(BaseModel):
@@ -70,39 +69,11 @@ class MoreTime(Command):
     box: Box
 
 
-class Wagers(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    ante: Cents = Field(description="Ante; the Odds Wager is placed equal to it (§684a.7(d)(1))")
-    prime: Cents = 0
-    four_card_bonus: Cents = 0
-    all_six: Cents = 0
-
-
-class Bet(Command):
-    cmd: Literal["bet"]
-    box: Box
-    wagers: Wagers
-
-
-class Withdraw(Command):
-    cmd: Literal["withdraw"]
-    box: Box
-
-
-class Decide(Command):
-    cmd: Literal["decide"]
-    box: Box
-    raise_: Annotated[int, Field(ge=0, le=3, alias="raise")] = Field(
-        description="1, 2 or 3 times the Ante; 0 folds", alias="raise"
-    )
-
-
 class Leave(Command):
     cmd: Literal["leave"]
 
 
-# --- players, protocol v2: a move of any game but Four Card Frenzy ---------------------------
+# --- players: a move of any game (protocol v2) ---------------------------------------------
 
 #: The most arguments an ``act`` frame may carry, and the most items in one of its lists or
 #: flat objects: a move's args are a few wagers, a Play amount or one setting of five cards.
@@ -131,7 +102,7 @@ ArgValue = (
 
 
 class Act(Command):
-    """A player's move at a table of a game other than Four Card Frenzy: one of the moves the
+    """A player's move at a table of any game: one of the moves the
     round view offers (``round.moves``), sent back with the box and the args of the choice
     picked or the amounts filled in. The game checks the rules; the frame only its shape."""
 
@@ -167,11 +138,9 @@ class DealerAction(Command):
 
 
 #: The irregularities a dealer names, as each game's void move offers them (its choice's
-#: ``args``): Four Card Frenzy's console sends ``face_up_cards``, ``wrong_card_count``,
-#: ``shoe_jam``, ``stub_miscount``; the other games' consoles send the reasons their dealer
-#: moves offer (Crazy 4 Poker ``stub_count_wrong``, ``dealer_card_exposed``; Five Card Hi-Lo
-#: ``stub_miscount``, ``stub_miscount_misdealt``; every game ``table_closed``). The frame
-#: checks only the shape: the game decides whether the reason exists and applies now.
+#: ``args``: the reasons the game's dealer moves offer, e.g. ``stub_miscount``, and
+#: ``table_closed`` at every game). The frame checks only the shape: the game decides whether
+#: the reason exists and applies now.
 VoidReason = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_]*$")]
 
 
@@ -193,7 +162,7 @@ class ArmFault(Command):
 
 
 PlayerCommand = Annotated[
-    Ping | Snapshot | Sit | Stand | MoreTime | Bet | Withdraw | Decide | Leave | Act,
+    Ping | Snapshot | Sit | Stand | MoreTime | Leave | Act,
     Field(discriminator="cmd"),
 ]
 DealerCommand = Annotated[
@@ -202,6 +171,15 @@ DealerCommand = Annotated[
 
 PLAYER_ADAPTER: TypeAdapter[Any] = TypeAdapter(PlayerCommand)
 DEALER_ADAPTER: TypeAdapter[Any] = TypeAdapter(DealerCommand)
+
+
+#: Protocol v1's player commands, retired: every game's moves are ``act`` frames. A v1 frame
+#: is answered ``wrong_protocol`` with what to send instead.
+RETIRED: Final = {
+    cmd: f'protocol v1 is retired: send {{"cmd": "act", "move": "{cmd}", "box": N, '
+    '"args": {...}} with the args the round view\'s moves offer (docs/protocol.md)'
+    for cmd in ("bet", "withdraw", "decide")
+}
 
 
 class ProtocolError(Exception):
@@ -281,6 +259,10 @@ def parse(adapter: TypeAdapter[Any], text: str | None, raw_bytes: bytes | None =
         kind = first.get("type", "")
         if kind == "json_invalid":
             raise ProtocolError("bad_json", "the frame is not valid JSON", ref) from None
+        if kind == "union_tag_invalid" and isinstance(frame, dict):
+            retired = RETIRED.get(str(frame.get("cmd")))
+            if retired is not None:
+                raise ProtocolError("wrong_protocol", retired, ref) from None
         if kind in ("union_tag_invalid", "union_tag_not_found"):
             raise ProtocolError(
                 "unknown_command", "unknown or missing command ('cmd')", ref
@@ -300,7 +282,14 @@ def parse(adapter: TypeAdapter[Any], text: str | None, raw_bytes: bytes | None =
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:
+    """The commands' JSON Schemas (``docs/schemas/``, ``manage.py export_schemas``)."""
+    player = PLAYER_ADAPTER.json_schema(by_alias=True)
+    player["description"] = (
+        "A command on the player endpoint (protocol v2: a player's moves at every game are act "
+        "frames). Protocol v1's player commands (bet, withdraw, decide) are retired: each is "
+        "answered by an error frame with code wrong_protocol naming the act frame to send."
+    )
     return {
-        "player_command": PLAYER_ADAPTER.json_schema(by_alias=True),
+        "player_command": player,
         "dealer_command": DEALER_ADAPTER.json_schema(by_alias=True),
     }

@@ -364,8 +364,8 @@ async function placeDrafts({ final }) {
     const d = drafts.get(box);
     const sent = { ...d };
     const reply = d.ante || OPTIONAL.some((w) => d[w])
-      ? await command("bet", { box, wagers: sent })
-      : await command("withdraw", { box });
+      ? await command("act", { move: "bet", box, args: sent })
+      : await command("act", { move: "withdraw", box });
     // Chips added while the command was on its way stay to be placed next.
     if (reply && drafts.get(box) && BET_WAGERS.every((w) => (drafts.get(box)[w] || 0) === (sent[w] || 0))) {
       drafts.delete(box);
@@ -479,7 +479,7 @@ async function withdrawBets() {
   for (const box of myBoxes(S)) {
     drafts.delete(box);
     if (findBox(S, box)) {
-      if (!(await command("withdraw", { box }))) return;
+      if (!(await command("act", { move: "withdraw", box }))) return;
     }
   }
   render();
@@ -488,7 +488,8 @@ async function withdrawBets() {
 async function decide(raise) {
   const box = S?.round?.to_act;
   if (!box) return;
-  await command("decide", { box, raise });
+  // The view's decide move offers {"raise": 0-3}: sent back as an act frame (protocol v2).
+  await command("act", { move: "decide", box, args: { raise } });
   // The decision panel is gone: the keyboard goes to the box just played, not to the top of
   // the page (the next Tab goes on from the felt, not from the page's first link).
   const active = document.activeElement;

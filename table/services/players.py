@@ -1,7 +1,8 @@
 """A seated player's commands in a round, for any game: :func:`act` sends one of the player
 moves (bets, withdrawing them, a decision, setting the hands) to the game through its
-interface; :func:`place_bets`, :func:`withdraw_bets` and :func:`decide` are Four Card Frenzy's
-commands as they always were (a Raise of 1x/2x/3x the Ante or a fold), on the same path.
+interface (the ``act`` frame). :func:`place_bets`, :func:`withdraw_bets` and :func:`decide`
+are shorthands on the same path for Python callers (tests, bench): a game whose decision is
+a Raise multiple (``{"raise": 0-3}``). Protocol v1's frames that used them are retired.
 """
 
 from __future__ import annotations

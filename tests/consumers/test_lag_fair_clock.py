@@ -64,7 +64,9 @@ async def dealt(table: Table, alice: Sock, bob: Sock, dealer: Sock) -> None:
         assert (await sock.command(cmd="sit", box=box))["type"] == "ok"
     assert (await dealer.command(cmd="open_betting"))["type"] == "ok"
     for sock, box in ((alice, 1), (bob, 3)):
-        assert (await sock.command(cmd="bet", box=box, wagers={"ante": 1000}))["type"] == "ok"
+        assert (await sock.command(cmd="act", move="bet", box=box, args={"ante": 1000}))[
+            "type"
+        ] == "ok"
     assert (await dealer.command(cmd="no_more_bets"))["type"] == "ok"
     assert (await dealer.command(cmd="deal"))["type"] == "ok"
 
@@ -89,9 +91,11 @@ async def test_a_decision_sent_in_time_is_honoured_however_late_the_server_gets_
     assert stored is not None and shown == int(stored.timestamp() * 1000)
 
     clock = AutoDealer(table.pk, owner="clock-test", full=False)
-    decide = slowed(monkeypatch, "decide", SLOW)
+    act = slowed(monkeypatch, "act", SLOW)
     deadline = await database_sync_to_async(deadline_in)(table, "turn_deadline", 0.3)
-    await alice.send(cmd="decide", box=1, ref="in-time", **{"raise": 1})  # before the deadline
+    await alice.send(
+        cmd="act", move="decide", box=1, ref="in-time", args={"raise": 1}
+    )  # before the deadline
     await asyncio.sleep(0.5)
     assert timezone.now() > deadline  # the deadline passed while the command was on its way
     # The clock does not fold the box under the decision still on its way.
@@ -102,10 +106,10 @@ async def test_a_decision_sent_in_time_is_honoured_however_late_the_server_gets_
     assert await database_sync_to_async(decision_of)(table, 1) == 1
 
     # Bob's turn: a decision sent after the deadline is refused, and changes nothing ...
-    monkeypatch.setattr(services, "decide", decide)
+    monkeypatch.setattr(services, "act", act)
     deadline = await database_sync_to_async(deadline_in)(table, "turn_deadline", 0.1)
     await asyncio.sleep(0.3)
-    late = await bob.command(cmd="decide", box=3, **{"raise": 1})
+    late = await bob.command(cmd="act", move="decide", box=3, args={"raise": 1})
     assert late["type"] == "error" and late["code"] == "too_late", late
     assert await database_sync_to_async(decision_of)(table, 3) is None
     # ... and the clock folds the box only once a decision sent in time would have come.
@@ -132,9 +136,9 @@ async def test_a_stamp_counts_only_up_to_the_allowance(
     await alice.until(
         lambda f: f["type"] == "events" and any(e["kind"] == "turn" for e in f["events"])
     )
-    slowed(monkeypatch, "decide", 1.0)
+    slowed(monkeypatch, "act", 1.0)
     await database_sync_to_async(deadline_in)(table, "turn_deadline", 0.2)
-    reply = await alice.command(cmd="decide", box=1, **{"raise": 1})  # sent in time
+    reply = await alice.command(cmd="act", move="decide", box=1, args={"raise": 1})  # sent in time
     assert reply["type"] == "error" and reply["code"] == "too_late", reply
     assert await database_sync_to_async(decision_of)(table, 1) is None
     for sock in (alice, bob, dealer):
@@ -157,17 +161,17 @@ async def test_a_bet_sent_before_the_countdown_ends_is_honoured(
     owner = "clock-test"
     await database_sync_to_async(lambda: Table.objects.filter(pk=table.pk).update(dealt_by=owner))()
     clock = AutoDealer(table.pk, owner=owner)
-    place_bets = slowed(monkeypatch, "place_bets", SLOW)
+    act = slowed(monkeypatch, "act", SLOW)
     deadline = await database_sync_to_async(deadline_in)(table, "betting_deadline", 0.3)
-    await alice.send(cmd="bet", box=1, ref="in-time", wagers={"ante": 1000})
+    await alice.send(cmd="act", move="bet", box=1, ref="in-time", args={"ante": 1000})
     await asyncio.sleep(0.5)
     assert timezone.now() > deadline
     assert await database_sync_to_async(clock.tick)() is None  # betting stays open for it
     reply = await alice.reply(timeout=10)
     assert reply["type"] == "ok" and reply["ref"] == "in-time", reply
     assert timezone.now() > deadline
-    monkeypatch.setattr(services, "place_bets", place_bets)
-    late = await bob.command(cmd="bet", box=3, wagers={"ante": 1000})
+    monkeypatch.setattr(services, "act", act)
+    late = await bob.command(cmd="act", move="bet", box=3, args={"ante": 1000})
     assert late["type"] == "error" and late["code"] == "too_late", late
     wait = (deadline + ALLOWANCE - timezone.now()).total_seconds()
     await asyncio.sleep(max(0.0, wait) + 0.05)

@@ -87,7 +87,7 @@ async def test_behind_no_new_watchers_or_seats_and_the_seated_play_on(
     assert (await alice.recv())["type"] == "snapshot"
     dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
     assert (await dealer.command(cmd="open_betting"))["type"] == "ok"
-    reply = await alice.command(cmd="bet", box=1, wagers={"ante": 1000})
+    reply = await alice.command(cmd="act", move="bet", box=1, args={"ante": 1000})
     assert reply["type"] == "ok", reply
 
     # Caught up: seats again.

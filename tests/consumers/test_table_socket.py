@@ -27,9 +27,10 @@ async def play_round(
     assert (await dealer.command(cmd="open_betting"))["type"] == "ok"
     for sock, box in players.values():
         reply = await sock.command(
-            cmd="bet",
+            cmd="act",
+            move="bet",
             box=box,
-            wagers={"ante": 1000, "prime": 100, "four_card_bonus": 200, "all_six": 100},
+            args={"ante": 1000, "prime": 100, "four_card_bonus": 200, "all_six": 100},
         )
         assert reply["type"] == "ok", reply
     assert (await dealer.command(cmd="no_more_bets"))["type"] == "ok"
@@ -48,7 +49,7 @@ async def play_round(
         box = kinds["turn"]["data"]["box"]
         name, sock = by_box[box]
         multiple = 0 if name in fold else 1
-        reply = await sock.command(cmd="decide", box=box, **{"raise": multiple})
+        reply = await sock.command(cmd="act", move="decide", box=box, args={"raise": multiple})
         assert reply["type"] == "ok", reply
     assert (await dealer.command(cmd="reveal"))["type"] == "ok"
     assert (await dealer.command(cmd="settle"))["type"] == "ok"
@@ -158,14 +159,16 @@ async def test_bad_frames_get_an_error_and_change_nothing(table_setup: dict[str,
         '{"cmd": "sit", "box": 9}',
         '{"cmd": "sit", "box": "1"}',
         '{"cmd": "sit", "box": true}',
-        '{"cmd": "bet", "box": 1, "wagers": {"ante": -5}}',
-        '{"cmd": "bet", "box": 1, "wagers": {"ante": 500, "bonus": 5}}',
-        '{"cmd": "decide", "box": 1, "raise": 4}',
+        '{"cmd": "act", "move": "bet", "box": 1, "args": {"ante": -5}}',
+        '{"cmd": "act", "move": "bet", "box": 1, "args": {"ante": 500, "bonus": 5}}',
+        '{"cmd": "act", "move": "decide", "box": 1, "args": {"raise": 4}}',
+        '{"cmd": "act", "move": "raise", "box": 1, "args": {"raise": 1}}',
+        '{"cmd": "bet", "box": 1, "wagers": {"ante": 500}}',
         '{"cmd": "deal"}',
         '{"cmd": "sit", "box": 1, "extra": 1}',
         json.dumps({"cmd": "sit", "box": 1, "ref": "x" * 5000}),
-        '{"cmd": "bet", "box": 2, "wagers": {"ante": 500}}',
-        '{"cmd": "decide", "box": 1, "raise": 1}',
+        '{"cmd": "act", "move": "bet", "box": 2, "args": {"ante": 500}}',
+        '{"cmd": "act", "move": "decide", "box": 1, "args": {"raise": 1}}',
         '{"cmd": "stand", "box": 3}',
     ]
     for text in bad:
@@ -180,6 +183,25 @@ async def test_bad_frames_get_an_error_and_change_nothing(table_setup: dict[str,
     await alice.close()
 
 
+async def test_protocol_v1_is_retired(table_setup: dict[str, Any]) -> None:
+    """Protocol v1's player commands are answered with the ``act`` frame to send instead, at
+    every table (docs/protocol.md): nothing runs."""
+    table = table_setup["table"]
+    alice = await open_socket(table.pk, table_setup["alice"])
+    await alice.recv()
+    await seat(alice, 2)
+    for frame in (
+        {"cmd": "bet", "box": 2, "wagers": {"ante": 500}, "ref": "v1"},
+        {"cmd": "withdraw", "box": 2, "ref": "v1"},
+        {"cmd": "decide", "box": 2, "raise": 1, "ref": "v1"},
+    ):
+        reply = await alice.command(**frame)
+        assert reply["type"] == "error" and reply["code"] == "wrong_protocol", reply
+        assert reply["ref"] == "v1" and "retired" in reply["message"]
+        assert f'"move": "{frame["cmd"]}"' in reply["message"]
+    await alice.close()
+
+
 async def test_idempotent_replay_and_stale_version(table_setup: dict[str, Any]) -> None:
     table = table_setup["table"]
     alice = await open_socket(table.pk, table_setup["alice"])
@@ -188,12 +210,16 @@ async def test_idempotent_replay_and_stale_version(table_setup: dict[str, Any]) 
     await dealer.recv()
     await seat(alice, 2)
     await dealer.command(cmd="open_betting")
-    first = await alice.command(cmd="bet", box=2, wagers={"ante": 500}, key="bet-key-0001")
-    again = await alice.command(cmd="bet", box=2, wagers={"ante": 500}, key="bet-key-0001")
+    first = await alice.command(
+        cmd="act", move="bet", box=2, args={"ante": 500}, key="bet-key-0001"
+    )
+    again = await alice.command(
+        cmd="act", move="bet", box=2, args={"ante": 500}, key="bet-key-0001"
+    )
     assert first["type"] == again["type"] == "ok"
     assert again["replayed"] is True and again["version"] == first["version"]
     stale = await alice.command(
-        cmd="bet", box=2, wagers={"ante": 700}, version=first["version"] - 1
+        cmd="act", move="bet", box=2, args={"ante": 700}, version=first["version"] - 1
     )
     assert stale["type"] == "error" and stale["code"] == "stale_version"
     balance = await database_sync_to_async(
@@ -246,7 +272,7 @@ async def test_reconnect_gets_own_cards_in_snapshot(table_setup: dict[str, Any])
     await dealer.recv()
     await seat(alice, 3)
     await dealer.command(cmd="open_betting")
-    await alice.command(cmd="bet", box=3, wagers={"ante": 500})
+    await alice.command(cmd="act", move="bet", box=3, args={"ante": 500})
     await dealer.command(cmd="no_more_bets")
     await dealer.command(cmd="deal")
     await alice.until(
@@ -334,8 +360,9 @@ async def test_duplicate_json_keys_are_refused(table_setup: dict[str, Any]) -> N
     await alice.send(cmd="snapshot")
     before = await alice.until(lambda f: f["type"] == "snapshot")
     for text in (
-        '{"cmd": "bet", "box": 1, "wagers": {"ante": 500, "ante": 50000}, "ref": "d1"}',
-        '{"cmd": "bet", "box": 1, "box": 2, "wagers": {"ante": 500}, "ref": "d2"}',
+        '{"cmd": "act", "move": "bet", "box": 1, "args": {"ante": 500, "ante": 50000}, '
+        '"ref": "d1"}',
+        '{"cmd": "act", "move": "bet", "box": 1, "box": 2, "args": {"ante": 500}, "ref": "d2"}',
         '{"cmd": "stand", "cmd": "sit", "box": 2, "ref": "d3"}',
     ):
         await alice.send_raw(text)
@@ -347,7 +374,7 @@ async def test_duplicate_json_keys_are_refused(table_setup: dict[str, Any]) -> N
     after = await alice.until(lambda f: f["type"] == "snapshot")
     assert after["version"] == before["version"] and after["round"] == before["round"]
     # The same bet without the duplicate goes through.
-    ok = await alice.command(cmd="bet", box=1, wagers={"ante": 500}, ref="d4")
+    ok = await alice.command(cmd="act", move="bet", box=1, args={"ante": 500}, ref="d4")
     assert ok["type"] == "ok" and ok["result"]["wagers"]["ante"] == 500
     await alice.close()
     await dealer.close()
@@ -363,15 +390,19 @@ async def test_a_key_reused_for_another_command_is_refused(table_setup: dict[str
     await dealer.recv()
     await seat(alice, 2)
     await dealer.command(cmd="open_betting")
-    bet = await alice.command(cmd="bet", box=2, wagers={"ante": 500}, key="reuse-key-01")
+    bet = await alice.command(cmd="act", move="bet", box=2, args={"ante": 500}, key="reuse-key-01")
     assert bet["type"] == "ok" and not bet["replayed"]
-    withdraw = await alice.command(cmd="withdraw", box=2, key="reuse-key-01", ref="w1")
+    withdraw = await alice.command(cmd="act", move="withdraw", box=2, key="reuse-key-01", ref="w1")
     assert withdraw["type"] == "error" and withdraw["code"] == "key_reused", withdraw
     assert withdraw["ref"] == "w1"
-    other_bet = await alice.command(cmd="bet", box=2, wagers={"ante": 900}, key="reuse-key-01")
+    other_bet = await alice.command(
+        cmd="act", move="bet", box=2, args={"ante": 900}, key="reuse-key-01"
+    )
     assert other_bet["type"] == "error" and other_bet["code"] == "key_reused", other_bet
     # The very same command again is a retry: its first answer comes back.
-    again = await alice.command(cmd="bet", box=2, wagers={"ante": 500}, key="reuse-key-01")
+    again = await alice.command(
+        cmd="act", move="bet", box=2, args={"ante": 500}, key="reuse-key-01"
+    )
     assert again["type"] == "ok" and again["replayed"] is True
     assert again["version"] == bet["version"]
     await alice.send(cmd="snapshot")

@@ -60,7 +60,7 @@ async def play(stack: LiveStack, one: str, two: str, cookies: dict[str, str]) ->
         assert (await dealer.command(cmd="open_betting"))["type"] == "ok"
         for name, client in players.items():
             reply = await client.command(
-                cmd="bet", box=boxes[name], wagers={"ante": 1000, "all_six": 100}
+                cmd="act", move="bet", box=boxes[name], args={"ante": 1000, "all_six": 100}
             )
             assert reply["type"] == "ok", reply
         assert (await dealer.command(cmd="no_more_bets"))["type"] == "ok"
@@ -77,7 +77,9 @@ async def play(stack: LiveStack, one: str, two: str, cookies: dict[str, str]) ->
                 since=marks[name],
             )
             multiple = 0 if name == "bob" else 1
-            reply = await client.command(cmd="decide", box=boxes[name], **{"raise": multiple})
+            reply = await client.command(
+                cmd="act", move="decide", box=boxes[name], args={"raise": multiple}
+            )
             assert reply["type"] == "ok", reply
         assert (await dealer.command(cmd="reveal"))["type"] == "ok"
         settled = await dealer.command(cmd="settle")

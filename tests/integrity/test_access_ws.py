@@ -45,23 +45,27 @@ async def test_only_the_seated_owner_acts_for_a_box(table_setup: dict[str, Any])
         reply = await sock.command(**message)
         assert (reply["type"], reply.get("code")) == ("error", code), (message, reply)
 
-    await refused(bob, "not_your_box", cmd="bet", box=1, wagers={"ante": 500})
-    await refused(bob, "not_your_box", cmd="withdraw", box=1)
+    await refused(bob, "not_your_box", cmd="act", move="bet", box=1, args={"ante": 500})
+    await refused(bob, "not_your_box", cmd="act", move="withdraw", box=1)
     await refused(bob, "not_your_box", cmd="stand", box=1)
-    await refused(bob, "not_your_box", cmd="bet", box=3, wagers={"ante": 500})  # nobody's box
+    await refused(
+        bob, "not_your_box", cmd="act", move="bet", box=3, args={"ante": 500}
+    )  # nobody's box
     await refused(bob, "box_taken", cmd="sit", box=1)
-    await refused(watcher, "login_required", cmd="bet", box=1, wagers={"ante": 500})
+    await refused(watcher, "login_required", cmd="act", move="bet", box=1, args={"ante": 500})
     await refused(alice, "unknown_command", cmd="deal")  # a dealer command on a player socket
-    assert (await alice.command(cmd="bet", box=1, wagers={"ante": 500}))["type"] == "ok"
-    assert (await bob.command(cmd="bet", box=4, wagers={"ante": 500}))["type"] == "ok"
+    assert (await alice.command(cmd="act", move="bet", box=1, args={"ante": 500}))["type"] == "ok"
+    assert (await bob.command(cmd="act", move="bet", box=4, args={"ante": 500}))["type"] == "ok"
     assert (await dealer.command(cmd="no_more_bets"))["type"] == "ok"
     assert (await dealer.command(cmd="deal"))["type"] == "ok"
-    await refused(bob, "not_your_box", cmd="decide", box=1, **{"raise": 0})  # alice's turn
-    await refused(bob, "not_your_turn", cmd="decide", box=4, **{"raise": 1})
+    await refused(
+        bob, "not_your_box", cmd="act", move="decide", box=1, args={"raise": 0}
+    )  # alice's turn
+    await refused(bob, "not_your_turn", cmd="act", move="decide", box=4, args={"raise": 1})
     await refused(alice, "round_in_play", cmd="stand", box=1)
-    await refused(alice, "wrong_phase", cmd="bet", box=1, wagers={"ante": 1000})
-    assert (await alice.command(cmd="decide", box=1, **{"raise": 1}))["type"] == "ok"
-    assert (await bob.command(cmd="decide", box=4, **{"raise": 0}))["type"] == "ok"
+    await refused(alice, "wrong_phase", cmd="act", move="bet", box=1, args={"ante": 1000})
+    assert (await alice.command(cmd="act", move="decide", box=1, args={"raise": 1}))["type"] == "ok"
+    assert (await bob.command(cmd="act", move="decide", box=4, args={"raise": 0}))["type"] == "ok"
     for sock in (alice, bob, dealer, watcher):
         await sock.close()
 

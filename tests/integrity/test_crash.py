@@ -175,8 +175,10 @@ async def play(c: Crasher, redis: OwnRedis) -> list[int]:
 
     # --- round 1: a Daphne kill at every phase --------------------------------------------
     await c.ok("dealer", cmd="open_betting")
-    await c.ok("alice", cmd="bet", box=1, wagers={"ante": 10_00, "prime": 1_00, "all_six": 1_00})
-    await c.ok("bob", cmd="bet", box=3, wagers={"ante": 25_00, "four_card_bonus": 5_00})
+    await c.ok(
+        "alice", cmd="act", move="bet", box=1, args={"ante": 10_00, "prime": 1_00, "all_six": 1_00}
+    )
+    await c.ok("bob", cmd="act", move="bet", box=3, args={"ante": 25_00, "four_card_bonus": 5_00})
     views = await c.crash_and_resume()  # 1: after the bets
     assert views["alice"]["round"]["phase"] == "betting"
     assert views["alice"]["balance"] == 10_000_00 - 22_00
@@ -190,12 +192,12 @@ async def play(c: Crasher, redis: OwnRedis) -> list[int]:
     assert theirs["cards"] is None
     assert views["alice"]["round"]["to_act"] == 1
 
-    await c.ok("alice", cmd="decide", box=1, **{"raise": 1})
+    await c.ok("alice", cmd="act", move="decide", box=1, args={"raise": 1})
     # 3: during the decisions; the next Daphne holds settlements open (the test hook).
     views = await c.crash_and_resume(FRENZY_TEST_SETTLE_DELAY=str(SETTLE_DELAY))
     assert views["dealer"]["round"]["to_act"] == 3
 
-    await c.ok("bob", cmd="decide", box=3, **{"raise": 0})
+    await c.ok("bob", cmd="act", move="decide", box=3, args={"raise": 0})
     await c.ok("dealer", cmd="reveal")
     rid, phase, version = round_row(stack)
     assert phase == "revealed"
@@ -242,11 +244,11 @@ async def play(c: Crasher, redis: OwnRedis) -> list[int]:
 
     # --- round 2: the channel layer's Redis dies and comes back -----------------------------
     await c.ok("dealer", cmd="open_betting")
-    await c.ok("alice", cmd="bet", box=1, wagers={"ante": 5_00})
-    await c.ok("bob", cmd="bet", box=3, wagers={"ante": 5_00, "all_six": 1_00})
+    await c.ok("alice", cmd="act", move="bet", box=1, args={"ante": 5_00})
+    await c.ok("bob", cmd="act", move="bet", box=3, args={"ante": 5_00, "all_six": 1_00})
     await c.ok("dealer", cmd="no_more_bets")
     await c.ok("dealer", cmd="deal")
-    await c.ok("alice", cmd="decide", box=1, **{"raise": 1})
+    await c.ok("alice", cmd="act", move="decide", box=1, args={"raise": 1})
     before = await c.views()
     redis.kill()
     redis.start()  # empty: every group membership and queued message is gone
@@ -255,7 +257,7 @@ async def play(c: Crasher, redis: OwnRedis) -> list[int]:
     # again within 5 s, and events reach everyone again.
     await asyncio.sleep(6.5)
     marks = {name: len(client.frames) for name, client in c.clients.items()}
-    await c.ok("bob", cmd="decide", box=3, **{"raise": 1})
+    await c.ok("bob", cmd="act", move="decide", box=3, args={"raise": 1})
     for name in c.clients:
         assert not c.clients[name].reader.done(), f"{name}'s socket dropped"  # type: ignore[union-attr]
         await c.wait_event(name, "decisions_complete", marks[name])

@@ -45,7 +45,8 @@ FRAMES = st.integers(min_value=60, max_value=120)
 
 PLAYERS = ("alice", "bob", "spectator")
 WHO = ("alice", "bob", "spectator", "dealer")
-PLAYER_CMDS = ("sit", "stand", "bet", "withdraw", "decide", "leave")
+#: With protocol v1's retired names (answered ``wrong_protocol``) among them.
+PLAYER_CMDS = ("sit", "stand", "act", "bet", "withdraw", "decide", "leave")
 DEALER_CMDS = (
     "open_betting",
     "no_more_bets",
@@ -96,6 +97,19 @@ def usable_ref(text: str | None) -> str | None:
     return ref if isinstance(ref, str) and len(ref) <= 64 else None
 
 
+def as_act(body: dict[str, Any]) -> dict[str, Any]:
+    """A player's move as the ``act`` frame that carries it (protocol v1 is retired): the
+    generators below draw the moves in their own terms (``wagers``, ``raise``)."""
+    cmd = body.get("cmd")
+    if cmd not in ("bet", "withdraw", "decide"):
+        return body
+    rest = {k: v for k, v in body.items() if k not in ("cmd", "wagers", "raise")}
+    args = body.get("wagers", {}) if cmd == "bet" else {}
+    if cmd == "decide":
+        args = {"raise": body.get("raise")}
+    return {"cmd": "act", "move": cmd, **rest, "args": args}
+
+
 def well_formed(who: str, text: str) -> bool:
     adapter = DEALER_ADAPTER if who == "dealer" else PLAYER_ADAPTER
     try:
@@ -135,8 +149,9 @@ def garbage(draw: Any, who: str) -> Frame:
         body = draw(dealer_commands if who == "dealer" else player_commands(st.integers(1, 6)))
         if draw(st.booleans()):
             body["ref"] = draw(st.text(max_size=10))
+        body = as_act(body)
         text = json.dumps(body)
-        key = draw(st.sampled_from(sorted({*body, *body.get("wagers", {})})))
+        key = draw(st.sampled_from(sorted({*body, *body.get("args", {})})))
         value = json.dumps(draw(json_scalars))
         text = text.replace(f'"{key}": ', f'"{key}": {value}, "{key}": ', 1)
         return Frame(who, text, code="duplicate_key")
@@ -164,7 +179,8 @@ def wrongly_typed(draw: Any, who: str) -> Frame:
     for name in draw(
         st.lists(
             st.sampled_from(
-                ["box", "wagers", "raise", "reason", "fault", "ref", "key", "version", "t", "x"]
+                ["box", "wagers", "raise", "move", "args", "reason", "fault", "ref", "key"]
+                + ["version", "t", "x"]
             ),
             min_size=1,
             max_size=4,
@@ -173,7 +189,9 @@ def wrongly_typed(draw: Any, who: str) -> Frame:
     ):
         if name == "box":
             fields[name] = draw(boxes)
-        elif name == "wagers":
+        elif name == "move":
+            fields[name] = draw(st.one_of(st.sampled_from(["bet", "decide", "raise"]), json_values))
+        elif name in ("wagers", "args"):
             fields[name] = draw(
                 st.one_of(
                     json_values,
@@ -269,7 +287,7 @@ def stale(draw: Any, who: str) -> Frame:
         else player_commands(st.integers(min_value=1, max_value=6))
     )
     offset = draw(st.one_of(st.integers(min_value=-50, max_value=-1), st.integers(1, 10**9)))
-    text = json.dumps(body)
+    text = json.dumps(as_act(body))
     if who == "spectator":
         return Frame(who, text, stale=offset, code="login_required")
     return Frame(who, text, stale=offset, code="stale_version")
@@ -300,8 +318,8 @@ def replayed(draw: Any) -> Frame:
     if draw(st.booleans()):
         body["ref"] = draw(st.text(max_size=10))
     if is_seed_bet(body):
-        return Frame("alice", json.dumps(body), expect="replayed")
-    return Frame("alice", json.dumps(body), code="key_reused")
+        return Frame("alice", json.dumps(as_act(body)), expect="replayed")
+    return Frame("alice", json.dumps(as_act(body)), code="key_reused")
 
 
 # The well-formed commands each table state must refuse, by who sends them.
@@ -428,7 +446,8 @@ def refused(draw: Any, who: str, phase: str) -> Frame:
     body = draw(source(who))
     if draw(st.booleans()):
         body["ref"] = draw(st.text(max_size=64))
-    return Frame(who, json.dumps(body), code="login_required" if who == "spectator" else None)
+    code = "login_required" if who == "spectator" else None
+    return Frame(who, json.dumps(as_act(body)), code=code)
 
 
 @st.composite
@@ -474,8 +493,8 @@ def attacked(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> dict[st
     services.sit(t, users["alice"], 2)
     services.sit(t, users["bob"], 4)
     services.open_betting(t, users["dealer"])
-    services.place_bets(t, users["alice"], 1, {"ante": 10_00, "prime": 1_00}, key=SEED_KEY)
-    services.place_bets(t, users["bob"], 4, {"ante": 20_00, "all_six": 5_00})
+    services.act(t, users["alice"], "bet", 1, {"ante": 10_00, "prime": 1_00}, key=SEED_KEY)
+    services.act(t, users["bob"], "bet", 4, {"ante": 20_00, "all_six": 5_00})
     return {"table": t, "users": users}
 
 
