@@ -754,10 +754,12 @@ class WagerShift(models.Model):
     the settlement lines, kept up to date by the settlement that writes them, in its own
     transaction (:mod:`table.rollup`), so reports read a month of a casino in one small query.
 
-    ``wager`` is a wager key; ``"*round"`` counts the rounds (``lines``) and ``"*main"`` is each
-    box's whole main game as one result per unit of its required wager (its ``handle`` the
-    Ante), which the confidence band of the main game's return needs. A roll-up row is derived
-    data: ``manage.py rollup_rebuild`` recomputes every row from the settlement lines."""
+    ``wager`` is a wager key; ``"*round"`` counts the rounds (``lines``) with each round's main
+    game as one result (``handle`` the round's Ante, ``handle_sq`` its square) and ``"*main"``
+    is each box's whole main game as one result per unit of its required wager (its
+    ``handle`` the Ante), which the confidence band of the main game's return needs. A
+    roll-up row is derived data: ``manage.py rollup_rebuild`` recomputes every row from the
+    settlement lines."""
 
     gaming_day = models.DateField()
     shift = models.PositiveSmallIntegerField(default=0)

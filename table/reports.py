@@ -44,6 +44,11 @@ class WagerLine:
     #: variance of the house win, in cents squared (None: no figure for this wager)
     variance: float | None = None
     estimated: bool = False  # the variance was estimated from the play, not exact
+    #: the main game: the boxes of a round are counted as sharing the dealer's hand (the
+    #: game's exact covariance of two boxes), not as independent
+    correlated: bool = False
+    #: the main game: the exact figures used, per paytable ("variance 9.79, covariance 1.60")
+    spread_figures: set[str] = field(default_factory=set)
     edges: set[str] = field(default_factory=set)  # "paytable: edge" of each figure used
     #: The main game only: the players' actual decisions (their decision wager: the Raise,
     #: the Play), which the theoretical figure takes at optimal play.
@@ -73,6 +78,19 @@ class WagerLine:
         return self.house_win / self.handle if self.handle else None
 
     @property
+    def spread_words(self) -> str:
+        """How the main game's spread was figured, for the page and the CSV."""
+        if self.estimated:
+            return "spread estimated from play"
+        if not self.spread_figures:
+            return ""
+        return (
+            "spread exact, per unit of Ante squared: "
+            + "; ".join(sorted(self.spread_figures))
+            + (" (the boxes of a round share the dealer's hand)" if self.correlated else "")
+        )
+
+    @property
     def theoretical_hold(self) -> float | None:
         return (
             self.theoretical / self.handle if self.handle and self.theoretical is not None else None
@@ -92,6 +110,10 @@ class Group:
     rounds: int = 0
     wagers: dict[str, WagerLine] = field(default_factory=dict)
     main: WagerLine | None = None
+    #: The main game's exact spread per set of rules, summed in :func:`_finish`: rules key ->
+    #: [variance per unit², covariance of two boxes per unit², sum over boxes of the Ante²,
+    #: sum over rounds of the round's whole Ante²].
+    spread: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def handle(self) -> int:
@@ -244,6 +266,8 @@ def build(
             labels[game_name] = _labels(game_name)
         for target in (group, total):
             _add(target, game_name, rules, key, wager, r, labels[game_name])
+    for g in [*groups.values(), total]:
+        _finish(g)
     # Days and shifts in time order (a shift's key is its day and number), the rest by name.
     ordered = sorted(
         groups.values(), key=lambda g: g.key if by in ("day", "shift") else g.label.lower()
@@ -271,10 +295,12 @@ def _add(
 ) -> None:
     """Add one (rules, wager) sum to a group, with its theoretical win and variance."""
     s = {name: int(r[f"s_{name}"] or 0) for name in SUMS}
+    math_ = rollup.mathematics(game, rules, key)
     if wager == rollup.ROUND:
         group.rounds += s["lines"]
+        if math_.main is not None and math_.main.variance is not None:
+            _spread(group, key, math_.main)[3] += s["handle_sq"]
         return
-    math_ = rollup.mathematics(game, rules, key)
     main = math_.main
     if main is not None and wager in main.wagers and wager in _decision_wagers(game, rules):
         decided = _main_line(group, main, labels)
@@ -304,6 +330,11 @@ def _add(
     edge = figure.house_edge
     line.edges.add(f"{figure.paytable}: {edge:.4%}")
     line.theoretical = (line.theoretical or 0.0) + s["handle"] * edge
+    if figure.variance is not None and wager == rollup.MAIN:
+        # The main game's boxes of one round share the dealer's hand: summed in _finish
+        # with the rounds' Antes.
+        _spread(group, key, figure)[2] += s["handle_sq"]
+        return
     if figure.variance is not None:
         var = figure.variance * s["handle_sq"]
     else:
@@ -311,6 +342,33 @@ def _add(
         line.estimated = True
         var = max(0.0, s["net_sq"] + 2 * edge * s["net_handle"] + edge * edge * s["handle_sq"])
     line.variance = (line.variance or 0.0) + var
+
+
+def _spread(group: Group, key: str, figure: Any) -> list[float]:
+    found = group.spread.get(key)
+    if found is None:
+        found = group.spread[key] = [figure.variance, figure.covariance or 0.0, 0.0, 0.0]
+    return found
+
+
+def _finish(group: Group) -> None:
+    """The main game's variance of the house win, exactly (docs/backoffice.md): a round of
+    boxes with Antes u_1..u_n has variance Var x sum(u_i^2) + Cov x sum over i != j of
+    u_i u_j, and sum over i != j of u_i u_j = (sum u_i)^2 - sum(u_i^2); summed over rounds
+    from the roll-up (``"*main"``'s handle_sq, ``"*round"``'s handle_sq)."""
+    line = group.main
+    if line is None or not group.spread:
+        return
+    total = 0.0
+    for variance, covariance, boxes_sq, rounds_sq in group.spread.values():
+        # Rows filed before the rounds' Antes were kept have no rounds_sq: those boxes count
+        # as independent until `manage.py rollup_rebuild`.
+        total += variance * boxes_sq + covariance * max(0.0, rounds_sq - boxes_sq)
+        line.correlated = line.correlated or bool(covariance and rounds_sq > boxes_sq)
+        line.spread_figures.add(
+            f"variance {variance:.4f}, covariance of two boxes {covariance:.4f}"
+        )
+    line.variance = (line.variance or 0.0) + total
 
 
 def _main_line(group: Group, figure: Any, labels: dict[str, str]) -> WagerLine:
@@ -372,7 +430,7 @@ def csv_rows(report: Report) -> Sequence[Sequence[Any]]:
                     "",
                     "",
                     "",
-                    "estimated" if w.estimated else ("exact" if w.variance is not None else ""),
+                    w.spread_words or ("exact" if w.variance is not None else ""),
                     w.decisions_words,
                 ]
             )

@@ -7,7 +7,10 @@ The gaming day and shift are the casino's (``TIME_ZONE``, ``CASINO_GAMING_DAY_ST
 ``CASINO_SHIFTS``), of the moment the round was settled. Besides each wager's own row, a round
 adds one to ``"*round"`` (the count of rounds) and each box one to ``"*main"``: the box's whole
 main game (the wagers of the game's main figure, ``Figure.wagers``) as one result staked on
-its first wager (the Ante), whose spread gives the main game's confidence band.
+its first wager (the Ante), whose spread gives the main game's confidence band. The
+``"*round"`` row also sums each round's main game as a whole (its Ante and net, and their
+squares): the boxes of a round share the dealer's hand, and the band's covariance term needs
+the sum over rounds of the square of each round's Ante.
 """
 
 from __future__ import annotations
@@ -165,9 +168,20 @@ def sums_of_round(
             if wager == main[0]:
                 unit_net[0] += stake
             unit_net[1] += net
+    # The round's main game as a whole (its boxes share the dealer's hand): the "*round"
+    # row's handle is the round's Ante, its handle_sq that Ante squared, its net the boxes'
+    # main-game nets together - the band's covariance term and a per-round (clustered)
+    # spread need nothing more (docs/backoffice.md).
+    round_unit = round_net = 0
     for unit, net in boxes.values():
         if unit:
             out.setdefault(MAIN, Sums()).add(unit, net)
+            round_unit += unit
+            round_net += net
+    if round_unit:
+        r = out[ROUND]
+        r.handle, r.handle_sq = round_unit, round_unit * round_unit
+        r.net, r.net_sq, r.net_handle = round_net, round_net * round_net, round_net * round_unit
     return out
 
 

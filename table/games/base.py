@@ -520,8 +520,12 @@ class Figure:
     wagers: tuple[str, ...] = ()
     #: The exact variance of one unit's net result (in units squared), when the game's
     #: mathematics gives the whole distribution; None when it does not (the back office then
-    #: estimates it from the play and says so, docs/backoffice.md).
+    #: estimates it from the play and says so, docs/backoffice.md). A main game's comes from
+    #: its report's whole distribution of a box's net at the published optimal play.
     variance: float | None = None
+    #: The exact covariance of two boxes' unit nets in one round (a main game: they share the
+    #: dealer's hand), units squared; None: the back office treats the boxes as independent.
+    covariance: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -352,3 +352,91 @@ def fixed_odds_variance(entry: Mapping[str, Any], house_edge: float) -> float | 
         return None
     second = sum(float(r["return"]) ** 2 / float(r["probability"]) for r in rows) + (1 - hit)
     return second - mean * mean
+
+
+# --- a main game's spread: the whole distribution of a box's net, and two boxes' covariance ---
+
+
+def net_distribution_json(
+    counts: Mapping[Fraction, int],
+    covariance: Fraction | None = None,
+    covariance_detail: Mapping[str, Any] | None = None,
+    seconds: float | None = None,
+) -> dict[str, Any]:
+    """A main game's ``net_distribution`` for its report: every net result of a box per unit
+    of Ante at the published optimal play with how many deals give it (exact integers over
+    the enumeration's population), the exact mean and variance they give, and the exact
+    covariance of two boxes' nets in one round (they share the dealer's hand)."""
+    population = sum(counts.values())
+    if population <= 0 or any(n < 0 for n in counts.values()):
+        raise ValueError("a distribution is non-negative counts of a positive population")
+    mean = sum((net * n for net, n in counts.items()), Fraction(0)) / population
+    second = sum((net * net * n for net, n in counts.items()), Fraction(0)) / population
+    variance = second - mean * mean
+    out: dict[str, Any] = {
+        "of": "a box's whole main-game net result per unit of Ante at the published optimal "
+        "play (every wager of the main game together)",
+        "population": population,
+        "outcomes": [
+            {"net": exact_text(net), "count": n, "probability": float(Fraction(n, population))}
+            for net, n in sorted(counts.items())
+            if n
+        ],
+        "mean_exact": exact(mean),
+        "variance": float(variance),
+        "variance_exact": exact(variance),
+    }
+    if covariance is not None:
+        out["covariance"] = float(covariance)
+        out["covariance_exact"] = exact(covariance)
+        out["covariance_of"] = (
+            "two boxes' nets per unit of Ante in one round: the variance over the dealer's "
+            "hands of a box's expected net given the dealer's hand (card removal between "
+            "the boxes neglected, docs/backoffice.md)"
+        )
+        out["correlation"] = float(covariance / variance) if variance else 0.0
+        if covariance_detail:
+            out["covariance_detail"] = dict(covariance_detail)
+    if seconds is not None:
+        out["seconds"] = round(seconds, 2)
+    return out
+
+
+def exact_text(x: Fraction) -> str:
+    """A fraction as text: "-2", "7/2"."""
+    return str(x.numerator) if x.denominator == 1 else exact(x)
+
+
+def net_distribution_moments(
+    entry: Mapping[str, Any], house_edge: str | None = None
+) -> tuple[Fraction, Fraction, Fraction | None]:
+    """(mean, variance, covariance) of a report's ``net_distribution``, exactly, after
+    checking that its counts add up to its population and, given ``house_edge`` (the exact
+    figure's text, "1597/33686"), that the mean is minus it. ValueError otherwise."""
+    population = int(entry["population"])
+    outcomes = [(Fraction(o["net"]), int(o["count"])) for o in entry["outcomes"]]
+    if sum(n for _, n in outcomes) != population or population <= 0:
+        raise ValueError("the distribution's counts do not add up to its population")
+    mean = sum((x * n for x, n in outcomes), Fraction(0)) / population
+    variance = sum((x * x * n for x, n in outcomes), Fraction(0)) / population - mean * mean
+    if Fraction(entry["mean_exact"]) != mean or Fraction(entry["variance_exact"]) != variance:
+        raise ValueError("the distribution's stated mean or variance is not its own")
+    if house_edge is not None and mean != -Fraction(house_edge):
+        raise ValueError(f"the distribution's mean {mean} is not minus the house edge")
+    cov = entry.get("covariance_exact")
+    return mean, variance, None if cov is None else Fraction(cov)
+
+
+def main_game_spread(
+    entry: Mapping[str, Any] | None, house_edge: str | None = None
+) -> tuple[float | None, float | None]:
+    """(variance, covariance) per unit of Ante of a main game from its report's
+    ``net_distribution`` (:func:`net_distribution_moments`), as the back office uses them;
+    (None, None) when the report has none or it does not give back the house edge."""
+    if not entry:
+        return None, None
+    try:
+        _mean, variance, cov = net_distribution_moments(entry, house_edge)
+    except (KeyError, ValueError, TypeError, ZeroDivisionError):
+        return None, None
+    return float(variance), None if cov is None else float(cov)

@@ -60,10 +60,17 @@ def _state(table: Table) -> Any:
 
 
 def play_round(
-    table: Table, dealer: Any, players: dict[str, Any], src: Source, seats: dict[str, int]
+    table: Table,
+    dealer: Any,
+    players: dict[str, Any],
+    src: Source,
+    seats: dict[str, int],
+    fold: bool = False,
 ) -> None:
     """One round: every player bets one box (a bet move's amounts, every optional one half the
-    time), then decisions and settings picked among those offered, the dealer's steps."""
+    time), then decisions and settings picked among those offered, the dealer's steps. With
+    ``fold`` a player bets only the required wagers, at the minimum, and folds whenever a
+    move offers it (a choice labelled "Fold...")."""
     services.open_betting(table.pk, dealer)
     g = game_named(table.rules.game)
     for name, user in players.items():
@@ -74,7 +81,10 @@ def play_round(
         ]
         if bets:
             move = bets[src.randbelow(len(bets))]
-            services.act(table.pk, user, BET, move.box, choose_args(move, src))
+            args = choose_args(move, src)
+            if fold:  # the required wagers only, at the table's minimum
+                args = {a.arg: a.low for a in move.amounts if a.required}
+            services.act(table.pk, user, BET, move.box, args)
     for _ in range(100):
         state = _state(table)
         if g.status(state).finished:
@@ -86,7 +96,11 @@ def play_round(
             ]
             if moves:
                 move = moves[0]
-                services.act(table.pk, user, move.name, move.box, choose_args(move, src))
+                args = choose_args(move, src)
+                folds = [c for c in move.choices if c.label.lower().startswith("fold")]
+                if fold and folds:
+                    args = dict(folds[0].args)
+                services.act(table.pk, user, move.name, move.box, args)
                 acted = True
                 break
         if acted:

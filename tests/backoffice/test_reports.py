@@ -53,6 +53,9 @@ def test_a_rounds_roll_up_by_hand() -> None:
     ]
     sums = rollup.sums_of_round("four_card_frenzy", rules, rollup.rules_key(rules), lines)
     assert sums[rollup.ROUND].lines == 1
+    # The round's main game as a whole: $15 of Ante, +20 - 10 = +$10, for the covariance.
+    r = sums[rollup.ROUND]
+    assert (r.handle, r.handle_sq, r.net, r.net_sq) == (15_00, 15_00**2, 10_00, 10_00**2)
     ante = sums["ante"]
     assert (ante.lines, ante.handle, ante.net, ante.paid, ante.wins) == (2, 15_00, 5_00, 10_00, 1)
     assert ante.handle_sq == 10_00**2 + 5_00**2
@@ -94,7 +97,8 @@ def test_the_report_by_hand(settings: Any) -> None:
             paid=paid,
         )
 
-    row(rollup.ROUND, 100, 0, 0, 0, 0)
+    # One box a round ($10 of Ante each): the round's Ante squared is the box's.
+    row(rollup.ROUND, 100, 1000_00, 100 * 10_00**2, -70_00, 0)
     row("ante", 100, 1000_00, 100 * 10_00**2, -50_00, 300_00)
     row("odds", 100, 1000_00, 100 * 10_00**2, -40_00, 200_00)
     row("raise", 60, 900_00, 60 * 15_00**2, 20_00, 400_00)
@@ -112,7 +116,15 @@ def test_the_report_by_hand(settings: Any) -> None:
     prime = figures["Prime"]
     assert group.theoretical == pytest.approx(1000_00 * main_edge + 250_00 * prime.house_edge)
     assert group.wagers["prime"].variance == pytest.approx(prime.variance * 50 * 5_00**2)
-    assert group.main is not None and group.main.estimated
+    # The main game's spread is the game's exact one (its published distribution), and with
+    # one box a round no two boxes share a dealer's hand.
+    main = figures["Ante, Odds and Raise"]
+    assert main.variance is not None and main.covariance is not None
+    assert group.main is not None and not group.main.estimated and not group.main.correlated
+    assert group.main.variance == pytest.approx(main.variance * 100 * 10_00**2)
+    assert group.sigma**2 == pytest.approx(
+        main.variance * 100 * 10_00**2 + prime.variance * 50 * 5_00**2
+    )
     # The players' decisions beside the optimal-play figure: 60 Raises on 100 boxes, $900 of
     # Raise on $1,000 of Ante.
     assert (group.main.decided, group.main.decision_rate) == (60, 0.6)
@@ -121,6 +133,65 @@ def test_the_report_by_hand(settings: Any) -> None:
     assert group.rtp == pytest.approx(1 - 100_00 / 3150_00)
     low, high = group.band  # type: ignore[misc]
     assert low < group.theoretical_rtp < high  # type: ignore[operator]
+
+
+@pytest.mark.django_db
+def test_the_band_by_hand_with_boxes_sharing_the_dealers_hand() -> None:
+    """Round figures put in the game's place (variance 4 and covariance 1 per unit of Ante
+    squared, edge 2%) so the band can be worked by hand: 10 rounds of two $10 boxes.
+
+    Boxes: sum of Ante^2 = 20 x 1,000^2 = 2 x 10^7 cents^2; rounds: sum of (round's Ante)^2 =
+    10 x 2,000^2 = 4 x 10^7. Variance of the house win = 4 x 2e7 + 1 x (4e7 - 2e7) = 10^8,
+    sigma = 10,000 cents = $100. Handle $200, theoretical win 2% = $4, so the band is
+    1 - (400 +- 1.96 x 10,000) / 20,000 = 0% to 196%; the players lost $6: RTP 97%, inside.
+    Boxes taken as independent would give sigma = sqrt(8e7) = $89.44 (band 10.35% to 185.65%).
+    """
+    from table.games import game
+    from table.games.base import Figure
+    from table.models import RulesSubmission, Table
+
+    g = game("four_card_frenzy")
+    stored = g.rules_to_dict(g.default_rules())
+    sub = RulesSubmission.objects.create(name="r", game="four_card_frenzy", choices=stored)
+    table = Table.objects.create(name="T", rules=sub)
+    key = rollup.rules_key(stored)
+    figure = Figure("main", "X", 0.02, "per unit of Ante", ("ante", "odds", "raise"), 4.0, 1.0)
+    rollup._MATH[("four_card_frenzy", key)] = rollup.Mathematics(
+        (figure,), {w: figure for w in figure.wagers}, figure
+    )
+    day = dt.date(2026, 3, 2)
+
+    def row(wager: str, lines: int, handle: int, handle_sq: int, net: int) -> None:
+        WagerShift.objects.create(
+            gaming_day=day, table=table, game="four_card_frenzy", rules_submission=sub,
+            rules_key=key, rules=stored, wager=wager, lines=lines, handle=handle,
+            handle_sq=handle_sq, net=net,
+        )  # fmt: skip
+
+    try:
+        row(rollup.ROUND, 10, 200_00, 10 * 20_00**2, -6_00)
+        row("ante", 20, 200_00, 20 * 10_00**2, -6_00)
+        row(rollup.MAIN, 20, 200_00, 20 * 10_00**2, -6_00)
+        [group] = reports.build(day, day, "table").groups
+        assert group.main is not None and group.main.correlated
+        assert group.main.variance == pytest.approx(1e8)
+        assert group.sigma == pytest.approx(100_00)
+        assert group.theoretical == pytest.approx(4_00)
+        low, high = group.band  # type: ignore[misc]
+        assert (low, high) == (pytest.approx(0.0, abs=1e-12), pytest.approx(1.96))
+        assert group.rtp == pytest.approx(0.97) and not group.outside
+        assert "covariance of two boxes 1.0000" in group.main.spread_words
+        # Were they independent: 4 x 2e7 only.
+        figure_alone = Figure("main", "X", 0.02, "", ("ante", "odds", "raise"), 4.0)
+        rollup._MATH[("four_card_frenzy", key)] = rollup.Mathematics(
+            (figure_alone,), {w: figure_alone for w in figure.wagers}, figure_alone
+        )
+        [alone] = reports.build(day, day, "table").groups
+        assert alone.sigma == pytest.approx(8e7**0.5)
+        assert alone.band[0] == pytest.approx(1 - (400 + 1.96 * 8e7**0.5) / 20_000)  # type: ignore[index]
+        assert alone.main is not None and not alone.main.correlated
+    finally:
+        rollup._MATH.pop(("four_card_frenzy", key), None)
 
 
 def _ledger_player_net(round_ids: list[int]) -> int:
@@ -205,6 +276,53 @@ def test_every_figure_reconciles_to_the_ledger_on_generated_play() -> None:
         )
     )
     assert kept == again
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_flag_shows_when_the_actual_return_lies_outside_its_band() -> None:
+    """Generated play of every game: three players at a table, 12 rounds, the band from the
+    games' exact spread with the boxes of a round sharing the dealer's hand. Players who
+    bet only the required wagers and fold every hand get nothing back (RTP 0, whatever the
+    shuffle) where the mathematics expects about 97%: flagged, below the band; at the tables
+    played at random the flag is always "actual RTP not within the band"."""
+    from table import services
+    from table.models import Seat
+
+    src = Source(2604)
+    players = {n: make_player(n) for n in ("ann", "ben", "cat")}
+    seats = {"ann": 1, "ben": 3, "cat": 5}
+    played = [
+        (make_table(f"{name} {how}", name), how == "folding")
+        for name in ("four_card_frenzy", "crazy_4_poker", "five_card_hi_lo")
+        for how in ("folding", "playing")
+    ]
+    for (table, _dealer), _fold in played:
+        Seat.objects.filter(table=table).delete()
+        for name, user in players.items():
+            services.sit(table.pk, user, seats[name])
+    for _ in range(12):
+        for (table, dealer), fold in played:
+            play_round(table, dealer, players, src, seats, fold=fold)
+    settled = Round.objects.filter(phase="settled")
+    days = sorted({rollup.gaming_day_and_shift(r.finished_at)[0] for r in settled})
+    report = reports.build(days[0], days[-1], "table")
+    assert len(report.groups) == 6
+    for group in [*report.groups, report.total]:
+        assert group.main is not None and group.main.correlated, group.label
+        assert not group.estimated
+        low, high = group.band  # type: ignore[misc]
+        assert group.outside == (not low <= group.rtp <= high)  # type: ignore[operator]
+        if group.label.endswith("folding"):
+            assert group.rtp == 0 and low > 0.2 and group.outside, group.label
+    # The same boxes taken as independent would give a narrower band: the covariance widens it.
+    folding = next(g for g in report.groups if g.label == "four_card_frenzy folding")
+    assert folding.main is not None and folding.main.variance is not None
+    spread = next(iter(folding.spread.values()))
+    variance, covariance, boxes_sq, rounds_sq = spread
+    assert rounds_sq > boxes_sq > 0 and covariance > 0
+    assert folding.main.variance == pytest.approx(
+        variance * boxes_sq + covariance * (rounds_sq - boxes_sq)
+    )
 
 
 @pytest.mark.django_db

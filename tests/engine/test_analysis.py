@@ -333,6 +333,21 @@ def test_main_game_matches_committed_report(
 
 
 @pytest.mark.slow
+def test_the_published_distributions_are_recounted(
+    classes: analysis.PlayerClasses, report: dict[str, Any]
+) -> None:
+    """Every table's published distribution of a box's net, counted again from the dealer
+    counts (the covariance is checked against the house edge when it is published)."""
+    from table.games.four_card_frenzy.spread import frenzy_distribution
+
+    section = report["wagers"]["bad_beat"]["paytables"]
+    for table in BAD_BEAT_PAYTABLES.values():
+        counts = frenzy_distribution(analysis.main_game_result(classes, table))
+        published = section[table.name]["net_distribution"]["outcomes"]
+        assert {Fraction(o["net"]): o["count"] for o in published} == counts
+
+
+@pytest.mark.slow
 def test_optimal_beats_every_other_simple_strategy(classes: analysis.PlayerClasses) -> None:
     table = BAD_BEAT_PAYTABLES["A"]
     optimal = analysis.main_game_result(classes, table)

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from table.games.cards import codes
-from table.games.common import fixed_odds_variance
+from table.games.common import fixed_odds_variance, main_game_spread
 from table.games.errors import EngineError, InvalidInput, RuleViolation
 from table.games.four_card_frenzy.hands import describe
 from table.games.progressive import Meter
@@ -503,6 +503,10 @@ class Crazy4Poker:
                 float(report["main_game"]["house_edge"]),
                 "per unit of Ante, optimal Play strategy",
                 (ANTE, SUPER_BONUS_WAGER, PLAY),
+                *main_game_spread(
+                    report["main_game"].get("net_distribution"),
+                    report["main_game"].get("house_edge_exact"),
+                ),
             ),
             _side(LABELS[QUEENS_UP], wagers["queens_up"]["paytables"][r.queens_up.name], QUEENS_UP),
         ]

@@ -2,14 +2,17 @@
 
 ``python manage.py paytable_report`` writes it to ``crazy_4_poker_report.json`` in this package and
 the Crazy 4 Poker section of ``docs/paytables.md`` (:func:`markdown_lines`). Pure: no Django,
-no files; :func:`build_report` only enumerates (about 40 s on the 2-core machine, most of it
-the main game's dealer counts).
+no files; :func:`build_report` only enumerates (about 80 s on the 2-core machine, most of it
+the main game's dealer counts and two boxes' covariance).
 
 The document:
 
 * ``main_game``: the Ante, Super Bonus and Play under the optimal strategy (fold, Play 1x, or
   Play 3x with a pair of aces or better, §657a.7): house edge per Ante, per Ante + Super
-  Bonus, element of risk, the decisions, the strategy in words and its simple version.
+  Bonus, element of risk, the decisions, the strategy in words and its simple version, and
+  ``net_distribution``: every net of a box per unit of Ante at that strategy with its count
+  of deals, its exact variance and two boxes' covariance in one round (the back office's
+  band, :mod:`.spread`).
 * ``wagers``: ``queens_up`` (A-D) and ``six_card_bonus`` (A-E), whose rows are all fixed
   ("to 1"); ``four_card_progressive`` (A/B), ``five_card_progressive`` (A-D) and
   ``hand_bonus`` (its one table, keyed ``posted``), whose top rows pay a share of a meter.
@@ -31,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from table.games.common import Progress, exact, whole_report
+from table.games.common import Progress, exact, net_distribution_json, whole_report
 from table.games.common import one_in as _one_in
 from table.games.common import percent as _p
 from table.games.common import quiet as _quiet
@@ -43,6 +46,7 @@ from table.games.four_card_frenzy.analysis import (
     five_card_hands,
     hand_words,
 )
+from table.games.four_card_frenzy.spread import Layout, hand_class_of_every_hand
 from table.games.progressive import MeterRates
 
 from . import analysis
@@ -67,6 +71,7 @@ from .paytables import (
     ProgressiveTable,
     ToOne,
 )
+from .spread import main_spread
 
 GAME: Final = "crazy_4_poker"
 TITLE: Final = "Crazy 4 Poker"
@@ -216,6 +221,13 @@ def main_game_section(progress: Progress = _quiet) -> dict[str, Any]:
     threshold, simple = analysis.best_simple_strategy(classes, game)
     evaluated = time.perf_counter() - t0
     progress(f"crazy 4 poker: house edge {float(game.house_edge) * 100:.4f}% per Ante")
+    # The back office's band: the whole distribution and two boxes' covariance.
+    t0 = time.perf_counter()
+    layout = Layout.build(five)
+    spread = main_spread(classes, game, layout, hand_class_of_every_hand(five))
+    del layout
+    spread_seconds = time.perf_counter() - t0
+    progress(f"crazy 4 poker: distribution and covariance of two boxes in {spread_seconds:.1f} s")
     qualifies = Fraction(int((five.values >= KING_HIGH).sum()), FIVE_CARD_HANDS)
     average_total = 2 + game.average_play
     return {
@@ -250,10 +262,12 @@ def main_game_section(progress: Progress = _quiet) -> dict[str, Any]:
         },
         "super_bonus_rows": _super_bonus_rows(),
         "folded_hands_a_lost_wager_would_pay": folded_but_paid(classes, game),
-        "seconds": round(counted + evaluated, 2),
+        "net_distribution": net_distribution_json(spread.counts, spread.covariance),
+        "seconds": round(counted + evaluated + spread_seconds, 2),
         "seconds_detail": {
             **{k: round(v, 2) for k, v in classes.seconds.items()},
             "strategy_and_figures": round(evaluated, 2),
+            "distribution_and_covariance": round(spread_seconds, 2),
         },
     }
 

@@ -139,6 +139,70 @@ def ante_figures(letter: str) -> AnteFigures:
     )
 
 
+def _optimal_play(letter: str) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per class, (plays, sets one ace low) at the optimal play, as :func:`ante_figures`
+    decides them (ties to aces high and to Play)."""
+    t = tables()
+    rows = t.weight * DEALER_HANDS
+    bonus = _bonus_units(letter) * rows
+    (win_h, lose_h), (win_l, lose_l) = setting_outcomes()
+    play_high = 2 * (win_h - lose_h) + bonus
+    play_low = np.where(t.alt_high >= 0, 2 * (win_l - lose_l) + bonus, np.iinfo(np.int64).min)
+    use_low = play_low > play_high
+    plays = np.where(use_low, play_low, play_high) >= -rows
+    return plays, use_low
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """A box's whole net per unit Ante at the optimal play, over all C(52,5)·C(47,5) deals,
+    and the covariance of two boxes' nets in one round."""
+
+    counts: dict[Fraction, int]  # net -> deals
+    covariance: Fraction
+    mean: Fraction
+    given_dealer: tuple[Fraction, ...]  # E[net | the dealer's hand is in class j]
+
+
+@cache
+def spread(letter: str) -> Spread:
+    """Every deal settled at the optimal play against Ante Bonus table ``letter``: fold -1;
+    Play +2 on a win, -2 on a loss, 0 on a push (Ante and Play, §663a.11(g)), plus the Ante
+    Bonus on every played deal (§663a.11(h)).
+
+    The covariance of two boxes in one round is the variance over the dealer's hands of a
+    box's expected net given the dealer's hand; that expectation depends only on the dealer's
+    value class (the player's classes beside it are counted with the dealer's cards removed,
+    ``pair_weight``), so it is exact over the 1,993 dealer classes. Card removal between the
+    two boxes is neglected (docs/backoffice.md bounds it)."""
+    t = tables()
+    plays, use_low = _optimal_play(letter)
+    bonus = _bonus_units(letter)
+    high = np.where(use_low, t.alt_high, t.high)[:, None]
+    low = np.where(use_low, t.alt_low, t.low)[:, None]
+    dh, dl = t.high[None, :], t.low[None, :]
+    w = t.pair_weight
+    win = (high > dh) & (low < dl)
+    lose = (high <= dh) & (low >= dl)
+    # Net per deal (player class i against dealer class j), whole units.
+    net = np.where(win, 2, np.where(lose, -2, 0)) + bonus[:, None]
+    net = np.where(plays[:, None], net, -1)
+    counts: dict[Fraction, int] = {}
+    for x in np.unique(net).tolist():
+        counts[Fraction(x)] = int(w[net == x].sum())
+    mean = Fraction(int((w * net).sum()), DEALS)
+    # E[net | dealer class j] = S_j / (weight_j x C(47,5)); the dealer is in class j in
+    # weight_j of the C(52,5) hands.
+    s = (w * net).sum(axis=0).tolist()
+    weight = t.weight.tolist()
+    given = tuple(Fraction(sj, wj * DEALER_HANDS) for sj, wj in zip(s, weight, strict=True))
+    hands = comb(52, 5)
+    if sum((g * wj for g, wj in zip(given, weight, strict=True)), Fraction(0)) != mean * hands:
+        raise AssertionError("the means given the dealer's hand do not give back the edge")
+    second = sum((g * g * wj for g, wj in zip(given, weight, strict=True)), Fraction(0))
+    return Spread(counts, second / hands - mean * mean, mean, given)
+
+
 @cache
 def decisions(letter: str = "A") -> dict[tuple[int, ...], ClassDecision]:
     """The best play of every value class against Ante Bonus paytable ``letter``."""

@@ -16,7 +16,7 @@ from dataclasses import fields
 from typing import Any, Final
 
 from table.games.cards import codes
-from table.games.common import fixed_odds_variance
+from table.games.common import fixed_odds_variance, main_game_spread
 from table.games.errors import InvalidInput
 from table.games.events import Step
 from table.games.shoe import Fault
@@ -280,6 +280,7 @@ class FiveCardHiLo:
                 float(main["house_edge"]),
                 "per unit of Ante, optimal play and setting, Ante Bonus included",
                 (ANTE, PLAY, ANTE_BONUS),
+                *main_game_spread(main.get("net_distribution"), main.get("house_edge_exact")),
             )
         ]
         wagers = report["wagers"]

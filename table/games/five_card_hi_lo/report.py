@@ -9,7 +9,10 @@ The document:
 
 * ``main_game``: the Ante and Play under the optimal play (fold, or Play with aces high or one
   ace low) for each Ante Bonus table A-D (§663a.12(b), paid as X x Ante: house interpretation
-  1): house edge per Ante, element of risk, the outcome shares, the Ante Bonus rows; and the
+  1): house edge per Ante, element of risk, the outcome shares, the Ante Bonus rows, the
+  ``net_distribution`` (every net of a box per unit of Ante at the optimal play with its
+  count of deals, its exact variance and two boxes' covariance in one round: the back
+  office's band, :func:`.analysis.spread`); and the
   strategy, in words and as two charts (``fold_chart`` for hands without an ace,
   ``ace_low_chart`` for hands with one to three).
 * ``wagers``: ``tie`` (its one table, keyed ``posted``, as played with the optimal Ante play,
@@ -27,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from table.games.common import Progress, exact, whole_report
+from table.games.common import Progress, exact, net_distribution_json, whole_report
 from table.games.common import one_in as _one_in
 from table.games.common import percent as _p
 from table.games.common import quiet as _quiet
@@ -234,6 +237,12 @@ def _ante_bonus_hand_counts() -> dict[AnteBonusHand, int]:
     }
 
 
+def _net_distribution(letter: str) -> dict[str, Any]:
+    """The main game's whole distribution and two boxes' covariance (the back office's band)."""
+    spread = analysis.spread(letter)
+    return net_distribution_json(spread.counts, spread.covariance)
+
+
 def main_game_section(progress: Progress = _quiet) -> dict[str, Any]:
     t0 = time.perf_counter()
     counts = _ante_bonus_hand_counts()
@@ -262,6 +271,7 @@ def main_game_section(progress: Progress = _quiet) -> dict[str, Any]:
                 "lose": float(a.lose),
                 "fold": float(a.fold),
             },
+            "net_distribution": _net_distribution(letter),
             "simple_strategy_house_edge": float(simple),
             "always_play_aces_high_house_edge": float(aces_high),
         }

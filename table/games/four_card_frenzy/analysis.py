@@ -34,6 +34,9 @@ simulated, so the engine never needs ``random`` here either.
   the player). :func:`dealer_outcomes_brute_force` recounts one player hand over its
   1,533,939 dealer hands directly, to check the method.
 
+  Each table's entry also has the whole distribution of a box's net per unit of Ante and two
+  boxes' covariance in one round (:mod:`.spread`, for the back office's band).
+
 All results are exact: counts are integers and house edges are :class:`fractions.Fraction`.
 
 One room past 500 lines: the enumerations share their tables and indices; each section's method
@@ -1183,6 +1186,21 @@ def bad_beat_section(progress: Progress = _quiet) -> dict[str, Any]:
             f"main game {table.name}: house edge {float(result.house_edge) * 100:.4f}% per Ante"
         )
     evaluated = time.perf_counter() - t0
+    # The back office's band: each table's whole distribution and two boxes' covariance.
+    from table.games.common import net_distribution_json
+
+    from .spread import Layout, frenzy_spread, hand_class_of_every_hand
+
+    t0 = time.perf_counter()
+    layout, class_of = Layout.build(five), hand_class_of_every_hand(five)
+    for table in BAD_BEAT_PAYTABLES.values():
+        spread = frenzy_spread(main_game_result(classes, table), layout, class_of)
+        paytables[table.name]["net_distribution"] = net_distribution_json(
+            spread.counts, spread.covariance
+        )
+        progress(f"main game {table.name}: distribution and covariance of two boxes")
+    del layout
+    spread_seconds = time.perf_counter() - t0
     return {
         "title": SECTION_TITLES["bad_beat"],
         "population": (
@@ -1191,10 +1209,11 @@ def bad_beat_section(progress: Progress = _quiet) -> dict[str, Any]:
             f"{len(classes.rows):,} classes up to suit permutation"
         ),
         "unit": "per unit of Ante; element of risk per unit of Ante + Odds + Raise",
-        "seconds": round(counted + evaluated, 2),
+        "seconds": round(counted + evaluated + spread_seconds, 2),
         "seconds_detail": {
             **{k: round(v, 2) for k, v in classes.seconds.items()},
             "strategy_and_figures_all_tables": round(evaluated, 2),
+            "distribution_and_covariance_all_tables": round(spread_seconds, 2),
         },
         "paytables": paytables,
     }

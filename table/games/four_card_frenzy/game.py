@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from table.games.cards import card_code, codes
-from table.games.common import fixed_odds_variance
+from table.games.common import fixed_odds_variance, main_game_spread
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import Step
 from table.games.four_card_frenzy import contract, staff
@@ -364,6 +364,7 @@ class FourCardFrenzy:
                 float(main["house_edge"]),
                 "per unit of Ante, optimal Raise strategy, over all C(52,5)·C(47,5) deals",
                 (ANTE, ODDS, RAISE),
+                *main_game_spread(main.get("net_distribution"), main.get("house_edge_exact")),
             )
         ]
         for field_name, wager, _kind in PAYTABLE_FIELDS:

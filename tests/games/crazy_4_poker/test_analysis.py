@@ -110,6 +110,14 @@ def test_main_game_under_optimal_strategy(index: ContainmentIndex) -> None:
     }
     game = a.main_game(classes)
     assert game.expected_value == Fraction(-264_142_729, 7_726_058_340)
+    # The published distribution of a box's net, counted again from the dealer counts.
+    from table.games.crazy_4_poker.spread import main_distribution
+    from table.paytable_report import load_game_report
+
+    published = load_game_report("crazy_4_poker")["main_game"]["net_distribution"]
+    assert {Fraction(o["net"]): o["count"] for o in published["outcomes"]} == (
+        main_distribution(classes, game)
+    )
     assert a.percent(game.house_edge, 2) == "3.42%"
     assert a.percent(game.element_of_risk, 2) == "1.09%"
     assert sum(game.by_wager.values()) == game.expected_value

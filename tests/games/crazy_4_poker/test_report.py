@@ -209,3 +209,29 @@ def test_the_committed_report_is_what_the_analysis_builds_now(report: dict[str, 
 
     built = json.loads(json.dumps(c4p_report.build_report()))
     assert _without_timings(built) == _without_timings(report)
+
+
+def test_main_game_distribution_sums_to_one_and_gives_back_the_house_edge(
+    report: dict[str, Any],
+) -> None:
+    """The back office's band reads the main game's whole distribution: every deal counted
+    once, its mean minus the published edge exactly, its covariance below its variance."""
+    from math import comb
+
+    from table.games import game
+    from table.games.common import net_distribution_moments
+
+    m = report["main_game"]
+    d = m["net_distribution"]
+    assert d["population"] == sum(o["count"] for o in d["outcomes"]) == comb(52, 5) * comb(47, 5)
+    assert sum(o["probability"] for o in d["outcomes"]) == pytest.approx(1, abs=1e-12)
+    mean, variance, covariance = net_distribution_moments(d, m["house_edge_exact"])
+    assert mean == -Fraction(m["house_edge_exact"])
+    assert covariance is not None and 0 < covariance < variance
+    # A fold forfeits the Ante and the Super Bonus: -2 in every deal of a folded hand (and a
+    # straight played 3x and beaten: -1 - 3 + 2).
+    fold = next(o for o in d["outcomes"] if o["net"] == "-2")
+    assert fold["probability"] > m["decisions"]["fold"]
+    g = game("crazy_4_poker")
+    main = g.math_report(g.default_rules())[0]
+    assert (main.variance, main.covariance) == (d["variance"], d["covariance"])

@@ -147,3 +147,57 @@ def test_strategy_charts_give_every_optimal_decision(report: dict[str, Any]) -> 
     words = " ".join(strategy["words"])
     assert "Play every hand that holds an ace." in words
     assert "fold when the low hand totals at least 9 with a high hand of 16-19" in words
+
+
+def test_main_game_distribution_sums_to_one_and_gives_back_the_house_edge(
+    report: dict[str, Any],
+) -> None:
+    """Each Ante Bonus table's whole distribution of a box's net (the back office's band):
+    every deal once, its mean minus the published edge exactly; the covariance of two boxes
+    is the variance over the dealer's classes of the box's mean given the dealer's hand."""
+    from table.games import game
+    from table.games.common import net_distribution_moments
+
+    g = game("five_card_hi_lo")
+    for letter, entry in report["main_game"]["paytables"].items():
+        d = entry["net_distribution"]
+        assert d["population"] == sum(o["count"] for o in d["outcomes"]) == DEALS
+        assert sum(o["probability"] for o in d["outcomes"]) == pytest.approx(1, abs=1e-12)
+        mean, variance, covariance = net_distribution_moments(d, entry["house_edge_exact"])
+        assert mean == -Fraction(entry["house_edge_exact"])
+        assert covariance is not None and 0 < covariance < variance
+        fold = next(o for o in d["outcomes"] if o["net"] == "-1")
+        assert fold["probability"] == pytest.approx(entry["outcomes"]["fold"], abs=1e-15)
+        rules = g.parse_rules({**g.rules_to_dict(g.default_rules()), "ante_bonus_paytable": letter})
+        main = g.math_report(rules)[0]
+        assert (main.variance, main.covariance) == (d["variance"], d["covariance"])
+
+
+def test_the_covariance_by_the_dealers_classes_directly() -> None:
+    """Var_D(E[X | D]) counted again class by class in plain Python for paytable D."""
+    t = tables()
+    spread = analysis.spread("D")
+    plays, use_low = analysis._optimal_play("D")
+    bonus = analysis._bonus_units("D")
+    n = len(t.classes)
+    for j in range(0, n, 97):  # every 97th dealer class
+        s = 0
+        for i in range(n):
+            w = int(t.pair_weight[i, j])
+            if not w:
+                continue
+            if not plays[i]:
+                s -= w
+                continue
+            hi = int(t.alt_high[i] if use_low[i] else t.high[i])
+            lo = int(t.alt_low[i] if use_low[i] else t.low[i])
+            win = hi > t.high[j] and lo < t.low[j]
+            lose = hi <= t.high[j] and lo >= t.low[j]
+            s += w * ((2 if win else -2 if lose else 0) + int(bonus[i]))
+        assert s == int(t.weight[j]) * comb(47, 5) * spread.given_dealer[j]
+    # and the covariance is their variance over the dealer's hands
+    hands = comb(52, 5)
+    mean = sum(g * int(w) for g, w in zip(spread.given_dealer, t.weight, strict=True)) / hands
+    second = sum(g * g * int(w) for g, w in zip(spread.given_dealer, t.weight, strict=True))
+    assert mean == spread.mean
+    assert second / hands - mean**2 == spread.covariance
