@@ -55,6 +55,17 @@ def last_one(sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
     return tuple(row) if row is not None else None
 
 
+def last_rows(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """The rows of the last statement of ``sql`` (several statements, one round trip;
+    PostgreSQL only when there are several)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if connection.vendor == "postgresql":
+            while cursor.nextset():
+                pass
+        return [tuple(r) for r in cursor.fetchall()]
+
+
 def rows(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -170,20 +181,31 @@ def insert_many(
 @lru_cache(maxsize=4)
 def locked_read(vendor: str, table_columns: tuple[str, ...], rules_columns: tuple[str, ...]) -> str:
     """A command's read under the table's lock (table/services/command.py): the table row,
-    its Rules Submission, the answer to the idempotency key, the current round, the seats and
-    the dealers assigned, in one round trip. On PostgreSQL two statements travel together:
-    the first waits for the row lock, the second reads (at READ COMMITTED a statement that
-    waited for a lock would see the other tables as they were when it started waiting)."""
+    its Rules Submission, the answer to the idempotency key, the current round, the seats,
+    the dealers assigned and the actor's player session, in one round trip. On PostgreSQL
+    two statements travel together: the first waits for the row lock, the second reads (at
+    READ COMMITTED a statement that waited for a lock would see the other tables as they
+    were when it started waiting)."""
     from django.contrib.auth import get_user_model
 
-    from .models import CommandRecord, DealerAssignment, Round, RulesSubmission, Seat, Table
+    from .models import (
+        CommandRecord,
+        DealerAssignment,
+        PlayerSession,
+        Round,
+        RulesSubmission,
+        Seat,
+        Table,
+    )
 
     lock = ""
     if vendor == "postgresql":
         lock = f"SELECT id FROM {table(Table)} WHERE id = %s FOR UPDATE;\n"
         seat_list = "json_agg(json_build_array(s.box, s.player_id, u.username))"
         dealer_list = "json_agg(json_build_array(d.dealer_id, du.username))"
+        session_row = "json_build_array(ps.ended, ps.last_active, ps.reality_answered)"
     else:
+        session_row = "json_array(ps.ended, ps.last_active, ps.reality_answered)"
         seat_list = "json_group_array(json_array(s.box, s.player_id, u.username))"
         dealer_list = "json_group_array(json_array(d.dealer_id, du.username))"
     rules_cols = ", ".join(f"r.{col(c)}" for c in rules_columns)
@@ -203,7 +225,11 @@ def locked_read(vendor: str, table_columns: tuple[str, ...], rules_columns: tupl
         # The dealers assigned to the table: a dealer command checks its dealer without a
         # round trip of its own (table/duties.py); their names for the console's round view.
         f"(SELECT {dealer_list} FROM {table(DealerAssignment)} d "
-        f"JOIN {users} du ON du.id = d.dealer_id WHERE d.table_id = t.id) "
+        f"JOIN {users} du ON du.id = d.dealer_id WHERE d.table_id = t.id), "
+        # The player session the command came in, if it is the actor's (player protection,
+        # table/protection/guard.py): when it ended, its last activity and reality check.
+        f"(SELECT {session_row} FROM {table(PlayerSession)} ps "
+        f"JOIN {users} pu ON pu.id = ps.user_id WHERE ps.id = %s AND pu.username = %s) "
         f"FROM {table(Table)} t "
         f"JOIN {table(RulesSubmission)} r ON r.id = t.rules_id WHERE t.id = %s"
     )
@@ -294,21 +320,62 @@ def postings(transactions: int, entries: int) -> str:
     )
 
 
-def lock_table_accounts(players: int) -> str:
+def lock_table_accounts(players: int, guard: bool = False) -> str:
     """A table's bankroll and ``players`` players' accounts (by username), locked in id
-    order: id, table id, username, kind, name, balance."""
+    order: id, table id, username, kind, name, balance, and each player's open sessions'
+    figures since login (JSON [[session id, net, wagered], ...]: the balance the player is
+    told comes with them, table/services/records.py).
+
+    ``guard``: each player's protection too (table/protection/guard.py), so that a wager
+    costs no round trip of its own for it: the user id, the guard's limits, cool-off,
+    exclusion and reality-check interval, and the tallies of the day, the week and the
+    month (JSON [wagered day, week, month, net day, week, month]). Parameters: with
+    ``guard``, day, week start, month start, day, week start, month start, the earliest of
+    those; then the table id and the usernames.
+
+    On PostgreSQL, with players, two statements travel together (:func:`last_rows`): the
+    first waits for the row locks, the second reads. At READ COMMITTED a statement that
+    waited for a lock sees the locked rows as the last command left them but every other
+    table (the tallies, the sessions) as it was when it started waiting: one statement would
+    let two tables' wagers together pass a loss limit (§814a.2(2))."""
     from django.contrib.auth import get_user_model
 
-    from .models import Account
+    from .models import Account, PlayerSession
 
     users = get_user_model()._meta.db_table
     marks = ", ".join(["%s"] * players) or "NULL"
-    lock = " FOR UPDATE OF a" if connection.features.has_select_for_update_of else ""
-    return (
-        f"SELECT a.id, a.table_id, u.username, a.kind, a.name, a.balance "
-        f"FROM {table(Account)} a LEFT JOIN {col(users)} u ON u.id = a.user_id "
-        f"WHERE a.table_id = %s OR u.username IN ({marks}) ORDER BY a.id{lock}"
+    postgres = connection.vendor == "postgresql"
+    array, agg = (
+        ("json_build_array", "json_agg") if postgres else ("json_array", "json_group_array")
     )
+    accounts = f"FROM {table(Account)} a LEFT JOIN {col(users)} u ON u.id = a.user_id "
+    where = f"WHERE a.table_id = %s OR u.username IN ({marks}) ORDER BY a.id"
+    sessions = (
+        f"(SELECT {agg}({array}(s.id, s.net, s.wagered)) FROM {table(PlayerSession)} s "
+        "WHERE s.user_id = a.user_id AND s.ended IS NULL)"
+    )
+    extra = joins = ""
+    if guard:
+        columns, joins = _guard_columns(array)
+        extra = ", " + columns
+    read = (
+        f"SELECT a.id, a.table_id, u.username, a.kind, a.name, a.balance, {sessions}{extra} "
+        f"{accounts}{joins}{where}"
+    )
+    if not postgres or not players:
+        lock = " FOR UPDATE OF a" if connection.features.has_select_for_update_of else ""
+        return read + lock
+    return f"SELECT a.id {accounts}{where} FOR UPDATE OF a;\n{read}"
+
+
+def lock_table_accounts_params(
+    table_id: int, usernames: Sequence[str], guard: Sequence[Any] = ()
+) -> list[Any]:
+    """The parameters of :func:`lock_table_accounts` (``guard``: its seven dates)."""
+    where = [table_id, *usernames]
+    if connection.vendor == "postgresql" and usernames:
+        return [*where, *guard, *where]
+    return [*guard, *where]
 
 
 @lru_cache(maxsize=16)
@@ -334,32 +401,40 @@ def rollup_upsert(vendor: str, count: int) -> str:
 # --- player protection (table/protection/guard.py) ----------------------------------------
 
 
+def _guard_columns(array: str) -> tuple[str, str]:
+    """The select list and the join that read a player's protection with their account
+    ``a``: user id, limits, cool-off, exclusion, its end, reality-check interval, and the
+    tallies (JSON [wagered day, week, month, net day, week, month]; parameters: day, week
+    start, month start, day, week start, month start, the earliest of those)."""
+    from .models import PlayerGuard, PlayTally
+
+    sums = ", ".join(
+        f"COALESCE(SUM(CASE WHEN t.day >= %s THEN t.{what} ELSE 0 END), 0)"
+        for what in ("wagered", "net")
+        for _period in ("day", "week", "month")
+    )
+    columns = (
+        "a.user_id, g.limits, g.cooloff_until, g.excluded, g.excluded_until, "
+        f"g.reality_minutes, (SELECT {array}({sums}) FROM {table(PlayTally)} t "
+        "WHERE t.account_id = a.id AND t.day >= %s)"
+    )
+    return columns, f"LEFT JOIN {table(PlayerGuard)} g ON g.user_id = a.user_id "
+
+
 @lru_cache(maxsize=2)
 def guard_read(vendor: str) -> str:
-    """A player's protection in one statement, by username: the guard's limits, cool-off and
-    exclusion; the tallies of the day, the week and the month (from the earlier of the
-    week's and the month's first day); and the session's row (its user, when it ended, last
-    activity, last reality check answered). Parameters: day, week start, month start, day,
-    week start, month start, the earliest of those, username, session id, username."""
+    """A player's protection by username, as :func:`lock_table_accounts` reads it with the
+    lock (``guard``): for a player whose account that lock did not read (made in the same
+    command). Parameters: the seven dates, then the username."""
     from django.contrib.auth import get_user_model
 
-    from .models import Account, PlayerGuard, PlayerSession, PlayTally
+    from .models import Account
 
     users = col(get_user_model()._meta.db_table)
-    sums = ", ".join(
-        f"COALESCE(SUM(CASE WHEN t.day >= %s THEN t.{what} ELSE 0 END), 0) AS {what}_{period}"
-        for what in ("wagered", "net")
-        for period in ("day", "week", "month")
-    )
+    columns, join = _guard_columns("json_build_array" if vendor == "postgresql" else "json_array")
     return (
-        "SELECT g.limits, g.cooloff_until, g.excluded, g.excluded_until, g.reality_minutes, "
-        "s.user_id, s.ended, s.last_active, s.reality_answered, u.id, sums.* "
-        f"FROM (SELECT {sums} FROM {table(PlayTally)} t JOIN {table(Account)} a "
-        f"ON a.id = t.account_id JOIN {users} au ON au.id = a.user_id "
-        "WHERE t.day >= %s AND au.username = %s) sums "
-        f"LEFT JOIN {table(PlayerSession)} s ON s.id = %s "
-        f"LEFT JOIN {users} u ON u.username = %s "
-        f"LEFT JOIN {table(PlayerGuard)} g ON g.user_id = u.id"
+        f"SELECT {columns} FROM {table(Account)} a JOIN {users} u ON u.id = a.user_id "
+        f"{join}WHERE u.username = %s"
     )
 
 
@@ -382,6 +457,22 @@ def session_touch() -> str:
     from .models import PlayerSession
 
     return f"UPDATE {table(PlayerSession)} SET last_active = %s WHERE {col('id')} = %s"
+
+
+
+def session_add(changes: dict[int, tuple[int, int]]) -> str:
+    """Add (net, wagered) to open sessions' figures since login, by session id (the ids are
+    the parameters; the amounts are integers written into the statement)."""
+    from .models import PlayerSession
+
+    net = " ".join(f"WHEN {int(s)} THEN {int(n)}" for s, (n, _w) in changes.items())
+    wagered = " ".join(f"WHEN {int(s)} THEN {int(w)}" for s, (_n, w) in changes.items())
+    marks = ", ".join(["%s"] * len(changes))
+    return (
+        f"UPDATE {table(PlayerSession)} SET net = net + CASE {col('id')} {net} ELSE 0 END, "
+        f"wagered = wagered + CASE {col('id')} {wagered} ELSE 0 END "
+        f"WHERE {col('id')} IN ({marks})"
+    )
 
 
 # --- the duties (table/duties.py) ------------------------------------------------------------

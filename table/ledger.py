@@ -187,29 +187,53 @@ def post_transfers(
     return post(postings, table, round, held, session)
 
 
-def lock_for_table(table: Table, players: Iterable[str]) -> tuple[dict[str, int], int, Held]:
+@dataclass
+class Locked:
+    """What :func:`lock_for_table` read with the locks, besides the balances: each player's
+    open sessions' figures since login (session id -> (net, wagered)), and with ``guard``,
+    the player protection row (``fastsql.lock_table_accounts``'s guard columns), by
+    username."""
+
+    sessions: dict[str, dict[int, tuple[int, int]]]
+    guard: dict[str, tuple[object, ...]]
+
+
+def lock_for_table(
+    table: Table, players: Iterable[str], guard: Sequence[object] = ()
+) -> tuple[dict[str, int], int, Held, Locked]:
     """Lock the table's bankroll and these players' accounts (by username), in id order, in
-    one query (creating any that do not exist yet): their ids, the bankroll's id, and each
-    locked account's (kind, name, balance) for :func:`post`."""
+    one round trip (creating any that do not exist yet): their ids, the bankroll's id, each
+    locked account's (kind, name, balance) for :func:`post`, and what came with the locks
+    (:class:`Locked`; ``guard``: the seven dates of ``fastsql.lock_table_accounts``, to read
+    the players' protection too)."""
     wanted = sorted(set(players))
     found: dict[str, int] = {}
     held: Held = {}
+    locked = Locked({}, {})
     bankroll = None
-    for pk, table_id, username, kind, name, balance in fastsql.rows(
-        fastsql.lock_table_accounts(len(wanted)), [table.pk, *wanted]
+    for row in fastsql.last_rows(
+        fastsql.lock_table_accounts(len(wanted), bool(guard)),
+        fastsql.lock_table_accounts_params(table.pk, wanted, guard),
     ):
+        pk, table_id, username, kind, name, balance, sessions = row[:7]
         held[pk] = (kind, name, balance)
         if table_id == table.pk:
             bankroll = pk
         elif username in wanted:
             found[username] = pk
+            locked.sessions[username] = {
+                int(s): (int(net), int(wagered))
+                for s, net, wagered in (fastsql.loads(sessions) if sessions else [])
+            }
+            if guard:
+                locked.guard[username] = row[7:]
     if bankroll is None:
         bankroll = table_bankroll(table).pk
     for name in set(wanted) - set(found):
         user = get_user_model().objects.get(username=name)
         found[name] = player_account(user).pk
     # Accounts made just now are locked (and read) by post() when it first needs them.
-    return found, bankroll, held
+    return found, bankroll, held, locked
 
 
 def credit(

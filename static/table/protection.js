@@ -2,7 +2,8 @@
 // login, net win/loss and amount wagered since login; the reality check (§814a.1(e)(2)-(3))
 // and the password after 15 minutes idle (§812a.3(a)(6)) as dialogs. The server enforces
 // both (a bet waits for the answer; a command of an idle session is refused): this draws
-// what status.json says and sends the player's answers.
+// what status.json says (at load, then every 20 s) and the figures since login each balance
+// on the table's socket brings (live), and sends the player's answers.
 
 const bar = document.querySelector("[data-protection]");
 const pad = (n) => String(n).padStart(2, "0");
@@ -56,13 +57,23 @@ if (bar) {
     });
   }
 
-  function show(status) {
+  function figures(net, wagered) {
+    q("net").textContent = money(net);
+    q("net").classList.toggle("pp-up", net > 0);
+    q("net").classList.toggle("pp-down", net < 0);
+    q("wagered").textContent = plain(wagered);
+  }
+
+  let pushedAt = 0; // when the table's socket last brought the figures
+
+  function show(status, asked = Date.now()) {
+    if (pushedAt > asked && last) {
+      // The socket's figures are newer than this answer (asked before that settlement).
+      status = { ...status, net: last.net, wagered: last.wagered };
+    }
     last = status;
     skew = new Date(status.now).getTime() - Date.now();
-    q("net").textContent = money(status.net);
-    q("net").classList.toggle("pp-up", status.net > 0);
-    q("net").classList.toggle("pp-down", status.net < 0);
-    q("wagered").textContent = plain(status.wagered);
+    figures(status.net, status.wagered);
     if (status.locked) {
       if (reality.open) reality.close();
       if (!locked.open) locked.showModal();
@@ -80,13 +91,14 @@ if (bar) {
   }
 
   async function refresh() {
+    const asked = Date.now();
     try {
       const response = await fetch(bar.dataset.status, { credentials: "same-origin" });
       if (response.status === 410) {
         window.location.assign("/login/");
         return;
       }
-      if (response.ok) show(await response.json());
+      if (response.ok) show(await response.json(), asked);
     } catch {
       // offline for a moment: the next poll tries again
     }
@@ -122,6 +134,16 @@ if (bar) {
   });
   // A refusal from the table for a reality check or an idle session: look again now.
   window.addEventListener("protection:refresh", refresh);
+  // Money moved at a table (a wager, a settlement): the figures since login came with the
+  // balance on the table's socket (static/table/protocol.js), one set per open session of
+  // the player; this page's is its own login's.
+  window.addEventListener("protection:since-login", (event) => {
+    const mine = event.detail[bar.dataset.session];
+    if (!mine) return;
+    pushedAt = Date.now();
+    if (last) last = { ...last, net: mine.net, wagered: mine.wagered };
+    figures(mine.net, mine.wagered);
+  });
 
   tick();
   setInterval(tick, 1000);

@@ -281,6 +281,13 @@ export class TableConnection {
     if (!isPrivate) this.version = frame.version;
     this.lastHeard = Date.now();
     this.stallDelay = STALL_FIRST_MS;
+    // A balance comes with the player's figures since login (§814a.1(e)(1)-(2)): the player
+    // bar shows them at once (static/table/protection.js), on whatever page holds this socket.
+    for (const ev of frame.events || []) {
+      if (ev.kind === "balance" && ev.data && ev.data.since_login) {
+        window.dispatchEvent(new CustomEvent("protection:since-login", { detail: ev.data.since_login }));
+      }
+    }
     this.h.onEvents?.(frame, { private: isPrivate });
   }
 }

@@ -13,11 +13,14 @@ pass a limit (§814a.2(2)); a refusal rolls the whole command back.
   finishes); the loss and amount wagered per day, week and month, the largest single wager
   and the table limit (§814a.2(2), (3), (5)). A refusal names the limit and what is left.
 
-:func:`record` adds every player's money moved by a command to their day's tally (in the
-command's batched writes: no round trip of its own).
+:func:`record` adds every player's money moved by a command to their day's tally and to
+their open sessions' figures since login (in the command's batched writes: no round trip of
+its own), and gives those figures back for the balance each player is told.
 
-One read per player command from a session or with a wager (:func:`fastsql.guard_read`);
-the dealer's and the clock's commands read nothing here.
+No read of its own (docs/player-protection.md, "Command path cost"): the session comes with
+the table row (``fastsql.locked_read``), the player's limits, exclusion, cool-off and tallies
+with their account lock (``fastsql.lock_table_accounts``), after the lock; the dealer's and
+the clock's commands read nothing here.
 """
 
 from __future__ import annotations
@@ -74,6 +77,16 @@ def _moment(value: Any) -> dt.datetime | None:
     return moment(value)
 
 
+def lock_dates(now: dt.datetime) -> tuple[dt.date, ...]:
+    """The dates the players' account lock reads the tallies with (``fastsql
+    .lock_table_accounts``'s ``guard``): day, week start, month start, the same again, and
+    the earliest of them."""
+    day = periods.local_day(now)
+    week = periods.period_start("week", now)
+    month = periods.period_start("month", now)
+    return (day, week, month, day, week, month, min(week, month))
+
+
 def enforce(
     actor: str,
     session: int | None,
@@ -81,34 +94,27 @@ def enforce(
     now: dt.datetime,
     betting: Callable[[], bool],
     boxes: Callable[[], list[Any]],
+    session_row: tuple[Any, ...] | None = None,
+    guard_row: tuple[Any, ...] | None = None,
 ) -> None:
     """Refuse (:class:`Refused`) a command of player ``actor`` that protection forbids.
 
     ``transfers``: every transfer the command posted so far; ``betting()``: the round is taking
     bets (a wager now opens the player's part in a new round); ``boxes()``: the round's boxes
     (``Game.boxes``) as the command left them. Both are asked only when a check needs them
-    (the round's status costs a hash of its shoe)."""
+    (the round's status costs a hash of its shoe).
+
+    ``session_row``: the session as read with the table row (None: not the actor's, or
+    none); ``guard_row``: the player's protection as read with their account lock (None: read
+    now, for an account that lock did not read)."""
     mine = [t for t in transfers if t.player == actor]
     stakes = [t for t in mine if is_stake(t)]
     if session is None and not stakes:
         return
-    day = periods.local_day(now)
-    week = periods.period_start("week", now)
-    month = periods.period_start("month", now)
-    found = fastsql.one(
-        fastsql.guard_read(connection.vendor),
-        [day, week, month, day, week, month, min(week, month), actor, session, actor],
-    )
-    assert found is not None
-    limits, cooloff, excluded, excluded_until, reality_minutes = found[:5]
-    session_user, ended, last_active, answered, user_id = found[5:10]
-    wagered = dict(zip(periods.PERIODS, found[10:13], strict=True))
-    net = dict(zip(periods.PERIODS, found[13:16], strict=True))
-    limits = fastsql.loads(limits) if limits else {}
     if session is not None:
-        if session_user is None or session_user != user_id or ended is not None:
+        if session_row is None or session_row[0] is not None:
             raise Refused("session_ended", "your session has ended: log in again")
-        last = _moment(last_active)
+        last = _moment(session_row[1])
         assert last is not None
         if now - last > IDLE:
             raise Refused(
@@ -119,6 +125,14 @@ def enforce(
             fastsql.write(fastsql.session_touch(), [fastsql.when(now), session])
     if not stakes:
         return
+    if guard_row is None:
+        guard_row = fastsql.one(fastsql.guard_read(connection.vendor), [*lock_dates(now), actor])
+    assert guard_row is not None
+    user_id, limits, cooloff, excluded, excluded_until, reality_minutes, sums = guard_row
+    sums = fastsql.loads(sums) if sums else [0] * 6
+    wagered = dict(zip(periods.PERIODS, [int(v) for v in sums[:3]], strict=True))
+    net = dict(zip(periods.PERIODS, [int(v) for v in sums[3:6]], strict=True))
+    limits = fastsql.loads(limits) if limits else {}
     until = _moment(excluded_until)
     if excluded and (until is None or until > now):
         raise Refused("excluded", "you are excluded from play: no wager can be taken")
@@ -130,7 +144,8 @@ def enforce(
         )
     # During betting (a new round) only: a round already dealt finishes (§814a.1(e), §814a.2(4)).
     if session is not None:
-        due = _moment(answered)
+        assert session_row is not None
+        due = _moment(session_row[2])
         assert due is not None
         if now >= due + dt.timedelta(minutes=reality_minutes or 60) and betting():
             raise Refused(
@@ -227,22 +242,38 @@ def _check_time(user_id: int, minutes: int, now: dt.datetime) -> None:
         )
 
 
-def record(transfers: list[Transfer], accounts: dict[str, int], now: dt.datetime) -> None:
+def record(
+    transfers: list[Transfer],
+    accounts: dict[str, int],
+    now: dt.datetime,
+    sessions: dict[str, dict[int, tuple[int, int]]],
+) -> dict[str, dict[int, tuple[int, int]]]:
     """Each player's wagered amount and net result from these transfers, onto their day's
-    tally (written with the command's other writes)."""
+    tally and their open sessions' figures since login (written with the command's other
+    writes). ``sessions``: those figures as read with the players' account locks; returns
+    them as this command leaves them, for the players whose figures changed (the balance
+    each is told comes with them, §814a.1(e)(1)-(2))."""
     if not transfers:
-        return
-    sums: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+        return {}
+    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for t in transfers:
-        account = accounts.get(t.player)
-        if account is None:
+        if t.player not in accounts:
             continue
-        sums[account][0] += wagered_by(t)
-        sums[account][1] -= t.amount
+        sums[t.player][0] += wagered_by(t)
+        sums[t.player][1] -= t.amount
     day = periods.local_day(now)
-    rows = [(a, day, w, n, 0) for a, (w, n) in sorted(sums.items()) if w or n]
+    moved = {p: (w, n) for p, (w, n) in sums.items() if w or n}
+    rows = sorted((accounts[p], day, w, n, 0) for p, (w, n) in moved.items())
     if rows:
         fastsql.write(fastsql.tally_add(len(rows)), [p for row in rows for p in row])
+    after: dict[str, dict[int, tuple[int, int]]] = {}
+    for player, (w, n) in moved.items():
+        for session, (net, wagered) in sessions.get(player, {}).items():
+            after.setdefault(player, {})[session] = (net + n, wagered + w)
+    if after:
+        changes = {s: (moved[p][1], moved[p][0]) for p, found in after.items() for s in found}
+        fastsql.write(fastsql.session_add(changes), list(changes))
+    return after
 
 
 def add_credit(account: int, amount: int, now: dt.datetime) -> None:

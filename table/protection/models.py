@@ -35,6 +35,12 @@ class PlayerSession(models.Model):
     #: ``PlayerGuard.reality_minutes`` later (§814a.1(e)(2)-(3)).
     reality_answered = models.DateTimeField()
     address = models.GenericIPAddressField(null=True, blank=True)
+    #: Net result (won less lost) and amount wagered since login, in cents (§814a.1(e)(1)-(2)):
+    #: added to by every command that moves the player's money, under their account lock, in
+    #: its batch of writes (table/protection/guard.py ``record``); the bar shows them, and
+    #: each balance the player's socket is told comes with them.
+    net = models.BigIntegerField(default=0)
+    wagered = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["-started", "-id"]

@@ -87,7 +87,8 @@ class Status:
 
 
 def since_login(user: User, started: dt.datetime) -> tuple[int, int]:
-    """(net, wagered) in cents since ``started``, from the ledger: the net is every table
+    """(net, wagered) in cents since ``started``, recounted from the ledger (what a session's
+    ``net`` and ``wagered`` hold, tests/protection/test_sessions.py): the net is every table
     posting to the player's account; the amount wagered is the stakes less what was given
     back before it was played (table/protection/guard.py counts the tallies the same way)."""
     account = Account.objects.filter(user_id=user.pk).values_list("pk", flat=True).first()
@@ -111,7 +112,10 @@ def since_login(user: User, started: dt.datetime) -> tuple[int, int]:
 def status(session: PlayerSession, now: dt.datetime | None = None) -> Status:
     now = now or timezone.now()
     guard = guard_of(session.user)
-    net, wagered = since_login(session.user, session.started)
+    # The session's own figures, kept by every command under the player's account lock (the
+    # same the table's socket sends with the balance); :func:`since_login` recounts them from
+    # the ledger.
+    net, wagered = session.net, session.wagered
     next_check = session.reality_answered + dt.timedelta(minutes=guard.reality_minutes)
     return Status(
         session=session,

@@ -119,6 +119,7 @@ def context(request: HttpRequest) -> dict[str, Any]:
         "helpline": HELPLINE,
         "protection": {
             "started": session.started.isoformat(),
+            "id": session.pk,  # the figures a table's socket sends are by session id
             "previous": previous,
             "key": str(session.key),
         },

@@ -78,9 +78,12 @@ class _Locked:
     stored_round: tuple[str, Any] | None  # the current round's (phase, state)
     seats: dict[int, tuple[int, str]]  # box -> (user id, username)
     dealers: dict[int, str]  # the dealers assigned to the table: user id -> username
+    session: tuple[Any, ...] | None  # the actor's session: (ended, last active, reality check)
 
 
-def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Locked:
+def _lock_table(
+    table_id: int, actor: str = "", key: str | None = None, session: int | None = None
+) -> _Locked:
     """The table's row, locked (SELECT ... FOR UPDATE), with its Rules Submission, the
     answer already given to this idempotency key, the current round and the seats: one
     round trip, because every round trip holds the table's lock a little longer.
@@ -94,9 +97,9 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
         fastsql.locked_read(
             connection.vendor, _TABLE_COLUMNS, tuple(f.column for f in _RULES_FIELDS)
         ),
-        [table_id, actor, key, actor, key, table_id]
+        [table_id, actor, key, actor, key, session, actor, table_id]
         if postgres
-        else [actor, key, actor, key, table_id],
+        else [actor, key, actor, key, session, actor, table_id],
     )
     if found is None:
         raise ServiceError("no_table", f"there is no table {table_id}")
@@ -122,7 +125,7 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
         elif isinstance(f, models.JSONField):
             setattr(rules, f.attname, fastsql.loads(getattr(rules, f.attname)))
     table.rules = rules
-    answer, request, phase, state, seat_rows, dealer_rows = found[rules_end:]
+    answer, request, phase, state, seat_rows, dealer_rows, session_row = found[rules_end:]
     seats = {
         int(box): (int(player), str(name))
         for box, player, name in (fastsql.loads(seat_rows) if seat_rows else [])
@@ -132,7 +135,8 @@ def _lock_table(table_id: int, actor: str = "", key: str | None = None) -> _Lock
         int(dealer): str(name)
         for dealer, name in (fastsql.loads(dealer_rows) if dealer_rows else [])
     }
-    return _Locked(table, answer, request, stored_round, seats, dealers)
+    session_found = tuple(fastsql.loads(session_row)) if session_row else None
+    return _Locked(table, answer, request, stored_round, seats, dealers, session_found)
 
 
 def fingerprint(command: str, request: dict[str, Any] | None = None) -> str:
@@ -181,7 +185,7 @@ def execute(
     outermost = connection.get_autocommit() and connection.vendor == "postgresql"
     try:
         with transaction.atomic(), fastsql.batched_writes():
-            locked = _lock_table(table_id, actor, key)
+            locked = _lock_table(table_id, actor, key, session)
             table = locked.table
             if key and locked.answer is not None:
                 if locked.request and locked.request != asked:
@@ -202,7 +206,7 @@ def execute(
             ctx.stored_round, ctx.seats = locked.stored_round, locked.seats
             ctx.dealers = frozenset(locked.dealers)
             ctx.dealer_names = locked.dealers
-            ctx.session = session
+            ctx.session, ctx.session_row = session, locked.session
             response = body(ctx) or {}
             _protect(ctx)
             _save_round(ctx)
@@ -267,8 +271,9 @@ def execute(
 def _protect(ctx: Context) -> None:
     """Player protection, in the command's transaction (table/protection/guard.py): a
     player's command from a session, or one that stakes money, is checked (after the
-    stake's posting locked the player's account); every player's money moved goes onto their
-    day's tally."""
+    stake's posting locked the player's account, with what the table row and that lock read:
+    no statement of its own); every player's money moved goes onto their day's tally and
+    their open sessions' figures since login."""
     staked = any(t.player == ctx.actor and guard.is_stake(t) for t in ctx.transfers)
     if staked or ctx.session is not None:
 
@@ -280,10 +285,19 @@ def _protect(ctx: Context) -> None:
             return list(ctx.game.boxes(ctx.state)) if ctx.state is not None else []
 
         try:
-            guard.enforce(ctx.actor, ctx.session, ctx.transfers, ctx.now, betting, boxes)
+            guard.enforce(
+                ctx.actor,
+                ctx.session,
+                ctx.transfers,
+                ctx.now,
+                betting,
+                boxes,
+                ctx.session_row,
+                ctx.locked.guard.get(ctx.actor),
+            )
         except guard.Refused as exc:
             raise ServiceError(exc.code, exc.message) from exc
-    guard.record(ctx.transfers, ctx.accounts, ctx.now)
+    ctx.since_login = guard.record(ctx.transfers, ctx.accounts, ctx.now, ctx.locked.sessions)
 
 
 def _round_views(ctx: Context, version: int) -> dict[str, str]:

@@ -31,6 +31,7 @@ from table.games.base import (
 from .. import duties, fastsql, ledger
 from ..broadcast import Publication
 from ..models import Round, Table
+from ..protection import guard
 
 #: Whether a phase of a game means the round is over (settled, void), as the game's own
 #: status said when the phase was first seen: a round read from the store is checked by its
@@ -114,6 +115,15 @@ class Context:
     #: Every transfer the command's steps made, as the game gave them (before a meter's
     #: part is taken off): what player protection counts (table/protection/guard.py).
     transfers: list[Transfer] = field(default_factory=list)
+    #: The actor's session as read with the table row, (ended, last active, reality check
+    #: answered), if ``session`` is the actor's (None: it is not, or there is none).
+    session_row: tuple[Any, ...] | None = None
+    #: What came with the players' account locks: their open sessions' figures since login
+    #: and, for the acting player, their protection (``ledger.lock_for_table``).
+    locked: ledger.Locked = field(default_factory=lambda: ledger.Locked({}, {}))
+    #: Each player's open sessions' figures since login as this command leaves them
+    #: (session id -> (net, wagered)): sent with the player's balance.
+    since_login: dict[str, dict[int, tuple[int, int]]] = field(default_factory=dict)
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -211,8 +221,13 @@ class Context:
         """Lock the table's bankroll and these players' accounts, if not yet."""
         missing = players - set(self.accounts)
         if missing or self.bankroll is None:
-            found, self.bankroll, held = ledger.lock_for_table(self.table, missing)
+            # The acting player's protection comes with their lock: a wager costs no round
+            # trip of its own for it (table/protection/guard.py).
+            dates = guard.lock_dates(self.now) if self.actor in missing else ()
+            found, self.bankroll, held, locked = ledger.lock_for_table(self.table, missing, dates)
             self.accounts.update(found)
+            self.locked.sessions.update(locked.sessions)
+            self.locked.guard.update(locked.guard)
             for account_id, account in held.items():
                 self.held.setdefault(account_id, account)
 

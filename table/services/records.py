@@ -199,10 +199,18 @@ def _record_finished(ctx: Context, game: Game[Any, Any], state: Any, row: Round)
 
 
 def _note_balances(ctx: Context) -> None:
-    """Tell each player whose money moved their new balance (a private event)."""
+    """Tell each player whose money moved their new balance (a private event), with their
+    open sessions' net result and amount wagered since login (the player bar shows them
+    live, §814a.1(e)(1)-(2); static/table/protection.js)."""
     for player in sorted(ctx.moved):
         balance = ctx.balances[ctx.accounts[player]]
-        ctx.note("balance", {"balance": balance}, to_player(player))
+        data: dict[str, Any] = {"balance": balance}
+        since = ctx.since_login.get(player)
+        if since:
+            data["since_login"] = {
+                str(s): {"net": net, "wagered": wagered} for s, (net, wagered) in since.items()
+            }
+        ctx.note("balance", data, to_player(player))
 
 
 def _write_events(ctx: Context) -> int:

@@ -10,8 +10,21 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import PASSWORD, PHONE, Site, login, screenshot
+from .helpers import (
+    add_chips,
+    dealer_does,
+    decide,
+    open_betting,
+    open_console,
+    open_table,
+    place_bets,
+    shown_balance,
+    sit,
+    wait_phase,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -20,15 +33,20 @@ SIZES = [("phone", PHONE, True), ("desktop", DESKTOP, False)]
 #: Players of these tests only: the limits, aged sessions and idle locks set here must not
 #: reach the demo players the other browser tests play with (the stack is shared).
 PLAYERS = ("pp-bar", "pp-reality", "pp-idle", "pp-limits-phone", "pp-limits-desktop")
+#: Players who play a round here (funded).
+PLAYING = ("pp-live-phone", "pp-live-desktop")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def players(site: Site) -> None:
     site.stack.python(
         "from django.contrib.auth import get_user_model\n"
-        f"for name in {PLAYERS!r}:\n"
+        "from table import ledger\n"
+        f"for name in {PLAYERS + PLAYING!r}:\n"
         "    if not get_user_model().objects.filter(username=name).exists():\n"
-        f"        get_user_model().objects.create_user(name, password={PASSWORD!r})\n"
+        f"        user = get_user_model().objects.create_user(name, password={PASSWORD!r})\n"
+        f"        if name in {PLAYING!r}:\n"
+        "            ledger.credit(user, 1_000_00, 'browser test play money')\n"
     )
 
 
@@ -155,3 +173,72 @@ def test_the_limits_page(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport["width"], (width, widest)
     assert not client.errors, client.errors
+
+
+def dollars(cents: int) -> str:
+    """As the bar writes an amount: $1,234.50; a loss with a minus sign, a win with a plus."""
+    sign = "−" if cents < 0 else "+" if cents > 0 else ""
+    return f"{sign}${abs(cents) / 100:,.2f}"
+
+
+def balance_after(client: Any, before: int) -> int:
+    """The balance the felt shows once it moved from ``before``."""
+    expect(client.page.locator("#balance")).not_to_have_attribute("data-cents", str(before))
+    return shown_balance(client)
+
+
+@pytest.mark.parametrize(("size", "viewport", "phone"), SIZES)
+def test_the_bar_follows_a_round_live(
+    browser: Any, site: Site, size: str, viewport: dict[str, int], phone: bool
+) -> None:
+    """Net result and amount wagered since login change with every wager and settlement, from
+    the table's socket, without a reload (§814a.1(e)(1)-(2)): a player who lost $45 saw $0.00."""
+    name = f"pp-live-{size}"
+    player = login(browser, site, name, viewport=viewport, phone=phone)
+    dealer = login(browser, site, "dealer")
+    open_table(player, site)
+    open_console(dealer, site)
+    page = player.page
+    net, wagered = page.locator("[data-pp=net]"), page.locator("[data-pp=wagered]")
+    expect(net).to_have_text("$0.00")
+    expect(wagered).to_have_text("$0.00")
+    # From here the bar's figures can only come from the table's socket: its status poll
+    # (every 20 s) is cut off, so a figure that changes changed live.
+    page.route("**/protection/status.json", lambda route: route.abort())
+    box = site.free_boxes()[0]
+    sit(player, box)
+    open_betting(dealer)
+    wait_phase(player, "betting")
+    start = shown_balance(player)
+    add_chips(player, box, [(500, "ante")])
+    place_bets(player)
+    staked = start - balance_after(player, start)
+    assert staked > 0
+    expect(wagered).to_have_text(dollars(staked).lstrip("+"))
+    expect(net).to_have_text(dollars(-staked))
+    dealer_does(dealer, "No more bets", "closed")
+    dealer_does(dealer, "Deal", "decisions")
+    wait_phase(player, "decisions")
+    before_raise = shown_balance(player)
+    decide(player, box, 1)
+    raised = before_raise - balance_after(player, before_raise)
+    expect(wagered).to_have_text(dollars(staked + raised).lstrip("+"))
+    expect(net).to_have_text(dollars(-(staked + raised)))
+    dealer_does(dealer, "Reveal", "revealed")
+    dealer_does(dealer, "Settle", "settled")
+    wait_phase(player, "settled")
+    result = site.query(
+        "SELECT COALESCE(SUM(e.amount), 0) FROM table_entry e "
+        "JOIN table_ledgertransaction t ON t.id = e.transaction_id "
+        "JOIN table_account a ON a.id = e.account_id JOIN auth_user u ON u.id = a.user_id "
+        "WHERE u.username = ? AND t.round_id = (SELECT MAX(id) FROM table_round "
+        "WHERE table_id = ?)",
+        (name, site.table_id),
+    )[0][0]
+    # Won or lost, the bar says what the ledger says: the round's net, the stakes wagered.
+    expect(net).to_have_text(dollars(int(result)))
+    expect(wagered).to_have_text(dollars(staked + raised).lstrip("+"))
+    assert shown_balance(player) == start + int(result)
+    page.evaluate("window.scrollTo(0, 0)")  # the bar, over the settled felt
+    screenshot(page, f"protection-live-{size}")
+    assert not [e for e in player.errors if "status.json" not in e], player.errors

@@ -102,6 +102,67 @@ def test_two_tables_at_the_same_moment_cannot_pass_a_loss_limit(
     assert sorted(results) == ["limit_reached", "ok"]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_wager_that_waited_for_the_players_lock_sees_what_the_other_table_wrote(
+    clock: Clock, game: Game, alice: Any
+) -> None:
+    """The guard's read travels with the player's account lock (no round trip of its own):
+    it must still see what the command it waited for wrote. At READ COMMITTED one statement
+    that waited for a row lock sees every other table as it was when it began waiting, so
+    the lock and the read are two statements in one round trip (fastsql.lock_table_accounts).
+    Here another table's command holds the lock and has added an $80 loss to today's tally;
+    the bet waits, then must find $20 left of the $100 limit (PostgreSQL: real locks)."""
+    import threading
+    import time
+
+    from django.db import connection, transaction
+
+    from table import fastsql
+    from table.protection import periods
+
+    if connection.vendor != "postgresql":
+        pytest.skip("threads share one SQLite connection in tests: PostgreSQL only")
+    limits.set_limit(alice, "loss_day", 100_00)
+    game.sit(alice, 1)
+    game.open()
+    account = ledger.player_account(alice).pk
+    holding, release = threading.Event(), threading.Event()
+    results: list[str] = []
+
+    def other_table() -> None:
+        try:
+            with transaction.atomic():
+                fastsql.rows(fastsql.lock_accounts(1), [account])
+                day = periods.local_day(clock.now)
+                fastsql.run(fastsql.tally_add(1), [account, day, 80_00, -80_00, 0])
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    def bet() -> None:
+        try:
+            game.bet(alice, 1, ante=15_00)  # Ante and Odds: $30 at risk
+            results.append("ok")
+        except services.ServiceError as exc:
+            results.append(f"{exc.code}: {exc.message}")
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=other_table)
+    holder.start()
+    assert holding.wait(10)
+    better = threading.Thread(target=bet)
+    better.start()
+    time.sleep(0.5)
+    assert results == []  # the bet waits for the player's account
+    release.set()
+    holder.join()
+    better.join()
+    assert len(results) == 1 and results[0].startswith("limit_reached"), results
+    assert "$20.00 of it is left" in results[0]
+
+
 def test_amount_wagered_per_week_counts_every_table_and_not_bets_taken_back(
     clock: Clock, game: Game, second: Game, alice: Any
 ) -> None:
@@ -246,3 +307,25 @@ def test_tallies_count_wins_and_losses_of_settled_rounds(
     tally = PlayTally.objects.get(account=ledger.player_account(alice), day=dt.date(2026, 11, 18))
     assert tally.net == net
     assert tally.wagered >= 20_00
+
+
+def test_the_guard_read_on_its_own_reads_what_the_account_lock_reads(
+    clock: Clock, game: Game, alice: Any, table: Table
+) -> None:
+    """A wager's protection comes with the player's account lock; an account that lock did not
+    read (made in the same command) is read on its own, and must read the same."""
+    from django.db import connection, transaction
+
+    from table import fastsql
+    from table.protection import guard
+
+    limits.set_limit(alice, "loss_day", 500_00)
+    game.sit(alice, 1)
+    game.open()
+    game.bet(alice, 1, ante=20_00)
+    dates = guard.lock_dates(clock.now)
+    with transaction.atomic():
+        _found, _bankroll, _held, locked = ledger.lock_for_table(table, ["alice"], dates)
+        alone = fastsql.one(fastsql.guard_read(connection.vendor), [*dates, "alice"])
+    assert alone == locked.guard["alice"]
+    assert alone is not None and fastsql.loads(alone[6])[3] == -40_00  # today's net

@@ -126,6 +126,9 @@ def test_net_and_amount_wagered_since_login(clock: Clock, game: Game, alice: Any
     game.deal()
     game.decide_all({1: 1})
     game.finish()
+    session.refresh_from_db()
     status = sessions.status(session)
     assert status.net == ledger.player_account(alice).balance - start
     assert status.wagered == 20_00 + 10_00  # Ante, Odds and a 1x Raise
+    # The session's running figures are the ledger's, recounted.
+    assert (status.net, status.wagered) == sessions.since_login(alice, session.started)

@@ -650,7 +650,7 @@ def test_the_accounts_a_table_command_holds_stay_up_to_date(
 ) -> None:
     rnd = new_round(table)
     with transaction.atomic():
-        players, bankroll, held = ledger.lock_for_table(table, ["alice"])
+        players, bankroll, held, _locked = ledger.lock_for_table(table, ["alice"])
         meters.apply_increments(table, rnd, stakes(hand_bonus=[100]), held=held)
         hit = Hit("hand_bonus", 10, ((1, "alice"),), "hand_bonus_player")
         meters.pay_hits(table, rnd, [hit], held=held)
