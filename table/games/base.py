@@ -370,6 +370,10 @@ class MeterChange:
     def to_dict(self) -> dict[str, Any]:
         return plain_dict(self)
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> MeterChange:
+        return cls(**{name: d[name] for name in cls.__dataclass_fields__ if name in d})
+
 
 @dataclass(frozen=True, slots=True)
 class GameStep:

@@ -48,7 +48,15 @@ from table.games.common import (
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import Event, Step, Transfer
-from table.games.shoe import Fault, RandomSource, commitment, new_salt, shuffle
+from table.games.shoe import (
+    DealingPlan,
+    Fault,
+    RandomSource,
+    commitment,
+    new_salt,
+    shuffle,
+    stacks_of_five,
+)
 
 ANTE: Final = "ante"
 PLAY: Final = "play"
@@ -95,6 +103,11 @@ class SkeletonBox:
     def in_play(self) -> bool:
         """A box plays with an Ante (§684a.10(b), §657a.10(b), §663a.10(b))."""
         return self.wagers.get(ANTE, 0) > 0
+
+    @property
+    def folded(self) -> bool:
+        """Hook: whether the box's decision is a fold."""
+        return False
 
     def staked(self) -> int:
         return sum(self.wagers.values())
@@ -245,6 +258,23 @@ class SkeletonRound(Generic[R, B, S]):
         """Hook: the dealer's hand as everyone sees it once turned over."""
         raise NotImplementedError
 
+    def deal(self, faults: Sequence[Fault] = ()) -> S:
+        """Hook: dispense the stacks (start with :meth:`check_deal`, lay them out with
+        :meth:`lay_out`, void on a shoe irregularity, then :meth:`_advance_turn`)."""
+        raise NotImplementedError
+
+    def settle(self) -> S:
+        """Hook: settle every box (end with :meth:`settled`)."""
+        raise NotImplementedError
+
+    def void(self, reason: str) -> S:
+        """Hook: a void declared outside the deal, checked (end with :meth:`voided`)."""
+        raise NotImplementedError
+
+    def view(self, player: str | None, dealer: bool = False) -> dict[str, Any]:
+        """Hook: what ``player`` (None: a spectator) or the dealer console may see now."""
+        raise NotImplementedError
+
     # --- construction --------------------------------------------------------------------
 
     @classmethod
@@ -349,6 +379,11 @@ class SkeletonRound(Generic[R, B, S]):
             raise InvalidInput("bad_fault", f"faults must be a list of shoe faults, not {faults!r}")
         if Fault.MISCOUNT in faults:
             raise InvalidInput("bad_fault", "a miscount is the shuffler's, found before a round")
+
+    def dealing_plan(self) -> DealingPlan:
+        """A stack of five per box in play from the dealer's left, then the dealer's; nothing
+        shared (§684a.10(b), §657a.10(b), §663a.10(b)). A game with a shared stack says so."""
+        return stacks_of_five(b.box for b in self.boxes_in_play())
 
     def lay_out(
         self, box_stacks: Sequence[Sequence[Card]], dealer: Sequence[Card], stub: Sequence[Card]

@@ -6,77 +6,49 @@ a fold (§657a.11(b)); progressive and hand-bonus wagers feed **meters shared ac
 at "no more bets" and are paid from them in settlement order (each change is a
 :class:`~table.games.base.MeterChange` the platform applies); the Five Card Hand Bonus may be
 bet on **the dealer's hand**; a Six Card Bonus adds **a shared card**'s stack to the deal; no
-payout limit. (Over 500 lines: one method per member of the interface, each short; the
-game's own rules stay in its modules.)
+payout limit. What every game answers alike is the default adapter's
+(:class:`~table.games.adapter.SkeletonGame`). (Over 500 lines: the Rules Submission's fields,
+signs and figures of four side wagers, each short.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Final
 
-from table.games.cards import codes
+from table.games.adapter import HOUSE_VOIDS, SkeletonGame
 from table.games.common import fixed_odds_variance, main_game_spread
 from table.games.errors import EngineError, InvalidInput, RuleViolation
+from table.games.events import Step as EngineStep
 from table.games.four_card_frenzy.hands import describe
 from table.games.progressive import Meter
 from table.games.shoe import Fault
 
 from ..base import (
-    ABANDON,
-    BET,
-    CLOSE_BETTING,
-    DEAL,
     DECIDE,
-    NO_INPUTS,
-    REVEAL,
-    SETTLE,
-    SUPERVISOR_VOID,
-    TIME_OUT,
-    VOID,
-    WITHDRAW,
     Actor,
     Amount,
-    BoxState,
     Choice,
-    Command,
-    DealingPlan,
     FeltParts,
     Figure,
     Game,
     GameStep,
     Inputs,
     Line,
-    MeterChange,
     MeterKind,
     MeterSpec,
     Move,
     Problem,
-    Recalled,
-    Role,
-    RoundStatus,
     RulesField,
     Sign,
-    StaffPart,
     TableSettings,
-    Timer,
     WagerSpec,
-    bet_amounts,
-    betting_moves,
     clock_problems,
-    command_box,
-    dealer_step,
     dollars,
-    drawn_view,
     field_changes,
     lines_of,
-    reason_words,
-    recalled_from_view,
-    require_dealer,
-    require_player,
-    turn_timer,
 )
 from . import contract
 from .hands import best_four
@@ -91,14 +63,7 @@ from .paytables import (
     SUPER_BONUS,
 )
 from .recheck import recheck
-from .round import (
-    OPTIONAL,
-    VOID_REASONS,
-    Phase,
-    Round,
-    Step,
-    TableRules,
-)
+from .round import OPTIONAL, VOID_REASONS, BoxPlay, Phase, Round, Step, TableRules
 from .rules import Rules, bonus_return
 from .settlement import (
     ANTE,
@@ -140,30 +105,10 @@ LABELS: Final = {
     HAND_BONUS_DEALER: "Hand Bonus (the dealer's hand)",
     SIX_CARD_BONUS: "Six Card Bonus",
 }
-_HOUSE_VOIDS: Final = frozenset({"server_restart", SUPERVISOR_VOID})
 _PROGRESSIVE_OPTIONS: Final = tuple(
     [f"four_card {n}" for n in FOUR_CARD_PROGRESSIVES]
     + [f"five_card {n}" for n in FIVE_CARD_PROGRESSIVES]
 )
-
-
-def _meter_change(change: Any) -> MeterChange:
-    return MeterChange(
-        change.meter,
-        change.kind,
-        change.amount,
-        change.reserve,
-        change.paid,
-        change.box,
-        change.wager,
-        change.reset,
-        change.percent,
-        change.split,
-    )
-
-
-def _step(step: Step) -> GameStep:
-    return GameStep(step.events, step.transfers, tuple(_meter_change(c) for c in step.meters))
 
 
 def _lines(settled: Mapping[str, Any]) -> tuple[Line, ...]:
@@ -238,7 +183,7 @@ def _refuse_declared_exposure() -> None:
     )
 
 
-class Crazy4Poker:
+class Crazy4Poker(SkeletonGame[TableRules, Round]):
     """Crazy 4 Poker (ch. 657a): see the module docstring."""
 
     name = NAME
@@ -264,10 +209,8 @@ class Crazy4Poker:
             "are freed once the round is over."
         ),
     )
-    settle_one: Callable[[object], dict[str, Any]]
-
-    def __init__(self) -> None:
-        self.settle_one = contract.settle_one
+    optional_wagers = OPTIONAL
+    ante_label = "Ante and Super Bonus (each)"
 
     # --- the Rules Submission -------------------------------------------------------------
 
@@ -378,9 +321,6 @@ class Crazy4Poker:
 
     def parse_rules(self, data: Mapping[str, Any]) -> TableRules:
         return TableRules.from_dict(dict(data))
-
-    def rules_to_dict(self, rules: TableRules) -> dict[str, Any]:
-        return rules.to_dict()
 
     def rules_problems(self, rules: TableRules) -> list[Problem]:
         # Its rules refuse to exist when unusable: parse_rules names the problem.
@@ -555,125 +495,42 @@ class Crazy4Poker:
             out.append(_side(LABELS[SIX_CARD_BONUS], entry, SIX_CARD_BONUS, paytable=name))
         return tuple(out)
 
-    def staff_parts(self, rules: TableRules) -> tuple[StaffPart, ...]:
-        return ()  # the platform draws the signs and figures
-
-    def staff_page(self, name: str) -> StaffPart | None:
-        return None
-
     # --- a round ----------------------------------------------------------------------------
 
-    def open_round(
-        self, number: int, rules: TableRules, deck_back: str, order: Sequence[int], salt: str
-    ) -> tuple[Round, GameStep]:
-        rnd, step = Round.open(number, rules, deck_back, order, salt)
-        return rnd, _step(step)
+    def game_step(self, step: EngineStep) -> GameStep:
+        meters = step.meters if isinstance(step, Step) else ()
+        return GameStep(step.events, step.transfers, meters)
 
-    def round_rules(self, state: Round) -> TableRules:
-        return state.rules
+    def box_decision(self, box: BoxPlay) -> str | None:
+        if box.decision is None:
+            return None
+        return f"play {dollars(box.decision)}" if box.decision else "fold"
 
-    def status(self, state: Round) -> RoundStatus:
-        dealt = bool(state.dealer_cards) or any(b.cards for b in state.boxes.values())
-        players = (state.results or {}).get("players")
-        reason = state.void_reason
-        return RoundStatus(
-            number=state.number,
-            phase=state.phase.value,
-            betting=state.phase is Phase.BETTING,
-            dealt=dealt,
-            revealed=state.phase in (Phase.REVEALED, Phase.SETTLED),
-            finished=state.finished,
-            void_reason=reason,
-            irregularity=state.irregularity(),
-            commitment=state.commitment,
-            deck_back=state.deck_back,
-            cards_dealt=len(state.order) - len(state.stub) if dealt else 0,
-            cards_counted=state.stub_count(),
-            players=None if players is None else {p: v["net"] for p, v in players.items()},
-        )
+    def box_hand(self, box: BoxPlay) -> str | None:
+        return describe(best_four(box.cards).value)
 
-    def boxes(self, state: Round) -> tuple[BoxState, ...]:
-        settled = {b["box"]: b for b in (state.results or {}).get("boxes", [])}
+    def box_lines(self, settled: Mapping[str, Any]) -> tuple[Line, ...]:
+        return _lines(settled)
+
+    def decide_move(self, state: Round, box: BoxPlay) -> Move | None:
+        if len(box.cards) != 5:
+            return None
+        # §657a.11(b): the Ante, or with a pair of aces or better up to three times it.
+        low, high = state.play_range(box)
+        ante = box.wagers[ANTE]
+        choices = [Choice("Fold", {"play": 0})]
+        choices += [
+            Choice(f"Play {m}x ({dollars(m * ante)})", {"play": m * ante})
+            for m in (1, 2, 3)
+            if low <= m * ante <= high
+        ]
+        amounts = (Amount("play", "Play", low, high, required=True),) if high > low else ()
+        return Move(DECIDE, "Play or fold", box.box, tuple(choices), amounts)
+
+    def dealer_voids(self, state: Round) -> list[str]:
         out = []
-        for number in sorted(state.boxes):
-            play = state.boxes[number]
-            decision = None
-            if play.decision is not None:
-                decision = f"play {dollars(play.decision)}" if play.decision else "fold"
-            out.append(
-                BoxState(
-                    box=number,
-                    player=play.player,
-                    wagers=dict(play.wagers),
-                    cards=tuple(codes(play.cards)),
-                    decision=decision,
-                    in_play=play.in_play,
-                    folded=play.folded,
-                    abandoned=play.abandoned,
-                    hand=describe(best_four(play.cards).value) if len(play.cards) == 5 else None,
-                    net=settled[number]["net"] if number in settled else None,
-                    lines=_lines(settled[number]) if number in settled else (),
-                )
-            )
-        return tuple(out)
-
-    def dealing_plan(self, state: Round) -> DealingPlan:
-        """§657a.10(b): a stack per box with Ante and Super Bonus from the dealer's left, the
-        dealer's, and with a Six Card Bonus one more whose top card is the shared card."""
-        return state.dealing_plan()
-
-    def timer(self, state: Round) -> Timer | None:
-        deciding = state.phase is Phase.DECISIONS
-        return turn_timer(
-            state.phase is Phase.BETTING,
-            bool(state.boxes_in_play()),
-            state.to_act if deciding else None,
-            state.rules.betting_seconds,
-            state.rules.decision_seconds,
-        )
-
-    def moves(self, state: Round, viewer: Actor) -> tuple[Move, ...]:
-        if state.finished:
-            return ()
-        if viewer.role is Role.DEALER:
-            return self._dealer_moves(state)
-        if viewer.role is not Role.PLAYER or not viewer.name:
-            return ()
-        player = viewer.name
-        moves: list[Move] = []
-        if state.phase is Phase.BETTING:
-            owners = {b: p.player for b, p in state.boxes.items()}
-            amounts = bet_amounts(
-                state.rules, ANTE, "Ante and Super Bonus (each)", OPTIONAL, LABELS
-            )
-            moves += betting_moves(
-                owners,
-                player,
-                state.boxes_of(player),
-                state.rules.rules.max_boxes_per_player,
-                amounts,
-            )
-        elif state.phase is Phase.DECISIONS and state.to_act is not None:
-            play = state.boxes[state.to_act]
-            if play.player == player and len(play.cards) == 5:
-                low, high = state.play_range(play)
-                ante = play.wagers[ANTE]
-                choices = [Choice("Fold", {"play": 0})]
-                choices += [
-                    Choice(f"Play {m}x ({dollars(m * ante)})", {"play": m * ante})
-                    for m in (1, 2, 3)
-                    if low <= m * ante <= high
-                ]
-                amounts = (Amount("play", "Play", low, high, required=True),) if high > low else ()
-                moves.append(Move(DECIDE, "Play or fold", play.box, tuple(choices), amounts))
-        return tuple(moves)
-
-    def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
-        step = dealer_step(state.phase.value, bool(state.boxes_in_play()), state.to_act)
-        moves = [step] if step is not None else []
-        choices = []
-        for reason, why in VOID_REASONS.items():
-            if reason in _HOUSE_VOIDS or reason == Irregularity.DEALER_CARD_EXPOSED:
+        for reason in VOID_REASONS:
+            if reason in HOUSE_VOIDS or reason == Irregularity.DEALER_CARD_EXPOSED:
                 # A dealer card is exposed only by the shoe, while dealing (its drill):
                 # see :func:`_refuse_declared_exposure`.
                 continue
@@ -682,55 +539,27 @@ class Crazy4Poker:
                 state.check_void(reason, {"declared_by": "dealer"})
             except EngineError:
                 continue
-            choices.append(Choice(why.explanation, {"reason": reason}))
-        if choices:
-            moves.append(Move(VOID, "Void the round", choices=tuple(choices)))
-        return tuple(moves)
+            out.append(reason)
+        return out
 
-    def apply(
-        self, state: Round, actor: Actor, command: Command, inputs: Inputs = NO_INPUTS
-    ) -> GameStep:
-        name, args = command.name, command.args
-        if name == BET:
-            return _step(state.bet(command_box(command), require_player(actor), dict(args)))
-        if name == WITHDRAW:
-            return _step(state.withdraw(command_box(command), require_player(actor)))
-        if name == DECIDE:
-            player = require_player(actor)
-            if "play" not in args:
-                raise InvalidInput("bad_play", "say the Play in cents, or 0 to fold")
-            return _step(state.decide(command_box(command), player, args["play"]))
-        require_dealer(actor)
-        if name == CLOSE_BETTING:
-            return _step(state.close_betting())
-        if name == DEAL:
-            return _step(state.deal(list(inputs.faults), inputs.rng))
-        if name == TIME_OUT:
-            return _step(state.time_out(command.box))
-        if name == REVEAL:
-            return _step(state.reveal())
-        if name == SETTLE:
-            meters = {n: Meter(m.amount, m.reserve) for n, m in inputs.meters.items()}
-            return _step(state.settle({n: meters[n] for n in state.meter_names if n in meters}))
-        if name == VOID:
-            reason = args.get("reason", "")
-            evidence = args.get("evidence") or {"declared_by": actor.name or actor.role.value}
-            if reason == Irregularity.DEALER_CARD_EXPOSED:
-                _refuse_declared_exposure()
-            return _step(state.void(reason, dict(evidence)))
-        if name == ABANDON:
-            return _step(state.abandon(args.get("player", "")))
-        raise InvalidInput("unknown_command", f"Crazy 4 Poker has no command {name!r}")
+    def decision(self, args: Mapping[str, Any]) -> Any:
+        if "play" not in args:
+            raise InvalidInput("bad_play", "say the Play in cents, or 0 to fold")
+        return args["play"]
 
-    def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
-        return drawn_view(state, viewer, self.moves(state, viewer))
+    def deal(self, state: Round, inputs: Inputs) -> EngineStep:
+        return state.deal(list(inputs.faults), inputs.rng)
 
-    def recalled(self, state: Round) -> Recalled:
-        spectators = self.view(state, Actor.spectator())
-        return recalled_from_view(spectators, state, self.status(state).players)
+    def settle(self, state: Round, inputs: Inputs) -> EngineStep:
+        meters = {n: Meter(m.amount, m.reserve) for n, m in inputs.meters.items()}
+        return state.settle({n: meters[n] for n in state.meter_names if n in meters})
 
-    def void_words(self, reason: str) -> str:
-        return reason_words(VOID_REASONS, reason)
+    def void(self, state: Round, actor: Actor, args: Mapping[str, Any]) -> EngineStep:
+        reason = args.get("reason", "")
+        evidence = args.get("evidence") or {"declared_by": actor.name or actor.role.value}
+        if reason == Irregularity.DEALER_CARD_EXPOSED:
+            _refuse_declared_exposure()
+        return state.void(reason, dict(evidence))
 
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         return recheck(state, faults)
@@ -740,13 +569,5 @@ class Crazy4Poker:
 
         return round_input(state)
 
-    def to_dict(self, state: Round) -> dict[str, Any]:
-        return state.to_dict()
 
-    def from_dict(self, data: Mapping[str, Any]) -> Round:
-        if not isinstance(data, Mapping):
-            raise InvalidInput("bad_state", "not a saved round")
-        return Round.from_dict(dict(data))
-
-
-GAME: Final[Game[TableRules, Round]] = Crazy4Poker()
+GAME: Final[Game[TableRules, Round]] = Crazy4Poker(Round, contract.settle_one)

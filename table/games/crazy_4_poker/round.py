@@ -37,11 +37,11 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar, Final
 
-from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
+from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS, MeterChange
 from table.games.cards import DECK, Card, card_code, codes, parse_card
 from table.games.common import check_adjacent_boxes, check_bettor
 from table.games.errors import InvalidInput, RuleViolation
-from table.games.events import PUBLIC, Event, Transfer, plain_dict, to_player
+from table.games.events import PUBLIC, Event, Transfer, to_player
 from table.games.events import Step as EngineStep
 from table.games.four_card_frenzy.hands import describe
 from table.games.progressive import Increment, Meter
@@ -181,36 +181,6 @@ VOID_REASONS: Final[Mapping[str, VoidReason]] = {
         SUPERVISOR_VOID_WORDS, (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
     ),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class MeterChange:
-    """One thing the platform does to a shared meter, in the order listed.
-
-    ``increment``: add ``amount`` and ``reserve`` (no more bets, §657a.10(a)(2)); ``reverse``:
-    take a void round's increment back out (``amount`` and ``reserve`` negative, §657a.13);
-    ``payout``: ``paid`` left the meter for ``box``'s ``wager`` (§657a.12(d)(4), (e)(4)), and
-    with ``reset`` it was a 100% payout that reset the meter to its reseed plus its reserve.
-    """
-
-    meter: str
-    kind: str
-    amount: int = 0
-    reserve: int = 0
-    paid: int = 0
-    box: int | None = None
-    wager: str | None = None
-    reset: bool = False
-    #: A payout's percentage of the meter, and how many boxes shared it (§657a.12(f)(2)).
-    percent: int | None = None
-    split: int = 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return plain_dict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> MeterChange:
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
 
 
 @dataclass(frozen=True, slots=True)

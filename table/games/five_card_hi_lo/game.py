@@ -5,71 +5,43 @@ Play Wager exactly equal to the Ante, or a fold (§663a.11(b)); then a phase of 
 ``setting``, where every playing box sets a three-card high and a two-card low hand (the felt
 offers the legal settings with their totals, §663a.11(d); a two-box player sets the larger
 Ante first, §663a.7(f)); its clock times out a decision as a fold and a setting as aces high;
-one deck per round, no shared meters, no payout limit. (Over 500 lines: one method per
-member of the interface, each short; the game's own rules stay in its modules.)
+one deck per round, no shared meters, no payout limit. What every game answers alike is the
+default adapter's (:class:`~table.games.adapter.SkeletonGame`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Final
 
-from table.games.cards import codes
+from table.games.adapter import SkeletonGame
 from table.games.common import fixed_odds_variance, main_game_spread
 from table.games.errors import InvalidInput
 from table.games.events import Step
 from table.games.shoe import Fault
 
 from ..base import (
-    ABANDON,
-    BET,
-    CLOSE_BETTING,
-    DEAL,
     DECIDE,
-    NO_INPUTS,
-    REVEAL,
     SET_HANDS,
-    SETTLE,
-    SUPERVISOR_VOID,
     TIME_OUT,
-    VOID,
-    WITHDRAW,
     Actor,
-    BoxState,
     Choice,
     Command,
-    DealingPlan,
     FeltParts,
     Figure,
     Game,
-    GameStep,
     Inputs,
-    MeterKind,
-    MeterSpec,
     Move,
     Problem,
-    Recalled,
-    Role,
-    RoundStatus,
     RulesField,
     Sign,
-    StaffPart,
     TableSettings,
     Timer,
     WagerSpec,
-    bet_amounts,
-    betting_moves,
     command_box,
     dealer_step,
-    drawn_view,
-    field_changes,
-    lines_of,
-    reason_words,
-    recalled_from_view,
-    require_dealer,
     require_player,
-    turn_timer,
 )
 from . import contract
 from .paytables import (
@@ -83,7 +55,7 @@ from .paytables import (
 from .poker import poker_rank_trusted
 from .recheck import recheck
 from .round import GAME as NAME
-from .round import VOID_REASONS, Phase, Round, offered_settings
+from .round import BoxPlay, Phase, Round, offered_settings
 from .rules import OPTIONAL, HiLoRules
 from .settlement import ABANDON_RULE, ANTE, ANTE_BONUS, PLAY, POKER_BONUS, TIE
 
@@ -106,12 +78,7 @@ _CHOICES: Final = {
     "ante_bonus_paytable": tuple(ANTE_BONUS_PAYTABLES),
     "poker_bonus_paytable": tuple(POKER_BONUS_PAYTABLES),
 }
-_HOUSE_VOIDS: Final = frozenset({"server_restart", SUPERVISOR_VOID})
 _RANKS: Final = "23456789TJQKA"
-
-
-def _step(step: Step) -> GameStep:
-    return GameStep(step.events, step.transfers)
 
 
 def _kind(name: str, type_name: str) -> str:
@@ -131,7 +98,7 @@ def _setting_label(setting: Mapping[str, Any]) -> str:
     return f"High {high} = {setting['high_total']}, low {low} = {setting['low_total']}"
 
 
-class FiveCardHiLo:
+class FiveCardHiLo(SkeletonGame[HiLoRules, Round]):
     """Five Card Hi-Lo (ch. 663a): see the module docstring."""
 
     name = NAME
@@ -154,11 +121,7 @@ class FiveCardHiLo:
         console_module=None,
         leave_rule=ABANDON_RULE,
     )
-
-    settle_one: Callable[[object], dict[str, Any]]
-
-    def __init__(self) -> None:
-        self.settle_one = contract.settle_one
+    optional_wagers = OPTIONAL
 
     # --- the Rules Submission -------------------------------------------------------------
 
@@ -186,14 +149,8 @@ class FiveCardHiLo:
         except TypeError as exc:
             raise InvalidInput("bad_rules", f"not Five Card Hi-Lo rules: {exc}") from None
 
-    def rules_to_dict(self, rules: HiLoRules) -> dict[str, Any]:
-        return rules.to_dict()
-
     def rules_problems(self, rules: HiLoRules) -> list[Problem]:
         return [Problem(f, words) for f, words in rules.problems()]
-
-    def rule_changes(self, old: HiLoRules, new: HiLoRules) -> list[str]:
-        return field_changes(self.rules_fields(), old.to_dict(), new.to_dict())
 
     def wagers(self, rules: HiLoRules) -> tuple[WagerSpec, ...]:
         low, high = rules.limits(ANTE)
@@ -214,12 +171,6 @@ class FiveCardHiLo:
             rules.boxes_per_player(),
             adjacent_rule="§663a.7(f)",
         )
-
-    def meters(self, rules: HiLoRules) -> tuple[MeterSpec, ...]:
-        return ()
-
-    def meter_catalogue(self) -> tuple[MeterKind, ...]:
-        return ()
 
     def signs(self, rules: HiLoRules) -> tuple[Sign, ...]:
         """§663a.12's payouts for the wagers offered, in the paytables chosen."""
@@ -313,88 +264,19 @@ class FiveCardHiLo:
             )
         return tuple(out)
 
-    def staff_parts(self, rules: HiLoRules) -> tuple[StaffPart, ...]:
-        return ()  # the platform draws the signs and figures
-
-    def staff_page(self, name: str) -> StaffPart | None:
-        return None
-
     # --- a round ----------------------------------------------------------------------------
 
-    def open_round(
-        self, number: int, rules: HiLoRules, deck_back: str, order: Sequence[int], salt: str
-    ) -> tuple[Round, GameStep]:
-        rnd, step = Round.open(number, rules, deck_back, order, salt)
-        return rnd, _step(step)
-
-    def round_rules(self, state: Round) -> HiLoRules:
-        return state.rules
-
-    def status(self, state: Round) -> RoundStatus:
-        dealt = bool(state.dealer_cards) or any(b.cards for b in state.boxes.values())
-        counted = state.stub_count()
-        players = (state.results or {}).get("players")
-        reason = state.void_reason
-        return RoundStatus(
-            number=state.number,
-            phase=state.phase.value,
-            betting=state.phase is Phase.BETTING,
-            dealt=dealt,
-            revealed=state.dealer_visible(),
-            finished=state.finished,
-            void_reason=reason,
-            irregularity=None if reason is None else VOID_REASONS[reason].explanation,
-            commitment=state.commitment,
-            deck_back=state.deck_back,
-            cards_dealt=len(state.order) - len(state.stub) if dealt else 0,
-            cards_counted=counted,
-            players=None if players is None else {p: v["net"] for p, v in players.items()},
-        )
-
-    def boxes(self, state: Round) -> tuple[BoxState, ...]:
-        settled = {b["box"]: b for b in (state.results or {}).get("boxes", [])}
-        out = []
-        for number in sorted(state.boxes):
-            play = state.boxes[number]
-            hand = None
-            if len(play.cards) == 5:
-                hand = poker_rank_trusted(play.cards).hand.value.replace("_", " ")
-                setting = play.setting()
-                if setting is not None:
-                    hand += f"; set {setting.high_total} / {setting.low_total}"
-            out.append(
-                BoxState(
-                    box=number,
-                    player=play.player,
-                    wagers=dict(play.wagers),
-                    cards=tuple(codes(play.cards)),
-                    decision=play.decision,
-                    in_play=play.in_play,
-                    folded=play.folded,
-                    abandoned=play.abandoned,
-                    hand=hand,
-                    net=settled[number]["net"] if number in settled else None,
-                    lines=lines_of(settled[number]["results"], "hand") if number in settled else (),
-                )
-            )
-        return tuple(out)
-
-    def dealing_plan(self, state: Round) -> DealingPlan:
-        """§663a.10(b): a stack of five per box with an Ante from the dealer's left, then the
-        dealer's stack; nothing shared."""
-        return state.dealing_plan()
+    def box_hand(self, box: BoxPlay) -> str | None:
+        hand = poker_rank_trusted(box.cards).hand.value.replace("_", " ")
+        setting = box.setting()
+        if setting is not None:
+            hand += f"; set {setting.high_total} / {setting.low_total}"
+        return hand
 
     def timer(self, state: Round) -> Timer | None:
         rules = state.rules
         # A decision that times out is a fold (house rule: no Play Wager was made).
-        deciding = state.phase is Phase.DECISIONS
-        clock = turn_timer(
-            state.phase is Phase.BETTING,
-            bool(state.boxes_in_play()),
-            state.to_act if deciding else None,
-            rules.betting_seconds,
-            rules.decision_seconds,
-        )
+        clock = SkeletonGame.timer(self, state)
         if clock is not None:
             return clock
         if state.phase is Phase.SETTING:
@@ -404,110 +286,51 @@ class FiveCardHiLo:
                 return Timer("setting", tuple(pending), rules.setting_seconds, Command(TIME_OUT))
         return None
 
-    def moves(self, state: Round, viewer: Actor) -> tuple[Move, ...]:
-        if state.finished:
-            return ()
-        if viewer.role is Role.DEALER:
-            return self._dealer_moves(state)
-        if viewer.role is not Role.PLAYER or not viewer.name:
-            return ()
-        player = viewer.name
-        moves: list[Move] = []
-        if state.phase is Phase.BETTING:
-            owners = {b: p.player for b, p in state.boxes.items()}
-            amounts = bet_amounts(state.rules, ANTE, LABELS[ANTE], OPTIONAL, LABELS)
-            moves += betting_moves(
-                owners, player, state.boxes_of(player), state.rules.boxes_per_player(), amounts
-            )
-        elif state.phase is Phase.DECISIONS and state.to_act is not None:
-            play = state.boxes[state.to_act]
-            if play.player == player:
-                choices = (
-                    Choice("Fold", {"play": False}),
-                    Choice(
-                        f"Play ${play.wagers[ANTE] / 100:,.2f} (equal to the Ante)", {"play": True}
-                    ),
-                )
-                moves.append(Move(DECIDE, "Play or fold", play.box, choices))
-        elif state.phase is Phase.SETTING:
-            number = state.next_to_set(player)
-            if number is not None:
-                settings = tuple(
-                    Choice(_setting_label(s), {"high": s["high"], "low": s["low"]})
-                    for s in offered_settings(state.boxes[number].cards)
-                )
-                moves.append(Move(SET_HANDS, "Set your high and low hands", number, settings))
-        return tuple(moves)
-
-    def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
-        phase = state.phase
-        step: Move | None
-        if phase is Phase.SETTING and state.pending_settings():
-            step = Move(TIME_OUT, "Setting time is up: the house sets aces high")
-        else:
-            # §663a.11(d): the dealer reveals once every box has set its hands.
-            step = dealer_step(
-                phase.value,
-                bool(state.boxes_in_play()),
-                state.to_act,
-                # Every box folded: nothing to set, the reveal is due now.
-                Phase.DECISIONS.value if state.all_folded() else Phase.SETTING.value,
-                "Reveal and set the dealer's hand",
-            )
-        moves = [step] if step is not None else []
-        choices = tuple(
-            Choice(VOID_REASONS[r].explanation, {"reason": r})
-            for r in state.void_reasons_now()
-            if r not in _HOUSE_VOIDS
+    def decide_move(self, state: Round, box: BoxPlay) -> Move | None:
+        # §663a.11(b): a Play Wager equal to the Ante, or a fold.
+        choices = (
+            Choice("Fold", {"play": False}),
+            Choice(f"Play ${box.wagers[ANTE] / 100:,.2f} (equal to the Ante)", {"play": True}),
         )
-        if choices:
-            moves.append(Move(VOID, "Void the round", choices=choices))
-        return tuple(moves)
+        return Move(DECIDE, "Play or fold", box.box, choices)
 
-    def apply(
-        self, state: Round, actor: Actor, command: Command, inputs: Inputs = NO_INPUTS
-    ) -> GameStep:
-        name, args = command.name, command.args
-        if name == BET:
-            return _step(state.bet(command_box(command), require_player(actor), dict(args)))
-        if name == WITHDRAW:
-            return _step(state.withdraw(command_box(command), require_player(actor)))
-        if name == DECIDE:
-            player = require_player(actor)
-            if "play" not in args:
-                raise InvalidInput("bad_decision", "say Play (true) or fold (false)")
-            return _step(state.decide(command_box(command), player, args["play"]))
-        if name == SET_HANDS:
-            player = require_player(actor)
-            if "high" not in args or "low" not in args:
-                raise InvalidInput("bad_setting", "a setting names its high and low hands")
-            return _step(state.set_hands(command_box(command), player, args["high"], args["low"]))
-        require_dealer(actor)
-        if name == CLOSE_BETTING:
-            return _step(state.close_betting())
-        if name == DEAL:
-            return _step(state.deal(list(inputs.faults)))
-        if name == TIME_OUT:
-            return _step(state.time_out(command.box))
-        if name == REVEAL:
-            return _step(state.reveal())
-        if name == SETTLE:
-            return _step(state.settle())
-        if name == VOID:
-            return _step(state.void(args.get("reason", "")))
-        if name == ABANDON:
-            return _step(state.abandon(args.get("player", "")))
-        raise InvalidInput("unknown_command", f"Five Card Hi-Lo has no command {name!r}")
+    def more_moves(self, state: Round, player: str) -> tuple[Move, ...]:
+        number = state.next_to_set(player) if state.phase is Phase.SETTING else None
+        if number is None:
+            return ()
+        settings = tuple(
+            Choice(_setting_label(s), {"high": s["high"], "low": s["low"]})
+            for s in offered_settings(state.boxes[number].cards)
+        )
+        return (Move(SET_HANDS, "Set your high and low hands", number, settings),)
 
-    def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
-        return drawn_view(state, viewer, self.moves(state, viewer))
+    def dealer_step(self, state: Round) -> Move | None:
+        if state.phase is Phase.SETTING and state.pending_settings():
+            return Move(TIME_OUT, "Setting time is up: the house sets aces high")
+        # §663a.11(d): the dealer reveals once every box has set its hands.
+        return dealer_step(
+            state.phase.value,
+            bool(state.boxes_in_play()),
+            state.to_act,
+            # Every box folded: nothing to set, the reveal is due now.
+            Phase.DECISIONS.value if state.all_folded() else Phase.SETTING.value,
+            "Reveal and set the dealer's hand",
+        )
 
-    def recalled(self, state: Round) -> Recalled:
-        spectators = self.view(state, Actor.spectator())
-        return recalled_from_view(spectators, state, self.status(state).players)
+    def decision(self, args: Mapping[str, Any]) -> Any:
+        if "play" not in args:
+            raise InvalidInput("bad_decision", "say Play (true) or fold (false)")
+        return args["play"]
 
-    def void_words(self, reason: str) -> str:
-        return reason_words(VOID_REASONS, reason)
+    def apply_own(
+        self, state: Round, actor: Actor, command: Command, inputs: Inputs
+    ) -> Step | None:
+        if command.name != SET_HANDS:
+            return None
+        player, args = require_player(actor), command.args
+        if "high" not in args or "low" not in args:
+            raise InvalidInput("bad_setting", "a setting names its high and low hands")
+        return state.set_hands(command_box(command), player, args["high"], args["low"])
 
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         return recheck(state, faults)
@@ -517,13 +340,5 @@ class FiveCardHiLo:
 
         return round_input(state)
 
-    def to_dict(self, state: Round) -> dict[str, Any]:
-        return state.to_dict()
 
-    def from_dict(self, data: Mapping[str, Any]) -> Round:
-        if not isinstance(data, Mapping):
-            raise InvalidInput("bad_state", "not a saved round")
-        return Round.from_dict(dict(data))
-
-
-GAME: Final[Game[HiLoRules, Round]] = FiveCardHiLo()
+GAME: Final[Game[HiLoRules, Round]] = FiveCardHiLo(Round, contract.settle_one)

@@ -40,7 +40,7 @@ from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Step, Transfer, to_player
-from table.games.shoe import DealingPlan, DealPlan, Fault, stacks_of_five
+from table.games.shoe import DealPlan, Fault
 from table.games.skeleton import DEALER, SkeletonBox, SkeletonRound, VoidReason
 
 from .hands import Setting, default_setting, house_way, possible_settings, set_hands
@@ -319,11 +319,6 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
         return placed
 
     # --- dealing -------------------------------------------------------------------------
-
-    def dealing_plan(self) -> DealingPlan:
-        """§663a.10(b): a stack of five per box with an Ante from the dealer's left, then the
-        dealer's stack; nothing shared."""
-        return stacks_of_five(b.box for b in self.boxes_in_play())
 
     def deal(self, faults: Sequence[Fault] = ()) -> Step:
         """Dispense the stacks from the shoe (§663a.10(b)); void on a shoe irregularity
