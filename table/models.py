@@ -335,6 +335,40 @@ class AppendOnlyQuerySet(models.QuerySet["RoundEvent"]):
         raise AppendOnlyError("the event log is append-only")
 
 
+def event_hash(
+    table_id: int,
+    round_id: int | None,
+    version: int,
+    seq: int,
+    kind: str,
+    audience: str,
+    data: Any,
+    actor: str,
+    created: Any,
+    prev_hash: str,
+    session_id: int | None,
+) -> str:
+    """A :class:`RoundEvent`'s hash, chained to the one before (``prev_hash``): also what a
+    command appends with, from its values (no model instance for each event)."""
+    body = json.dumps(
+        {
+            "table": table_id,
+            "round": round_id,
+            "version": version,
+            "seq": seq,
+            "kind": kind,
+            "audience": audience,
+            "data": data,
+            "actor": actor,
+            "created": created.isoformat(),
+            **({"session": session_id} if session_id is not None else {}),
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
 class RoundEvent(models.Model):
     """The append-only, hash-chained event log of a table."""
 
@@ -366,23 +400,19 @@ class RoundEvent(models.Model):
         indexes = [models.Index(fields=["round", "version"])]
 
     def compute_hash(self) -> str:
-        body = json.dumps(
-            {
-                "table": self.table_id,
-                "round": self.round_id,
-                "version": self.version,
-                "seq": self.seq,
-                "kind": self.kind,
-                "audience": self.audience,
-                "data": self.data,
-                "actor": self.actor,
-                "created": self.created.isoformat(),
-                **({"session": self.session_id} if self.session_id is not None else {}),
-            },
-            sort_keys=True,
-            separators=(",", ":"),
+        return event_hash(
+            self.table_id,
+            self.round_id,
+            self.version,
+            self.seq,
+            self.kind,
+            self.audience,
+            self.data,
+            self.actor,
+            self.created,
+            self.prev_hash,
+            self.session_id,
         )
-        return hashlib.sha256((self.prev_hash + body).encode()).hexdigest()
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from table.games.base import BoxState, Game, RoundStatus, to_player
 
 from .. import fastsql, rollup
-from ..models import BoxRecord, Round, RoundEvent, SettlementLine
+from ..models import BoxRecord, Round, RoundEvent, SettlementLine, event_hash
 from .context import Context, _audit, _deadline_ms
 
 User = get_user_model()
@@ -223,21 +223,20 @@ def _write_events(ctx: Context) -> int:
     round_id = ctx.round_row.pk if ctx.round_row else None
     created = fastsql.when(ctx.now)
     for seq, event in enumerate(ctx.events):
-        row = RoundEvent(
-            table=table,
-            round_id=round_id,
-            version=version,
-            seq=seq,
-            kind=event.kind,
-            audience=event.audience,
-            data=event.data,
-            actor=ctx.actor,
-            created=ctx.now,
-            prev_hash=prev,
-            session_id=ctx.session,
+        # RoundEvent.compute_hash's, from the values (no model instance per event).
+        chained = event_hash(
+            table.pk,
+            round_id,
+            version,
+            seq,
+            event.kind,
+            event.audience,
+            event.data,
+            ctx.actor,
+            ctx.now,
+            prev,
+            ctx.session,
         )
-        row.hash = row.compute_hash()
-        prev = row.hash
         values.append(
             (
                 table.pk,
@@ -249,11 +248,12 @@ def _write_events(ctx: Context) -> int:
                 fastsql.dumps(event.data),
                 ctx.actor,
                 created,
-                row.prev_hash,
-                row.hash,
+                prev,
+                chained,
                 ctx.session,
             )
         )
+        prev = chained
     fastsql.insert_many(
         RoundEvent,
         [
