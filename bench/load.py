@@ -369,17 +369,27 @@ async def run_baseline(
 
     latencies: list[float] = []
     sockets: list[list[Any]] = []
+
+    async def connect(g: int, attempts: int = 10) -> Any:
+        """A socket of group ``g``. Right after the tables' run a busy server is still closing
+        their sockets and may fail a handshake (Daphne gives up on one it cannot accept within
+        5 s; HAProxy then answers 502): try again after a pause, as a browser would."""
+        for attempt in range(attempts):
+            try:
+                return await websockets.connect(
+                    f"ws://{base}/ws/bench/g{g}/",
+                    additional_headers={"Origin": f"http://{base}"},
+                    max_queue=None,
+                    ping_interval=None,
+                )
+            except (OSError, websockets.InvalidHandshake):
+                if attempt == attempts - 1:
+                    raise
+                await asyncio.sleep(min(5.0, 0.5 * (attempt + 1)))
+        raise AssertionError("unreachable")
+
     for g in range(groups):
-        members = [
-            await websockets.connect(
-                f"ws://{base}/ws/bench/g{g}/",
-                additional_headers={"Origin": f"http://{base}"},
-                max_queue=None,
-                ping_interval=None,
-            )
-            for _ in range(per_group)
-        ]
-        sockets.append(members)
+        sockets.append([await connect(g) for _ in range(per_group)])
     await asyncio.sleep(0.5)
 
     async def group_loop(g: int) -> None:
