@@ -2,7 +2,7 @@
 
 Which meters there are, which wagers feed them and pay from them, is each game's meter
 catalogue (:meth:`table.games.base.Game.meter_catalogue`, all of them:
-:func:`table.games.meter_catalogue`; Crazy 4 Poker's today); the arithmetic is every game's
+:func:`table.games.meter_catalogue`; one game's today); the arithmetic is every game's
 (:mod:`table.games.progressive`), so the store and a game's settlement agree to the cent. This
 module keeps the meters in :class:`~table.models.ProgressiveMeter` rows, books every change in the
 append-only :class:`~table.models.MeterEvent` history and moves the money in the ledger.
@@ -179,7 +179,7 @@ def _catalogued(meter: ProgressiveMeter) -> MeterKind:
 
 
 def _family(kind: str, paytable: str) -> str:
-    """The family a meter belongs to (Crazy 4 Poker: its progressive paytable, "four_card A",
+    """The family a meter belongs to (e.g. its progressive paytable, "four_card A",
     "five_card C"), or "" for none (the hand-bonus meter)."""
     found = meter_catalogue().get((kind, paytable))
     return "" if found is None else found.family
@@ -189,8 +189,8 @@ def link_problems(
     meter_id: int | None, kind: str, paytable: str, wager: int, tables: Iterable[Table]
 ) -> list[str]:
     """Why a meter of this kind may not serve these tables: at most one meter of each kind,
-    and every meter of a family from the same family and wager (Crazy 4 Poker's house
-    interpretation 5: one progressive paytable and one wager per table)."""
+    and every meter of a family from the same family and wager (a game's house
+    interpretation, e.g. one progressive paytable and one wager per table)."""
     problems = []
     family = _family(kind, paytable)
     for table in tables:
@@ -359,7 +359,7 @@ def apply_increments(
 
     ``stakes``: by wager, every locked stake of it (folded boxes included: nobody has folded
     yet). Each stake adds its rates to every meter of the table its wager feeds (the meter's
-    :attr:`~table.games.base.MeterKind.wagers`: a Crazy 4 Poker Five-Card C progressive wager
+    :attr:`~table.games.base.MeterKind.wagers`: e.g. a Five-Card C progressive wager
     feeds mega, major and minor, each hand-bonus wager the hand-bonus meter). The table's
     bankroll (the drop) funds them. Returns each meter's increment by kind. ``held``: the
     accounts the table's command already locked (``ledger.lock_for_table``).

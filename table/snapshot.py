@@ -158,6 +158,8 @@ def felt_parts(felt: FeltParts) -> dict[str, Any]:
         "felt_module": felt.felt_module,
         "console_module": felt.console_module,
         "leave_rule": felt.leave_rule,
+        "fold_keeps": list(felt.fold_keeps),
+        "for_one": felt.for_one,
     }
 
 

@@ -1,4 +1,4 @@
-// The dealer console's round part for every game but Four Card Frenzy: the step due, the
+// The dealer console's round part for every game drawn from views: the step due, the
 // time-out and the voids are the dealer's moves in the round view (viewer: dealer), sent as
 // the console's commands (docs/protocol.md); the boxes and the dealer's cards are the view's.
 // dealer.js keeps drawing the rest (who deals, the shoe, the log) and calls render() and tick().
@@ -22,6 +22,8 @@ const STEPS = ["close_betting", "deal", "reveal", "settle"];
 export function install({ $, command, autodealerDeals }) {
   let S = null;
   let busy = false;
+  // The style sheet lays this console's boxes out for a phone (felt_generic.css).
+  $("#console")?.setAttribute("data-console", "generic");
 
   function moves() {
     return S.round?.moves || [];
@@ -103,7 +105,7 @@ export function install({ $, command, autodealerDeals }) {
       if (b && r.to_act === n && r.phase === "decisions") decision = "to act";
       if (b && r.phase === "setting" && (r.setting_pending || []).includes(n)) decision = "setting";
       if (b && r.phase === "void") decision = "void";
-      // Five Card Hi-Lo, once settlement turns the hands over: the totals and who set them.
+      // A hand set high and low, once settlement turns the hands over: the totals and who set them.
       if (b && b.setting) decision += ` · high ${b.setting.high_total} / low ${b.setting.low_total}${b.set_by === "timeout" ? " (set by the house: time ran out)" : ""}`;
       const result = b && b.results
         ? h("span", {}, h("strong", { text: dollars(b.net, { signed: true }) }), " ", h("span", { class: "hint", text: boxLines(b, r, labels).map((x) => `${x.name} ${x.outcomeWords}`).join(", ") }))
@@ -139,7 +141,7 @@ export function install({ $, command, autodealerDeals }) {
     const six = r?.six_card_bonus;
     const extra = $("#all-six-card");
     if (extra) {
-      // A game without a shared card (Five Card Hi-Lo) has no spot for one.
+      // A game without a shared card has no spot for one.
       extra.parentElement.hidden = !six;
       extra.previousElementSibling && setText(extra.previousElementSibling, "Six Card Bonus card");
       fill(extra, six && six.card ? cardRow({ codes: [six.card], size: "sm" }) : six && six.dealt ? cardRow({ count: 1, back: r.deck_back, size: "sm" }) : h("span", { class: "hint", text: "none dealt" }));

@@ -1,4 +1,4 @@
-// The felt of every game but Four Card Frenzy (Crazy 4 Poker, Five Card Hi-Lo, ...), drawn from
+// The felt of every game drawn from views (a game's FeltParts.view_frames), drawn from
 // the round view the server sends (docs/protocol.md, protocol v2): the snapshot's `round`, then
 // a `view` frame after each change. Nothing here knows a game's rules: the boxes, wagers and
 // cards are the view's, and what the player may do is the view's `moves` (a bet form from a
@@ -22,10 +22,8 @@ import {
   payLegend,
   phaseWords,
   plainWords,
-  playWords,
   readBet,
   resultParts,
-  settingTitle,
   settingTotals,
   wagerName,
 } from "./game_words.js";
@@ -172,7 +170,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   }
 
   function renderHead() {
-    // The limits line is the page's (the table's Rules Submission, as at Four Card Frenzy);
+    // The limits line is the page's (the table's Rules Submission, as at the first felt);
     // only whether the table is open changes here.
     setText(app.querySelector(".g-open"), S.table.is_open ? "open" : "closed");
     const r = round();
@@ -209,7 +207,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       dealerHand.dataset.text = dealerText;
       fill(dealerHand, speakable(dealerText)); // the cards in words for screen readers
     }
-    // A shared card's spot (Crazy 4 Poker's Six Card Bonus card, §657a.10(b)).
+    // A shared card's spot (e.g. a Six Card Bonus card, §657a.10(b)).
     const six = r?.six_card_bonus;
     const spot = $("#extra-spot");
     show(spot, Boolean(six && six.dealt));
@@ -413,7 +411,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     const buttons = move.choices.map((c) =>
       h("button", { type: "button", class: `btn ${isFold(c) ? "fold" : "raise primary"}`, disabled: busy, dataset: { choice: c.label }, onclick: () => decide(move.move, move.box, c.args) }, c.label),
     );
-    // A free amount between limits (Crazy 4 Poker: a Play of 1x to 3x the Ante with aces or better).
+    // A free amount between limits (e.g. a Play of 1x to 3x the Ante with aces or better).
     const free = move.amounts.map((a) => {
       const input = h("input", { type: "number", class: "g-amount", id: `amount-${move.box}-${a.arg}`, min: String(a.low / 100), max: String(a.high / 100), step: String((S.table?.betting_unit || 100) / 100), value: String(a.low / 100) });
       return h(
@@ -424,9 +422,10 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         h("button", { type: "button", class: "btn", disabled: busy, onclick: () => decide(move.move, move.box, { [a.arg]: Math.round(Number(input.value) * 100) }) }, `${a.label} this amount`),
       );
     });
-    const warning = move.choices.some(isFold) ? foldWords(S.table.game, b, labels()) : "";
-    // Crazy 4 Poker: why the Play is 1x only, or may go up to 3x (§657a.11(b)), in words.
-    const why = playWords(S.table.game, b, move);
+    const warning = move.choices.some(isFold) ? foldWords(S.table.felt?.fold_keeps, b, labels()) : "";
+    // Why the decision offered is what it is (e.g. a Play of 1x only, or up to 3x): the game's
+    // words, in the view (table/games/words.py).
+    const why = b?.play_options?.words || "";
     return h(
       "div",
       {},
@@ -459,8 +458,9 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     return /^fold/i.test(choice.label);
   }
 
-  /** Five Card Hi-Lo: the settings the hand allows, shown before the decision (§663a.11(d)),
-   * each named by what it does with the aces and with both totals. */
+  /** A hand set high and low: the settings the hand allows, shown before the decision
+   * (§663a.11(d)), each named by the game (its `title`: what it does with the aces) and with
+   * both totals. */
   function settingsPreview(b) {
     const n = b.settings.length;
     return h(
@@ -474,7 +474,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
           h(
             "li",
             { class: "g-preview-option", dataset: { aceLow: String(Boolean(s.ace_low)) } },
-            h("p", { class: "g-option-title" }, h("strong", { text: settingTitle(s, n) || "Your setting" }), h("span", { text: ` — ${settingTotals(s)}` })),
+            h("p", { class: "g-option-title" }, h("strong", { text: s.title || "Your setting" }), h("span", { text: ` — ${settingTotals(s)}` })),
             settingRow(s),
           ),
         ),
@@ -496,7 +496,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         return h(
           "div",
           { class: "g-setting-choice", dataset: { index: String(i) } },
-          h("p", { class: "g-choice-title", text: (s && settingTitle(s, offered.length)) || "Your setting" }),
+          h("p", { class: "g-choice-title", text: s?.title || "Your setting" }),
           h("div", { class: "g-choice-hand" }, h("span", { class: "g-part-name", text: "High hand" }), cardRow({ codes: c.args.high, size: "md" }), h("span", { class: "g-total", text: high === null ? "" : `= ${high}` })),
           h("div", { class: "g-choice-hand" }, h("span", { class: "g-part-name", text: "Low hand" }), cardRow({ codes: c.args.low, size: "md" }), h("span", { class: "g-total", text: low === null ? "" : `= ${low}` })),
           h(
@@ -637,7 +637,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       banner.hidden = false;
       banner.dataset.net = String(net);
       banner.className = `round-result ${net > 0 ? "won" : net < 0 ? "lost" : "even"}`;
-      // Why, as at Four Card Frenzy: what decided each box and what each wager did.
+      // Why, as at the first felt: what decided each box and what each wager did.
       const why = resultParts(mine, r, labels()).flatMap((part, i) => [
         i ? "; " : "",
         plainWords(part.lead),
@@ -661,7 +661,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   /**
    * At the reveal and at settlement the dealer's hand comes into view below the pinned bar
    * (the player is usually down at the decision panel, and the bar grows when the result
-   * appears), as on Four Card Frenzy's felt (table.js bringRevealIntoView).
+   * appears), as on the first felt (table.js bringRevealIntoView).
    */
   function bringRevealIntoView() {
     const r = round();
@@ -684,7 +684,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     }
   }
 
-  /** Five Card Hi-Lo: the box's two hands beside the dealer's, each pair compared by its total
+  /** A hand set high and low: the box's two hands beside the dealer's, each pair compared by its total
    * (§663a.11(g): the high hand must be higher, the low hand lower; a tie is the dealer's). */
   function versus(b, dealer) {
     const row = (part, name, mine, theirs, lowWins) => {
@@ -743,7 +743,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       ),
     );
     // Signs that mix "X for 1" and "X to 1": one line under them says the difference.
-    const legend = payLegend(S.table.game, signs);
+    const legend = payLegend(S.table.felt?.for_one, signs);
     setText($("#pay-legend"), legend);
     show($("#pay-legend"), Boolean(legend));
   }
@@ -793,7 +793,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   }
 
   /** Whether the next step is the house's: the page then checks now and then that it has not
-   * missed it (protocol.js watchStalls), as the Four Card Frenzy felt does. */
+   * missed it (protocol.js watchStalls), as the first felt does. */
   function waitingOnHouse(now) {
     if (!S || !S.table.is_open) return false;
     const r = round();

@@ -1,12 +1,15 @@
-// Words for the games after Four Card Frenzy, drawn from their round views (docs/protocol.md,
-// "view"): the phase, a hand's name, and why each wager of a settled box won, pushed or lost,
-// for a player who does not know the rules. The views give every fact (the hands, the
-// setting's totals, the dealer's hand); this module only puts them in sentences.
+// Words for the games drawn from their round views (docs/protocol.md, "view"): the phase, a
+// hand's name, each wager of a settled box and what it did. What a game says of its own rules
+// (why a wager won, what decided a box, the dealer's hand, what a fold keeps, what the signs'
+// "for 1" means) comes from the game, never from here: its round view carries it
+// (table/games/words.py: a line's `why`, a box's `reason`, the dealer's `words`, the decision's
+// `play_options.words`, a setting's `title`) and the snapshot's `table.felt` the rest
+// (`fold_keeps`, `for_one`). This module names no game (docs/games.md, "Words").
 
 import { cardsText } from "./cards.js";
 import { dollars } from "./state.js";
 
-// A text without its regulation citations, shared with Four Card Frenzy's felt (words.js).
+// A text without its regulation citations, shared with the first felt's words (words.js).
 export { plainWords } from "./words.js";
 
 export const PHASES = {
@@ -52,128 +55,10 @@ export function lineAmount(line) {
   return dollars(line.net, { signed: true });
 }
 
-function compare(mine, theirs, lowWins) {
-  // §663a.11(g): a tie on either hand counts for the dealer.
-  if (mine === theirs) return "a tie, which counts for the dealer";
-  const better = lowWins ? "lower" : "higher";
-  return (lowWins ? mine < theirs : mine > theirs) ? `yours is ${better}` : `the dealer's is ${better}`;
-}
-
-/** Five Card Hi-Lo (§663a.11(f), §663a.12): both hands are compared by their totals. */
-function hiLoWhy(line, box, round) {
-  const dealer = round.dealer;
-  const set = box.setting;
-  // §663a.11(b)(1): a fold loses the Ante and the Tie Wager; the Poker Bonus stays in action.
-  if (box.decision === "fold" && line.wager !== "poker_bonus") return "you folded";
-  // §663a.7(b): a box left before it was set loses its Ante, Play and Tie Wagers (never compared).
-  if (box.set_by === "abandoned" && line.wager !== "poker_bonus") return "left before it was set";
-  if (["ante", "play"].includes(line.wager)) {
-    if (!set || !dealer) return "";
-    const high = compare(set.high_total, dealer.high_total, false);
-    const low = compare(set.low_total, dealer.low_total, true);
-    // §663a.11(g): both hands must beat the dealer's; a tie on either counts for the dealer.
-    const rule =
-      line.outcome === "win"
-        ? "both your hands beat the dealer's"
-        : line.outcome === "push"
-          ? "only one of your hands beat the dealer's: Ante and Play returned"
-          : "neither hand beat the dealer's";
-    return `high ${set.high_total} vs ${dealer.high_total} (${high}), low ${set.low_total} vs ${dealer.low_total} (${low}): ${rule}`;
-  }
-  if (line.wager === "tie") {
-    // §663a.12(c): like with like, high against high and low against low.
-    if (line.hand) return TIE_WORDS[line.hand] ?? humanize(line.hand);
-    return "neither hand tied the dealer's";
-  }
-  if (line.wager === "ante_bonus") {
-    // §663a.11(h): three aces or more, paid on a box that plays whatever its Ante did.
-    const hand = line.hand || "";
-    return `your five cards hold ${ANTE_BONUS_WORDS[hand] ?? humanize(hand)}: paid on a box that plays, win or lose`;
-  }
-  if (line.wager === "poker_bonus") {
-    const hand = line.hand || box.poker_hand;
-    if (!hand) return "";
-    // A Poker Bonus lost on a hand the sign does not pay: say so, the sign is below.
-    return `your five cards: ${handWords(hand)}${line.outcome === "lose" ? " (not a paying hand)" : ""}`;
-  }
-  return line.hand ? humanize(line.hand) : "";
-}
-
-const TIE_WORDS = {
-  both_tie: "both your hands tie the dealer's",
-  high_tie: "your high hand ties the dealer's",
-  low_tie: "your low hand ties the dealer's",
-};
-const ANTE_BONUS_WORDS = { four_aces_and_2: "four aces and a 2", four_aces: "four aces", three_aces: "three aces" };
-
-/** Who won a hand against the dealer's, in words. Two hands of the same name ("king high"
- * against "king high") are told apart by their four cards: the higher cards decided. */
-function versusWords(line, yours, theirs, box, dealer) {
-  if (yours === theirs && box?.best_four && dealer?.best_four) {
-    yours = `${yours} (${cardsText(box.best_four)})`;
-    theirs = `${theirs} (${cardsText(dealer.best_four)})`;
-  }
-  if (line.outcome === "win") return `your ${yours} beats the dealer's ${theirs}`;
-  if (line.outcome === "lose") return `the dealer's ${theirs} beats your ${yours}`;
-  return `your ${yours} ties the dealer's ${theirs}`;
-}
-
-/** A wager paid on a hand from a sign, lost: the hand is not on it (the sign is below). */
-function unpaid(line) {
-  if (line.outcome !== "lose") return "";
-  // A paying hand whose payout came to less than the stake (a share of a jackpot, a
-  // percentage of a small meter) is a loss by its net, yet the hand hit: say what it hit.
-  return line.row ? ` — hit ${humanize(line.row)}, paid less than the stake` : " (not a paying hand)";
-}
-
-/** Crazy 4 Poker (§657a.11, §657a.12): the best four-card hand against the dealer's. */
-function crazyWhy(line, box, round, view) {
-  const dealer = round.dealer;
-  const yours = box.hand ? box.hand.toLowerCase() : "";
-  const theirs = dealer?.hand ? dealer.hand.toLowerCase() : "";
-  // §657a.11(b): a fold loses every wager but the Six Card Bonus (and its Envy Bonuses).
-  if (box.folded && !["six_card_bonus", "envy_bonus"].includes(line.wager)) return "you folded";
-  switch (line.wager) {
-    case "ante":
-      if (dealer && dealer.qualifies === false && line.outcome === "push") {
-        return `the dealer's ${theirs} does not qualify (king high or better): the Ante is returned`;
-      }
-      return yours && theirs ? versusWords(line, yours, theirs, box, dealer) : "";
-    case "play":
-      if (dealer && dealer.qualifies === false && line.outcome === "win") {
-        return `the dealer's ${theirs} does not qualify: the Play wins whatever the hands`;
-      }
-      return yours && theirs ? versusWords(line, yours, theirs, box, dealer) : "";
-    case "super_bonus":
-      if (!yours) return "";
-      // §657a.12(b): paid from a straight up, win or lose; below it, it follows the Ante.
-      if (line.outcome === "push") return `your ${yours}: below a straight the Super Bonus is returned`;
-      if (line.outcome === "lose") return `your ${yours} lost to the dealer's ${theirs}: below a straight the Super Bonus loses with it`;
-      return `your ${yours} (paid from a straight up, win or lose)`;
-    case "queens_up":
-      if (!yours) return "";
-      // §657a.12(c): the Queens Up pays on the player's own hand, from a pair of queens up.
-      return line.outcome === "lose" ? `your ${yours}: Queens Up pays from a pair of queens up` : `your ${yours}`;
-    case "progressive":
-    case "hand_bonus_player":
-      return box.five_card_category ? `your five cards: ${handWords(box.five_card_category)}${unpaid(line)}` : "";
-    case "hand_bonus_dealer":
-      return dealer?.five_card_category ? `the dealer's five cards: ${handWords(dealer.five_card_category)}${unpaid(line)}` : "";
-    case "six_card_bonus": {
-      const card = view.six_card_bonus?.card;
-      const hand = box.six_card_category ? handWords(box.six_card_category) : "no paying hand";
-      return `your five cards and the dealer's${card ? ` with the bonus card ${cardsText([card])}` : ""}: ${hand}`;
-    }
-    case "envy_bonus":
-      return line.row || "";
-    default:
-      return line.row || "";
-  }
-}
-
 /**
  * Every line of a settled box, each with its words: the wager, won / lost / push, by how much,
- * and why. A Crazy 4 Poker box's bonuses paid on top (Magic Card, Lucky, Envy) are lines too.
+ * and why (the line's own `why`, from the game). A box's bonuses paid on top (and its
+ * `envy`: another box's hand paid this one) are lines too.
  */
 export function boxLines(box, round, labels) {
   const lines = (box.results || []).map((r) => ({ ...r }));
@@ -195,37 +80,15 @@ export function boxLines(box, round, labels) {
 export function explain(line, box, round) {
   if (round.phase === "void") return "the round is void: every stake returned";
   if (line.bonus) return "paid on top of the hand-bonus wagers";
-  if (round.game === "five_card_hi_lo") return hiLoWhy(line, box, round);
-  if (round.game === "crazy_4_poker") return crazyWhy(line, box, round, round);
+  if (typeof line.why === "string") return line.why;
   return line.row ? humanize(line.row) : line.hand ? humanize(line.hand) : "";
 }
 
-/** The dealer's hand in words, once face up. */
+/** The dealer's hand in words, once face up: the game's words for it, else its name. */
 export function dealerWords(round) {
   const d = round?.dealer;
   if (!d) return "";
-  if (round.game === "five_card_hi_lo" && d.high) {
-    return `High ${cardsText(d.high)} = ${d.high_total} · low ${cardsText(d.low)} = ${d.low_total}`;
-  }
-  // §657a.11(c)(3): the dealer qualifies with king high or better; say so, not just the word.
-  if (d.hand) return d.qualifies === undefined ? d.hand : `${d.hand} — ${d.qualifies ? "qualifies (king high or better)" : "does not qualify (needs king high or better)"}`;
-  return "";
-}
-
-/**
- * Five Card Hi-Lo: what a setting does with the aces, in words, for a player who does not know
- * the rules: an ace counts 11 in the high hand and 1 in the low hand (§663a.6(a)), and at
- * most one ace may go low (§663a.11(d)). ``count``: how many settings the hand offers.
- */
-export function settingTitle(setting, count = 1) {
-  const aces = [...setting.high, ...setting.low].filter((c) => c[0] === "A").length;
-  if (setting.ace_low) {
-    if (aces === 1) return "Ace low: it counts 1 in your low hand";
-    return `One ace low (it counts 1), the other ${aces === 2 ? "ace high (11)" : "aces high (11 each)"}`;
-  }
-  if (aces === 1) return "Ace high: it counts 11 in your high hand";
-  if (aces > 1) return "Aces high: each counts 11 in your high hand";
-  return count > 1 ? "" : "Your cards set one way only";
+  return d.words ?? d.hand ?? "";
 }
 
 /** A setting's two totals: "high hand 28, low hand 6". */
@@ -236,8 +99,8 @@ export function settingTotals(setting) {
 /** A player's own hand while the round is played. */
 export function ownHandWords(box) {
   if (box.hand) return box.hand;
-  // Five Card Hi-Lo: the poker hand counts for the Poker Bonus only (§663a.12(d)); the main
-  // game is the totals, which the settings show.
+  // A poker hand that counts for the Poker Bonus only (§663a.12(d)): the main game is the
+  // settings' totals, which the settings show.
   if (box.poker_hand && box.wagers?.poker_bonus) return `Poker Bonus hand: ${handWords(box.poker_hand)}`;
   return "";
 }
@@ -271,13 +134,14 @@ function settingWords(s) {
 }
 
 /**
- * One event of a game after Four Card Frenzy as a sentence for the round log; null for an
- * event not worth a line; undefined when the shared words (words.js describeEvent) say it.
- * The games share most events' names with Four Card Frenzy but not their data (a decision
- * is a Play, not a raise; the dealer's hand is a setting or a poker hand).
+ * One event of a game drawn from views as a sentence for the round log; null for an event not
+ * worth a line; undefined when the shared words (words.js describeEvent) say it. The games
+ * share most events' names but not their data (a decision is a Play or a raise; the dealer's
+ * hand is a setting or a poker hand): the words follow the data each event holds (a hand set
+ * high and low has `high`/`setting`; a hand that may be set has `settings`), never the game's
+ * name. ``game`` is kept for the callers; the words do not depend on it.
  */
 export function describeGameEvent(game, kind, d, labels = {}) {
-  const hiLo = game === "five_card_hi_lo";
   switch (kind) {
     case "balance":
     case "stub":
@@ -289,7 +153,7 @@ export function describeGameEvent(game, kind, d, labels = {}) {
     case "cards_dealt":
       return `Cards dealt to box ${d.boxes.join(", box ")} and the dealer${d.six_card_bonus ? ", plus the Six Card Bonus card" : ""}.`;
     case "hole_cards":
-      if (hiLo) {
+      if (d.settings) {
         const choice = (d.settings || []).length > 1 ? " You may count one ace low." : "";
         return `Your cards on box ${d.box}: ${cardsText(d.cards)} (five cards: ${handWords(d.poker_hand)}).${choice}`;
       }
@@ -315,7 +179,7 @@ export function describeGameEvent(game, kind, d, labels = {}) {
     case "settings_complete":
       return "Every box is set.";
     case "dealer_revealed":
-      if (hiLo && d.high) return `The dealer shows ${cardsText(d.cards)} and sets them the house way: ${settingWords(d)}.`;
+      if (d.high) return `The dealer shows ${cardsText(d.cards)} and sets them the house way: ${settingWords(d)}.`;
       if (d.hand) {
         const q = d.qualifies === true ? " — qualifies" : d.qualifies === false ? " — does not qualify" : "";
         const six = d.six_card_bonus_card ? ` Six Card Bonus card ${cardsText([d.six_card_bonus_card])}.` : "";
@@ -326,7 +190,7 @@ export function describeGameEvent(game, kind, d, labels = {}) {
       const lines = (d.results || []).map((l) => lineWords(l, labels));
       for (const [name, amount] of Object.entries(d.bonuses || {})) lines.push(`${wagerName(name, labels)} won ${dollars(amount)}`);
       for (const envy of d.envy || []) lines.push(`Envy Bonus won ${dollars(envy.amount)}`);
-      const hand = hiLo ? (d.setting ? settingWords(d.setting) : d.folded ? "folded" : "") : d.hand || (d.folded ? "folded" : "");
+      const hand = "setting" in d ? (d.setting ? settingWords(d.setting) : d.folded ? "folded" : "") : d.hand || (d.folded ? "folded" : "");
       return `${who(d)}${hand ? ` — ${hand}` : ""}: ${lines.join(", ")}; net ${dollars(d.net, { signed: true })}.`;
     }
     default:
@@ -334,57 +198,22 @@ export function describeGameEvent(game, kind, d, labels = {}) {
   }
 }
 
-/**
- * Crazy 4 Poker: why the Play offered is what it is, before the player decides. §657a.11(b):
- * the Play equals the Ante, and a pair of aces or better may Play up to three times it. From
- * the box's `play_options` (the round view) or, without them, the decide move's choices.
- */
-export function playWords(game, box, move) {
-  if (game !== "crazy_4_poker" || !box) return "";
-  let low = box.play_options?.min;
-  let high = box.play_options?.max;
-  if (low === undefined || high === undefined) {
-    const plays = (move?.choices || []).map((c) => c.args?.play).filter((p) => p > 0);
-    if (!plays.length) return "";
-    low = Math.min(...plays);
-    high = Math.max(...plays, ...(move.amounts || []).filter((a) => a.arg === "play").map((a) => a.high));
-  }
-  const ante = box.play_options?.ante ?? box.wagers?.ante ?? low;
-  const yours = box.hand ? `your ${box.hand.charAt(0).toLowerCase()}${box.hand.slice(1)}` : "your hand";
-  if (high > low) {
-    return `A pair of aces or better allows a Play of up to 3x your Ante: with ${yours} you may Play from ${dollars(low)} (1x) to ${dollars(high)} (3x).`;
-  }
-  return `With ${yours} you may Play 1x your Ante (${dollars(ante)}) only: 2x or 3x needs a pair of aces or better.`;
-}
-
-/**
- * What "X for 1" means on a game's signs, beside "X to 1" (a winning wager returned and X
- * times it paid on top). Crazy 4 Poker: the progressive and hand-bonus wagers are collected at
- * "no more bets" (§657a.10(a)(2)) and "X for 1" pays X times the wager, the wager included.
- * Five Card Hi-Lo: the Ante Bonus is paid "based on the amount of the player's Ante Wager"
- * (§663a.12(b)) and has no wager of its own: X times the Ante, besides what the Ante itself
- * wins, pushes or loses (house interpretation 1, FIVE_CARD_HI_LO.md).
- */
-const FOR_ONE_WORDS = {
-  crazy_4_poker: "“for 1”: the payout includes your wager, which was taken at “no more bets”",
-  five_card_hi_lo: "“for 1”: the Ante Bonus pays that many times your Ante, besides what the Ante itself wins or loses",
-};
+/** What "X for 1" means beside "X to 1" (a winning wager returned and X times it paid on top). */
 const TO_ONE_WORDS = "“to 1”: paid on top of your wager, which is returned";
 
-/** The one-line legend under the signs, or "" when no sign pays "for 1". */
-export function payLegend(game, signs) {
-  const forOne = (signs || []).some((s) => s.rows.some(([, pays]) => /\bfor 1\b/.test(pays)));
-  if (!forOne) return "";
-  const words = FOR_ONE_WORDS[game] || "“for 1”: the payout includes your wager";
+/** The one-line legend under the signs, or "" when no sign pays "for 1". ``forOne``: the
+ * game's words for "for 1" (the snapshot's `table.felt.for_one`). */
+export function payLegend(forOne, signs) {
+  const paysForOne = (signs || []).some((s) => s.rows.some(([, pays]) => /\bfor 1\b/.test(pays)));
+  if (!paysForOne) return "";
+  const words = forOne || "“for 1”: the payout includes your wager";
   return `${words} · ${TO_ONE_WORDS}.`;
 }
 
-/** The wagers a fold keeps in action, per game (§657a.11(b)(3), §663a.11(b)(2)). */
-const FOLD_KEEPS = { crazy_4_poker: ["six_card_bonus"], five_card_hi_lo: ["poker_bonus"] };
-
-/** What a fold costs, said before the player folds: "Folding loses your Ante $10.00, ...". */
-export function foldWords(game, box, labels) {
-  const keeps = FOLD_KEEPS[game] || [];
+/** What a fold costs, said before the player folds: "Folding loses your Ante $10.00, ...".
+ * ``keeps``: the wagers a fold keeps in action (the snapshot's `table.felt.fold_keeps`). */
+export function foldWords(keeps, box, labels) {
+  keeps = keeps || [];
   const placed = Object.entries(box?.wagers || {}).filter(([w, c]) => c > 0 && w !== "play");
   const name = ([w, c]) => `${wagerName(w, labels)} ${dollars(c)}`;
   const lost = placed.filter(([w]) => !keeps.includes(w)).map(name);
@@ -393,31 +222,14 @@ export function foldWords(game, box, labels) {
   return `Folding loses your ${lost.join(", ")}${kept.length ? `; your ${kept.join(", ")} stays in play` : ""}.`;
 }
 
-/** The main game's reason for one settled box, short enough for the pinned result bar. */
+/** The main game's reason for one settled box, short enough for the pinned result bar: the
+ * game's (the box's `reason`), else the Ante's why. */
 function mainReason(box, round) {
   if (round.phase === "void") return "the round is void";
+  if (typeof box.reason === "string") return box.reason;
   const ante = (box.results || []).find((l) => l.wager === "ante");
   if (box.folded || box.decision === "fold" || box.decision === 0) return "you folded";
-  if (!ante) return "";
-  if (round.game === "five_card_hi_lo") {
-    const d = round.dealer;
-    const s = box.setting;
-    if (!s || !d) return "";
-    // §663a.11(g): both hands must beat the dealer's; a tie on either counts for the dealer.
-    const rule =
-      ante.outcome === "win"
-        ? "both your hands beat the dealer's"
-        : ante.outcome === "push"
-          ? "only one of your hands beat the dealer's, so Ante and Play are returned"
-          : "neither of your hands beat the dealer's";
-    return `${rule} (high ${s.high_total} vs ${d.high_total}, low ${s.low_total} vs ${d.low_total})`;
-  }
-  const why = explain(ante, box, round);
-  // §657a.11(c)(3): a dealer below king high returns the Ante, and the Play still wins.
-  if (round.game === "crazy_4_poker" && round.dealer?.qualifies === false && ante.outcome === "push") {
-    return `the dealer's ${round.dealer.hand.toLowerCase()} does not qualify (king high or better): Ante returned, Play wins`;
-  }
-  return why;
+  return ante ? explain(ante, box, round) : "";
 }
 
 /** A wager's result, short: "Ante −$5.00", "Queens Up +$10.00", "Super Bonus returned". */

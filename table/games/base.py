@@ -220,7 +220,7 @@ DEALER_STEPS: Final = (CLOSE_BETTING, DEAL, REVEAL, SETTLE)
 
 #: The phases every game's round shares (:attr:`Game.phases` has them, the platform's rows
 #: keep a round's phase as text): it opens in betting and ends settled or void; any phase
-#: between (a game's own, such as Five Card Hi-Lo's setting) is a round still in play.
+#: between (a game's own, such as a step where players set their hands) is a round still in play.
 BETTING_PHASE: Final = "betting"
 SETTLED_PHASE: Final = "settled"
 VOID_PHASE: Final = "void"
@@ -463,7 +463,7 @@ class TableSettings:
 @dataclass(frozen=True, slots=True)
 class MeterSpec:
     """A meter the table needs, which it may share with every table whose meter has the same
-    ``pool`` (Crazy 4 Poker: ``kind:paytable:wager``, as the meters store links them): seeded
+    ``pool`` (e.g. ``kind:paytable:wager``, as the meters store links them): seeded
     at ``seed`` cents, reset to ``reseed`` (plus its reserve) after a 100% payout."""
 
     name: str
@@ -626,8 +626,8 @@ class BoxState:
     hand: str | None  # the hand in words, once dealt
     net: int | None  # once settled
     lines: tuple[Line, ...] = ()  # once settled: every wager's result (they add up to net)
-    #: The cards that make the hand, where the game names them (Four Card Frenzy: the best
-    #: four of the five, §684a.11(a)); empty otherwise or before the deal.
+    #: The cards that make the hand, where the game names them (e.g. the best four of the
+    #: five, §684a.11(a)); empty otherwise or before the deal.
     best_cards: tuple[str, ...] = ()
 
 
@@ -638,7 +638,7 @@ class FeltParts:
     game (None: none written yet; the platform then draws the view's moves generically).
     ``view_frames``: the felt is drawn from ``view`` frames (:meth:`Game.view` after every
     change); False: the felt's module draws it from the round's events and ``state`` frames
-    (Four Card Frenzy's felt, written before the interface)."""
+    (the first game's felt, written before the interface)."""
 
     spots: tuple[tuple[str, ...], ...]
     labels: Mapping[str, str]
@@ -648,6 +648,12 @@ class FeltParts:
     #: What leaving the table mid-round does to a box's wagers, in the player's words: the
     #: game's one rule for an abandoned box (e.g. §663a.7(b)), said on the leave dialog.
     leave_rule: str = ""
+    #: The wagers a fold keeps in action (e.g. §663a.11(b)(2)): the felt says what a fold
+    #: costs before the player folds.
+    fold_keeps: tuple[str, ...] = ()
+    #: What "X for 1" means on this game's signs (a legend under them; "" for the felt's own
+    #: plain words). The round's words are the view's (table.games.words).
+    for_one: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -663,7 +669,7 @@ class Recalled:
     dealer: Mapping[str, Any] | None
     #: The dealer's hand whenever it was dealt (the full record); None: not dealt.
     dealer_full: Mapping[str, Any] | None
-    #: A shared card as the table showed it (Four Card Frenzy's All-Six card, §684a.10(b));
+    #: A shared card as the table showed it (e.g. an All-Six card, §684a.10(b));
     #: None: none, or not shown.
     shared_card: str | None = None
     #: The shared card whenever it was dealt (the full record).

@@ -20,6 +20,7 @@ from typing import Any
 from table.games import GAME_TITLES, game
 from table.games.base import Actor, Command, EngineError
 from table.games.driver import TableDriver
+from table.snapshot import felt_parts
 from tests.conftest import SeededSource
 
 #: The dealer steps the console's commands name (protocol v1), by the game's move names.
@@ -91,12 +92,7 @@ class FakeTable:
                 "name": "Frenzy 1",
                 "game": self.game_name,
                 "game_title": GAME_TITLES[self.game_name],
-                "felt": {
-                    "spots": [list(row) for row in felt.spots],
-                    "labels": dict(felt.labels),
-                    "felt_module": felt.felt_module,
-                    "console_module": felt.console_module,
-                },
+                "felt": felt_parts(felt),  # as the snapshot sends them
                 "meters": self.meter_frames(),
                 "paytables": [s.to_dict() for s in self.game.signs(self.rules)],
                 "is_open": True,

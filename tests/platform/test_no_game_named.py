@@ -37,8 +37,6 @@ SKIPPED = (*GAME_DIRS, Path("table", "migrations"), Path("static", "vendor"))
 SKIPPED_FILES = {Path(__file__).relative_to(ROOT), Path("tests", "game_names.py")}
 
 V1 = "Four Card Frenzy's own felt, console, protocol v1, recall shape (to the common path)"
-WORDS = "game words in shared JS/CSS that belong in the games' views (issue 27)"
-EXAMPLE = "a comment or docstring citing a game as its example (reword to the interface's terms)"
 BENCH = "bench bots and rules per game: each game's own commands (until the bots play moves)"
 PLAYS = "a platform test playing a game by name (to derive from the registry or move)"
 OWN = "a game's own template outside its package (to move into its package)"
@@ -69,19 +67,13 @@ NOT_YET: dict[str, tuple[int, str]] = {
     "bench/load.py": (12, BENCH),
     "bench/rounds.py": (1, BENCH),
     "bench/settle_corpus.py": (1, BENCH),
-    "static/table/console_generic.js": (3, WORDS),
     "static/table/dealer.js": (3, V1),
-    "static/table/felt_generic.css": (12, WORDS),
-    "static/table/felt_generic.js": (12, WORDS),
-    "static/table/game_words.js": (24, WORDS),
     "static/table/protocol.js": (1, V1),
     "static/table/table.js": (2, V1),
-    "table/games/base.py": (5, EXAMPLE),
     "table/management/commands/bench_commands.py": (10, BENCH),
     "table/management/commands/bench_engine.py": (3, BENCH),
     "table/management/commands/bench_flood.py": (3, BENCH),
     "table/management/commands/bench_load.py": (15, BENCH),
-    "table/meters.py": (4, EXAMPLE),
     "table/models.py": (4, MODEL),
     "table/recall.py": (1, V1),
     "table/services/dealing.py": (5, V1),

@@ -50,7 +50,7 @@ from ..base import (
     field_changes,
     lines_of,
 )
-from . import contract
+from . import contract, words
 from .hands import best_four
 from .irregularities import Irregularity
 from .meters import CATALOGUE, METER_LABELS
@@ -208,6 +208,8 @@ class Crazy4Poker(SkeletonGame[TableRules, Round]):
             "stays in action. A box that already decided is settled as it stands. Your seats "
             "are freed once the round is over."
         ),
+        fold_keeps=words.FOLD_KEEPS,
+        for_one=words.FOR_ONE,
     )
     optional_wagers = OPTIONAL
     ante_label = "Ante and Super Bonus (each)"

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from table.games.cards import codes
 
 from .settlement import ANTE, SIX_CARD_BONUS
+from .words import annotate
 
 if TYPE_CHECKING:
     from .round import BoxPlay, Round
@@ -123,4 +124,4 @@ def project(rnd: Round, viewer: str | None, dealer: bool = False) -> dict[str, A
     if rnd.finished:
         view["shoe"] = codes(rnd.order)
         view["salt"] = rnd.salt
-    return view
+    return annotate(view)  # its words, for the felt (.words)

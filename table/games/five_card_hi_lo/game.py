@@ -43,7 +43,7 @@ from ..base import (
     dealer_step,
     require_player,
 )
-from . import contract
+from . import contract, words
 from .paytables import (
     ANTE_BONUS_PAYTABLES,
     POKER_BONUS_MIN_PAIR,
@@ -120,6 +120,8 @@ class FiveCardHiLo(SkeletonGame[HiLoRules, Round]):
         felt_module=None,
         console_module=None,
         leave_rule=ABANDON_RULE,
+        fold_keeps=words.FOLD_KEEPS,
+        for_one=words.FOR_ONE,
     )
     optional_wagers = OPTIONAL
 

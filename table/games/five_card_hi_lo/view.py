@@ -27,6 +27,7 @@ from table.games.cards import codes
 from .poker import poker_rank_trusted
 from .round import GAME, VOID_REASONS, BoxPlay, Phase, Round, offered_settings, setting_json
 from .settlement import POKER_BONUS
+from .words import annotate
 
 DEALER_ROLE = "dealer"
 PLAYER_ROLE = "player"
@@ -106,4 +107,4 @@ def round_view(rnd: Round, viewer: str | None, *, dealer: bool = False) -> dict[
     if rnd.finished:
         view["shoe"] = codes(rnd.order)
         view["salt"] = rnd.salt
-    return view
+    return annotate(view)  # its words, for the felt (.words)

@@ -198,8 +198,10 @@ def test_hole_cards_go_to_the_owner_only_until_settlement() -> None:
 
 def test_the_owner_sees_the_play_sizes_allowed() -> None:
     alice = box(view("decisions_first", "alice"), 1)["play_options"]
+    assert alice.pop("words").startswith("A pair of aces or better allows a Play of up to 3x")
     assert alice == {"fold": True, "min": 1000, "max": 3000, "ante": 1000, "your_turn": True}
     bob = box(view("decisions_first", "bob"), 2)["play_options"]
+    assert bob.pop("words").endswith("($10.00) only: 2x or 3x needs a pair of aces or better.")
     assert bob == {"fold": True, "min": 1000, "max": 1000, "ante": 1000, "your_turn": False}
     assert box(view("decisions_second", "bob"), 2)["play_options"]["your_turn"] is True
     for viewer in ("alice", "carol", "dave", None):

@@ -1,0 +1,75 @@
+"""The words a game's round view carries for the felt (docs/games.md, "Words"): shared helpers
+for a game's ``words`` module, which puts the view's facts into sentences for a player who does
+not know the rules. The browser draws these sentences as they are; the shared felt names no
+game and holds no game's rule (issue 27).
+
+What a view may carry, each optional (the felt falls back to the facts alone):
+
+* a settled box's ``results[i]["why"]``: why that wager won, pushed or lost;
+* a settled box's ``reason``: what decided its main game, short, for the pinned result bar;
+* the dealer's ``words``: the dealer's hand once face up, with whatever the game says of it;
+* ``play_options["words"]``: why the decision offered is what it is;
+* each of a box's ``settings[i]["title"]``: what a way of setting the hand does.
+
+These helpers spell amounts, cards and hands as the browser does (state.js ``dollars``,
+cards.js ``cardsText``, game_words.js ``handWords``). Pure: no Django.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+_RANK = {"T": "10"}
+_SUIT = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_CODE = re.compile(r"^[2-9TJQKA][CDHS]$")
+_AS_IS = re.compile(r"^(high card|.*s$|two pair)")
+
+
+def humanize(key: object) -> str:
+    """``"three_of_a_kind"`` -> ``"three of a kind"``."""
+    return str(key or "").replace("_", " ")
+
+
+def hand_words(category: object) -> str:
+    """A hand category as people say it: "a pair", "a straight flush", "high card"."""
+    if not category:
+        return ""
+    words = humanize(category)
+    if _AS_IS.match(words):
+        return words
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"
+
+
+def card_text(code: object) -> str:
+    """``"TD"`` -> ``"10♦"``; anything else ``"?"``."""
+    if not isinstance(code, str) or not _CODE.match(code):
+        return "?"
+    return _RANK.get(code[0], code[0]) + _SUIT[code[1]]
+
+
+def cards_text(codes: Iterable[object] | None) -> str:
+    return " ".join(card_text(c) for c in codes or ())
+
+
+def dollars(cents: int, *, signed: bool = False) -> str:
+    """``1050`` -> ``"$10.50"``; negative with a minus sign, ``signed``: a plus on a gain."""
+    sign = "−" if cents < 0 else "+" if signed and cents > 0 else ""
+    whole, part = divmod(abs(int(cents)), 100)
+    return f"{sign}${whole:,}.{part:02d}"
+
+
+def lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def with_lines_why(box: Mapping[str, Any], why: Any) -> list[dict[str, Any]]:
+    """A copy of ``box``'s result lines (the view's lines are the round's own: never changed
+    in place), each with ``why(line)``."""
+    return [{**line, "why": why(line)} for line in box.get("results") or ()]
+
+
+def folded(box: Mapping[str, Any]) -> bool:
+    decision = box.get("decision")
+    return bool(box.get("folded")) or decision == "fold" or decision == 0
