@@ -90,8 +90,19 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
+        # The project's templates, the apps', then each game's own (in its package: the
+        # registry says where, table/game_files.py), cached as Django's default loaders are.
         "OPTIONS": {
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "django.template.loaders.filesystem.Loader",
+                        "django.template.loaders.app_directories.Loader",
+                        "table.game_files.GameTemplateLoader",
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -179,6 +190,12 @@ CASINO_SHIFTS = (("day", "06:00"), ("swing", "14:00"), ("graveyard", "22:00"))
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# The project's static/, the apps', then each game's own (in its package, table/game_files.py).
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "table.game_files.GameStaticFinder",
+]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 # WhiteNoise serves static/ (and the admin's files) straight from the finders, DEBUG off
 # included, so the site works without a collectstatic step; files in STATIC_ROOT (after

@@ -1,5 +1,5 @@
 """What staff see of a Four Card Frenzy Rules Submission beside its choices (the admin draws
-these contexts in the game's templates, ``templates/admin/table/four_card_frenzy/``): the
+these contexts in the game's templates, in this package's ``templates/``): the
 signs as posted (§684a.2(b)(4),(5)) with the limits and the payout limit's floor, every
 paytable to choose from by jurisdiction, and the paytable mathematics of issue #7 (the
 saved choices' figures, the figures of every option for the live preview of unsaved ones,
@@ -25,7 +25,7 @@ from .rules import (
     parse_jurisdiction,
 )
 
-#: The templates of the parts and pages (under ``templates/``).
+#: The templates of the parts and pages (in this package's ``templates/``: table/game_files.py).
 TEMPLATES: Final = "admin/table/four_card_frenzy/"
 #: The staff pages (:meth:`FourCardFrenzy.staff_page`): the comparison of every paytable, and
 #: the figures of every option the live preview reads (``static/table/admin_rules.js``).
