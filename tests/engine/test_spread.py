@@ -90,3 +90,16 @@ def test_sums_beside_a_dealer_hand_equal_brute_force() -> None:
         for cut, got in zip(cuts, fast, strict=True):
             below = five.rank < int(cut[i])
             assert int(got[i]) == int(weight[avoids & below].sum())
+
+
+@pytest.mark.slow
+def test_sampled_covariance_with_card_removal() -> None:
+    classes = analysis.player_classes()
+    result = analysis.main_game_result(classes, BAD_BEAT_PAYTABLES["A"])
+    estimate, error, mean = spread.sampled_box_covariance(result, 200_000)
+    assert mean == pytest.approx(float(result.expected_value))
+    published = load_report()["wagers"]["bad_beat"]["paytables"]["A"]["net_distribution"]
+    assert error < 0.02
+    assert (
+        published["covariance"] - 5 * error < estimate + 0.014 < published["covariance"] + 5 * error
+    )

@@ -432,3 +432,54 @@ def report() -> dict[str, object]:
             -strategy_expected(letter, lambda counts: Choice.ACES_HIGH)
         )
     return out
+
+
+def sampled_box_covariance(
+    letter: str, rounds: int, boxes: int = 6, seed: int = 25, chunk: int = 200_000
+) -> tuple[float, float]:
+    """The covariance of two boxes of one round **with** card removal between them, sampled
+    (seeded): ``rounds`` deals of the dealer and ``boxes`` players from one shuffled deck,
+    each box at the optimal play; (estimate, its standard error). Checks what
+    :func:`spread` neglects (docs/backoffice.md)."""
+    t = tables()
+    plays, use_low = _optimal_play(letter)
+    bonus = _bonus_units(letter)
+    high = np.where(use_low, t.alt_high, t.high)
+    low = np.where(use_low, t.alt_low, t.low)
+    radix = 6 ** np.arange(10, dtype=np.int64)
+    keys = (t.counts * radix).sum(axis=1)
+    order = np.argsort(keys)
+    sorted_keys = keys[order]
+    rank_class = np.array([min(r, 8) if r < 12 else 9 for r in range(13)], dtype=np.int64)
+    # ranks 0-7 are 2-9, 8-11 ten to king (class 8), 12 the ace (class 9)
+    mean = float(spread(letter).mean)
+    rng = np.random.default_rng(seed)
+    parts: list[npt.NDArray[np.float64]] = []
+    done = 0
+
+    def class_of(cards: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        cls = rank_class[cards >> 2]
+        counts = (cls[:, :, None] == np.arange(10)).sum(axis=1)
+        out: npt.NDArray[np.int64] = order[np.searchsorted(sorted_keys, counts @ radix)]
+        return out
+
+    while done < rounds:
+        n = min(chunk, rounds - done)
+        deck = np.argsort(rng.random((n, 52)), axis=1)[:, : 5 * (boxes + 1)].astype(np.int64)
+        j = class_of(deck[:, :5])
+        dh, dl = t.high[j], t.low[j]
+        total = np.zeros(n)
+        squares = np.zeros(n)
+        for b in range(1, boxes + 1):
+            i = class_of(deck[:, 5 * b : 5 * b + 5])
+            win = (high[i] > dh) & (low[i] < dl)
+            lose = (high[i] <= dh) & (low[i] >= dl)
+            net = np.where(plays[i], np.where(win, 2, np.where(lose, -2, 0)) + bonus[i], -1)
+            total += net
+            squares += net * net
+        parts.append((total * total - squares) / (boxes * (boxes - 1)))
+        done += n
+    products = np.concatenate(parts)
+    return float(products.mean()) - mean * mean, float(
+        products.std(ddof=1) / np.sqrt(len(products))
+    )

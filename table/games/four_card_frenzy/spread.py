@@ -42,6 +42,7 @@ from .analysis import (
     I64,
     RAISE_3X,
     FiveCardHands,
+    best_four_values,
     odds_class,
     subset_index,
     suit_classes,
@@ -300,3 +301,59 @@ def frenzy_spread(result: Any, layout: Layout, class_of: I64) -> MainSpread:
 
 def _king_high() -> int:
     return int(KING_HIGH)
+
+
+def sampled_box_covariance(
+    result: Any, rounds: int, boxes: int = 6, seed: int = 25, chunk: int = 200_000
+) -> tuple[float, float, float]:
+    """The covariance of two boxes of one round **with** card removal between them, sampled:
+    ``rounds`` deals of a dealer hand and ``boxes`` player hands from one shuffled deck, each
+    box at ``result``'s optimal choices; returns (estimate, its standard error, the exact
+    mean used). Checks what :func:`frenzy_spread` neglects (docs/backoffice.md); seeded, so
+    the same figures every run."""
+    c = result.classes
+    five = result_five()
+    scale, wp, lp = _pays(c.value, result.bad_beat)
+    raised = result.choice > FOLD
+    k = np.where(result.choice == RAISE_3X, 3, 1) * scale
+    patterns = suit_pattern(five.cards[c.rows])
+    order = np.argsort(patterns)
+    sorted_patterns = patterns[order]
+    mean = float(result.expected_value)
+    rng = np.random.default_rng(seed)
+    pair_sums: list[npt.NDArray[np.float64]] = []
+    done = 0
+    while done < rounds:
+        n = min(chunk, rounds - done)
+        deck = np.argsort(rng.random((n, 52)), axis=1)[:, : 5 * (boxes + 1)].astype(np.int8)
+        dealer = np.sort(deck[:, :5], axis=1)
+        dv = best_four_values(dealer).astype(np.int64)
+        q = (dv >= KING_HIGH).astype(np.int64)
+        total = np.zeros(n)
+        squares = np.zeros(n)
+        for b in range(1, boxes + 1):
+            hand = np.sort(deck[:, 5 * b : 5 * b + 5], axis=1)
+            pv = best_four_values(hand).astype(np.int64)
+            cls = order[np.searchsorted(sorted_patterns, suit_pattern(hand))]
+            beaten = dv > pv
+            net = (
+                np.where(
+                    raised[cls],
+                    np.where(beaten, -q * scale - k[cls] + lp[cls], q * scale + k[cls] + wp[cls]),
+                    -2 * scale,
+                )
+                / scale
+            )
+            total += net
+            squares += net * net
+        pair_sums.append((total * total - squares) / (boxes * (boxes - 1)))
+        done += n
+    products = np.concatenate(pair_sums)
+    estimate = float(products.mean()) - mean * mean
+    return estimate, float(products.std(ddof=1) / np.sqrt(len(products))), mean
+
+
+def result_five() -> FiveCardHands:
+    from .analysis import five_card_hands
+
+    return five_card_hands()
