@@ -8,102 +8,87 @@ kind, two pairs, a pair, high cards), then by those ranks: no straights or flush
 and the Ante win 1 to 1 against a lower dealer hand, push on a tie and lose to a higher one;
 a fold loses the Ante. The Pair wager pays 1 to 1 on a pair or better, folded or not.
 
-Built only from the platform's shared modules (``table/games/{base,cards,common,events,
-shoe}``), as a newcomer's game would be: it imports no other game.
+Written as a newcomer writes a game (docs/games.md): the round is the shared skeleton's
+(:class:`~table.games.skeleton.SkeletonRound`: betting, no more bets, the turn, time-outs,
+leaving, voids, commit-reveal, the stored form) and the adapter the default one
+(:class:`~table.games.adapter.SkeletonGame`); this module keeps only the game's own rules.
+It imports no other game.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any, Final
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any, ClassVar, Final
 
+from table.games.adapter import SkeletonGame
 from table.games.base import (
-    ABANDON,
-    BET,
-    CLOSE_BETTING,
-    DEAL,
     DECIDE,
-    NO_INPUTS,
-    REVEAL,
-    SETTLE,
-    TIME_OUT,
-    VOID,
-    WITHDRAW,
-    Actor,
-    BoxState,
     Choice,
-    Command,
-    DealingPlan,
     FeltParts,
     Figure,
     Game,
-    GameStep,
-    Inputs,
-    MeterKind,
-    MeterSpec,
     Move,
     Problem,
-    Recalled,
-    Role,
-    RoundStatus,
     RulesField,
     Sign,
-    StaffPart,
     TableSettings,
-    Timer,
     WagerSpec,
-    bet_amounts,
-    betting_moves,
-    command_box,
-    dealer_step,
-    field_changes,
-    lines_of,
-    recalled_from_view,
-    require_dealer,
-    require_player,
-    seen_by,
-    stacks_of_five,
-    turn_timer,
 )
-from table.games.cards import DECK, RANK_PLURALS, Card, card_code, check_distinct, codes, rank_of
+from table.games.cards import DECK, RANK_PLURALS, Card, card_code, codes, rank_of
 from table.games.common import (
     boxes_of,
     check_bettor,
     compare_resettlement,
-    next_turn,
     restack_problems,
     void_problems,
-    wagers_step,
-    withdraw_all,
 )
 from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
-from table.games.events import PUBLIC, Event, Step, Transfer, to_player
-from table.games.shoe import DealPlan, Fault, commitment, deal
+from table.games.events import Event, Step, Transfer, to_player
+from table.games.shoe import DealPlan, Fault, deal
+from table.games.skeleton import (
+    ANTE,
+    DEALER,
+    PLAY,
+    SkeletonBox,
+    SkeletonRound,
+    VoidReason,
+)
 
 from . import ENTRY
 
 NAME: Final = ENTRY.name
-ANTE: Final = "ante"
-PLAY: Final = "play"
 PAIR: Final = "pair"
 LABELS: Final = {ANTE: "Ante", PLAY: "Play", PAIR: "Pair"}
-DEALER: Final = "dealer"
-PHASES: Final = ("betting", "closed", "decisions", "revealed", "settled", "void")
-UNFINISHED: Final = PHASES[:4]
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    CLOSED = "closed"
+    DECISIONS = "decisions"
+    REVEALED = "revealed"
+    SETTLED = "settled"
+    VOID = "void"
+
+
+UNFINISHED: Final = (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
+#: Why a round is void, every stake returned, and when (no phases: only the deal finds it).
 VOIDS: Final = {
-    "shoe_jam": ("the shoe jammed or failed to deal every card", ()),
-    "face_up_cards": ("more than one card was found face up while dealing", ()),
-    "wrong_card_count": ("a box or the dealer was dealt a wrong number of cards", ()),
-    "stub_miscount": ("the stub count shows the deck is not 52 cards", ("decisions",)),
-    "table_closed": ("the table closed before the round was dealt", ("betting", "closed")),
-    "server_restart": ("the round could not resume after an interruption", UNFINISHED),
+    "shoe_jam": VoidReason("the shoe jammed or failed to deal every card", ()),
+    "face_up_cards": VoidReason("more than one card was found face up while dealing", ()),
+    "wrong_card_count": VoidReason("a box or the dealer was dealt a wrong number of cards", ()),
+    "stub_miscount": VoidReason(
+        "the stub count shows the deck is not 52 cards", (Phase.DECISIONS,)
+    ),
+    "table_closed": VoidReason(
+        "the table closed before the round was dealt", (Phase.BETTING, Phase.CLOSED)
+    ),
+    "server_restart": VoidReason("the round could not resume after an interruption", UNFINISHED),
 }
-_HOUSE_VOIDS: Final = frozenset({"server_restart"})
 _GROUPS: Final = (
     ((4, 1), "four of a kind"),
     ((3, 2), "a full house"),
@@ -176,66 +161,34 @@ class Rules:
             out.append(Problem("decision_seconds", "allow at least 5 seconds"))
         return out
 
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
-@dataclass
-class Box:
-    box: int
-    player: str
-    wagers: dict[str, int] = field(default_factory=dict)
-    cards: list[Card] = field(default_factory=list)
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        try:
+            rules = cls(**dict(data))
+        except TypeError as exc:
+            raise InvalidInput("bad_rules", f"not {ENTRY.title} rules: {exc}") from None
+        for name, value in asdict(rules).items():
+            if type(value) is not type(getattr(cls(), name)):
+                raise InvalidInput("bad_rules", f"{name} must be a {type(value).__name__}")
+        return rules
+
+
+@dataclass(slots=True)
+class Box(SkeletonBox):
     decision: str | None = None  # "play", "fold"
-    abandoned: bool = False
 
     @property
-    def in_play(self) -> bool:
-        return self.wagers.get(ANTE, 0) > 0
+    def folded(self) -> bool:
+        return self.decision == "fold"
 
-    def staked(self) -> int:
-        return sum(self.wagers.values())
-
-
-@dataclass
-class Round:
-    number: int
-    rules: Rules
-    deck_back: str
-    order: list[Card]
-    salt: str
-    phase: str = "betting"
-    boxes: dict[int, Box] = field(default_factory=dict)
-    dealer_cards: list[Card] = field(default_factory=list)
-    discards: list[Card] = field(default_factory=list)
-    stub: list[Card] = field(default_factory=list)
-    to_act: int | None = None
-    void_reason: str | None = None
-    results: dict[str, Any] | None = None
-
-    @property
-    def commitment(self) -> str:
-        return commitment(self.order, self.salt)
-
-    @property
-    def finished(self) -> bool:
-        return self.phase in ("settled", "void")
-
-    def in_play(self) -> list[Box]:
-        return [self.boxes[b] for b in sorted(self.boxes) if self.boxes[b].in_play]
-
-    def dealt(self) -> bool:
-        return bool(self.dealer_cards) or any(b.cards for b in self.boxes.values())
-
-    def counted(self) -> int:
-        if not self.dealt():
-            return len(self.order)
-        held = sum(len(b.cards) for b in self.boxes.values())
-        return held + len(self.dealer_cards) + len(self.discards) + len(self.stub)
-
-    def voids_now(self) -> list[str]:
-        out = []
-        for reason, (_, phases) in VOIDS.items():
-            if self.phase in phases and (reason != "stub_miscount" or self.counted() != 52):
-                out.append(reason)
-        return out
+    @classmethod
+    def decision_from(cls, value: Any) -> Any:
+        if value not in (None, "play", "fold"):
+            raise ValueError(f"decision {value!r}")
+        return value
 
 
 def _deal(order: Sequence[Card], boxes: int, faults: Sequence[Fault]) -> tuple[Any, str | None]:
@@ -246,267 +199,123 @@ def _deal(order: Sequence[Card], boxes: int, faults: Sequence[Fault]) -> tuple[A
     return dealt, reason
 
 
-class AntePair:
-    """Ante Pair: see the module docstring."""
+@dataclass(slots=True)
+class Round(SkeletonRound[Rules, Box, Step]):
+    GAME: ClassVar[str] = NAME
+    PHASE: ClassVar[type[StrEnum]] = Phase
+    VOID_REASONS: ClassVar[Mapping[str, VoidReason]] = VOIDS
 
-    name = NAME
-    title = ENTRY.title
-    regulation = "a test's own rules"
-    phases = PHASES
-    drills: tuple[Fault, ...] = (
-        Fault.JAM,
-        Fault.FACE_UP_CARD,
-        Fault.TWO_FACE_UP_CARDS,
-        Fault.MISDEAL,
-        Fault.MISCOUNT,
-    )
-    stub_miscount_reason = "stub_miscount"
-    felt = FeltParts(
-        spots=((ANTE, PLAY), (PAIR,)), labels=LABELS, felt_module=None, console_module=None
-    )
-    settle_one: Callable[[object], dict[str, Any]]
+    phase: Phase = Phase.BETTING
 
-    def __init__(self) -> None:
-        self.settle_one = settle_one
+    # --- the skeleton's hooks: what this game's round is made of ---------------------------
 
-    # --- the Rules Submission ---------------------------------------------------------------
-
-    def rules_fields(self) -> tuple[RulesField, ...]:
-        def kind(name: str) -> str:
-            if name == "pair_paytable":
-                return "choice"
-            if name.startswith("offers_"):
-                return "flag"
-            return "seconds" if name.endswith("_seconds") else "cents"
-
-        return tuple(
-            RulesField(
-                name,
-                name.replace("_", " ").capitalize(),
-                kind(name),
-                value,
-                tuple(PAYTABLES) if name == "pair_paytable" else (),
-            )
-            for name, value in asdict(Rules()).items()
-        )
-
-    def default_rules(self) -> Rules:
-        return Rules()
-
-    def parse_rules(self, data: Mapping[str, Any]) -> Rules:
-        try:
-            rules = Rules(**dict(data))
-        except TypeError as exc:
-            raise InvalidInput("bad_rules", f"not {self.title} rules: {exc}") from None
-        for name, value in asdict(rules).items():
-            if type(value) is not type(getattr(Rules(), name)):
-                raise InvalidInput("bad_rules", f"{name} must be a {type(value).__name__}")
-        return rules
-
-    def rules_to_dict(self, rules: Rules) -> dict[str, Any]:
-        return asdict(rules)
-
-    def rules_problems(self, rules: Rules) -> list[Problem]:
-        return rules.problems()
-
-    def rule_changes(self, old: Rules, new: Rules) -> list[str]:
-        return field_changes(self.rules_fields(), asdict(old), asdict(new))
-
-    def wagers(self, rules: Rules) -> tuple[WagerSpec, ...]:
-        low, high = rules.limits(ANTE)
-        plow, phigh = rules.limits(PAIR)
-        return (
-            WagerSpec(ANTE, "Ante", "bet", low, high, required=True),
-            WagerSpec(PLAY, "Play", "decision", low, high, fixed=True),
-            WagerSpec(PAIR, "Pair", "bet", plow, phigh, rules.offers_pair),
-        )
-
-    def table_settings(self, rules: Rules) -> TableSettings:
-        return TableSettings(False, rules.betting_seconds, 1)
-
-    def meters(self, rules: Rules) -> tuple[MeterSpec, ...]:
-        return ()
-
-    def meter_catalogue(self) -> tuple[MeterKind, ...]:
-        return ()
-
-    def signs(self, rules: Rules) -> tuple[Sign, ...]:
-        signs = [Sign("Ante and Play", "posted", (("Higher hand than the dealer's", "1 to 1"),))]
-        if rules.offers_pair:
-            _, odds, words = PAYTABLES[rules.pair_paytable]
-            signs.append(Sign("Pair", rules.pair_paytable, ((words, f"{odds} to 1"),)))
-        return tuple(signs)
-
-    def math_report(self, rules: Rules) -> tuple[Figure, ...]:
-        from table.paytable_report import load_game_report
-
-        pair = load_game_report(NAME)["wagers"][PAIR]["paytables"][rules.pair_paytable]
-        edge = float(pair["house_edge"])
-        return (Figure("Pair", rules.pair_paytable, edge, "per unit wagered"),)
-
-    def staff_parts(self, rules: Rules) -> tuple[StaffPart, ...]:
-        return ()
-
-    def staff_page(self, name: str) -> StaffPart | None:
-        return None
-
-    # --- a round ----------------------------------------------------------------------------
-
-    def open_round(
-        self, number: int, rules: Rules, deck_back: str, order: Sequence[int], salt: str
-    ) -> tuple[Round, GameStep]:
+    @classmethod
+    def check_rules(cls, rules: object) -> None:
         if not isinstance(rules, Rules) or rules.problems():
             raise InvalidInput("bad_rules", "a round is played under the table's rules")
-        check_distinct(order)
-        if len(order) != len(DECK):
-            raise InvalidInput("bad_shoe", f"the shoe holds {len(order)} cards, not 52")
-        rnd = Round(number, rules, deck_back, list(order), salt)
-        data = {
-            "game": NAME,
-            "round": number,
-            "deck_back": deck_back,
-            "commitment": rnd.commitment,
-            "rules": asdict(rules),
-        }
-        return rnd, GameStep((Event("round_opened", data),))
 
-    def round_rules(self, state: Round) -> Rules:
-        return state.rules
+    @classmethod
+    def rules_from_dict(cls, data: Any) -> Rules:
+        return Rules.from_dict(data)
 
-    def status(self, state: Round) -> RoundStatus:
-        settled = (state.results or {}).get("players")
-        players = None if settled is None else {p: v["net"] for p, v in settled.items()}
-        reason = state.void_reason
-        return RoundStatus(
-            number=state.number,
-            phase=state.phase,
-            betting=state.phase == "betting",
-            dealt=state.dealt(),
-            revealed=state.phase in ("revealed", "settled"),
-            finished=state.finished,
-            void_reason=reason,
-            irregularity=None if reason is None else VOIDS[reason][0],
-            commitment=state.commitment,
-            deck_back=state.deck_back,
-            cards_dealt=len(state.order) - len(state.stub) if state.dealt() else 0,
-            cards_counted=state.counted(),
-            players=players,
-        )
+    @classmethod
+    def box_from_dict(cls, data: dict[str, Any]) -> Box:
+        return Box.from_dict(data)
 
-    def boxes(self, state: Round) -> tuple[BoxState, ...]:
-        settled = {b["box"]: b for b in (state.results or {}).get("boxes", [])}
-        return tuple(
-            BoxState(
-                box=b.box,
-                player=b.player,
-                wagers=dict(b.wagers),
-                cards=tuple(codes(b.cards)),
-                decision=b.decision,
-                in_play=b.in_play,
-                folded=b.decision == "fold",
-                abandoned=b.abandoned,
-                hand=hand_words(b.cards) if len(b.cards) == 5 else None,
-                net=settled[b.box]["net"] if b.box in settled else None,
-                lines=lines_of(settled[b.box]["results"], "hand") if b.box in settled else (),
-            )
-            for b in (state.boxes[n] for n in sorted(state.boxes))
-        )
+    def new_box(self, box: int, player: str, placed: dict[str, int]) -> Box:
+        return Box(box, player, placed)
 
-    def dealing_plan(self, state: Round) -> DealingPlan:
-        return stacks_of_five(b.box for b in state.in_play())
+    def step(self, events: Sequence[Event] = (), transfers: Sequence[Transfer] = ()) -> Step:
+        return Step(tuple(events), tuple(transfers))
 
-    def timer(self, state: Round) -> Timer | None:
-        return turn_timer(
-            state.phase == "betting",
-            bool(state.in_play()),
-            state.to_act if state.phase == "decisions" else None,
-            state.rules.betting_seconds,
-            state.rules.decision_seconds,
-        )
+    # --- the game's own rules ----------------------------------------------------------------
 
-    def moves(self, state: Round, viewer: Actor) -> tuple[Move, ...]:
-        if state.finished:
-            return ()
-        if viewer.role is Role.DEALER:
-            step = dealer_step(state.phase, bool(state.in_play()), state.to_act)
-            moves = [step] if step is not None else []
-            voids = tuple(
-                Choice(VOIDS[r][0], {"reason": r})
-                for r in state.voids_now()
-                if r not in _HOUSE_VOIDS
-            )
-            if voids:
-                moves.append(Move(VOID, "Void the round", choices=voids))
-            return tuple(moves)
-        if viewer.role is not Role.PLAYER or not viewer.name:
-            return ()
-        if state.phase == "betting":
-            owners = {b: p.player for b, p in state.boxes.items()}
-            amounts = bet_amounts(state.rules, ANTE, "Ante", (PAIR,), LABELS)
-            mine = boxes_of(state.boxes, viewer.name)
-            return tuple(betting_moves(owners, viewer.name, mine, 1, amounts))
-        if state.phase == "decisions" and state.to_act is not None:
-            box = state.boxes[state.to_act]
-            if box.player == viewer.name:
-                choices = (Choice("Fold", {"play": False}), Choice("Play", {"play": True}))
-                return (Move(DECIDE, "Play or fold", box.box, choices),)
-        return ()
+    def check_bet(self, box: int, player: str, wagers: Mapping[str, object]) -> dict[str, int]:
+        self._require(Phase.BETTING)
+        number, _ = check_bettor(self.boxes, box, player, wagers, (ANTE, PAIR))
+        placed: dict[str, int] = {}
+        for wager in (ANTE, PAIR):
+            amount = _amount(wagers.get(wager, 0), wager)
+            if not amount:
+                continue
+            low, high = self.rules.limits(wager)
+            if not self.rules.offers(wager):
+                raise RuleViolation("not_offered", f"this table does not offer the {wager} wager")
+            if not low <= amount <= high:
+                raise RuleViolation("out_of_limits", f"the {wager} must be {low} to {high} cents")
+            placed[wager] = amount
+        if placed and ANTE not in placed:
+            raise RuleViolation("ante_required", "a Pair wager needs an Ante on the box")
+        if placed and any(b != number for b in boxes_of(self.boxes, player)):
+            raise RuleViolation("too_many_boxes", "a player may play one box")
+        return placed
 
-    def apply(
-        self, state: Round, actor: Actor, command: Command, inputs: Inputs = NO_INPUTS
-    ) -> GameStep:
-        name, args = command.name, command.args
-        if name == BET:
-            return _bet(state, command_box(command), require_player(actor), dict(args))
-        if name == WITHDRAW:
-            return _bet(state, command_box(command), require_player(actor), {})
-        if name == DECIDE:
-            play = args.get("play")
-            if not isinstance(play, bool):
-                raise InvalidInput("bad_decision", "say Play (true) or fold (false)")
-            return _decide(state, command_box(command), require_player(actor), play)
-        if name == ABANDON:
-            return _abandon(state, _player(args.get("player")))
-        require_dealer(actor)
-        if name == CLOSE_BETTING:
-            _require(state, "betting")
-            if not state.in_play():
-                raise RuleViolation("no_wagers", "no box has an Ante yet")
-            state.phase = "closed"
-            return GameStep((Event("betting_closed", {"boxes": [b.box for b in state.in_play()]}),))
-        if name == DEAL:
-            return _deal_round(state, inputs.faults)
-        if name == TIME_OUT:
-            _require(state, "decisions")
-            if state.to_act is None or command.box not in (None, state.to_act):
-                raise RuleViolation("not_your_turn", f"box {command.box} is not deciding now")
-            return _decide(state, state.to_act, None, False)
-        if name == REVEAL:
-            _require(state, "decisions")
-            if state.to_act is not None:
-                raise RuleViolation("decisions_pending", f"box {state.to_act} is deciding")
-            state.phase = "revealed"
-            return GameStep((Event("dealer_revealed", _dealer(state)),))
-        if name == SETTLE:
-            return _settle(state)
-        if name == VOID:
-            reason = args.get("reason")
-            if reason not in VOIDS:
-                raise InvalidInput("unknown_irregularity", f"unknown irregularity {reason!r}")
-            if reason == "stub_miscount" and state.phase == "decisions" and state.counted() == 52:
-                raise RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
-            if reason not in state.voids_now():
-                raise RuleViolation("irregularity_not_now", f"{reason} cannot void the round now")
-            return _void(state, str(reason))
-        raise InvalidInput("unknown_command", f"{self.title} has no command {name!r}")
+    def deal(self, faults: Sequence[Fault] = ()) -> Step:
+        self.check_deal(faults)
+        dealt, reason = _deal(self.order, len(self.boxes_in_play()), faults)
+        events = [Event("face_up_card", {"card": card_code(c)}) for c in dealt.face_up_discards]
+        in_play = self.lay_out(dealt.box_stacks, dealt.dealer_stack, dealt.stub)
+        self.discards = list(dealt.face_up_discards)
+        if reason is not None:
+            voided, transfers = self.voided(reason)
+            return self.step((*events, *voided), transfers)
+        self.phase = Phase.DECISIONS
+        events.append(Event("cards_dealt", {"boxes": [b.box for b in in_play]}))
+        events.append(Event("stub", {"cards": len(self.stub)}, DEALER))
+        for box in in_play:
+            data = {"box": box.box, "cards": codes(box.cards), "hand": hand_words(box.cards)}
+            events.append(Event("hole_cards", data, to_player(box.player)))
+        return self.step((*events, *self._advance_turn()))
 
-    def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
-        name = viewer.name if viewer.role is Role.PLAYER else None
-        settled = {b["box"]: b for b in (state.results or {}).get("boxes", [])}
+    def check_decision(self, box: Box, decision: object) -> None:
+        if not isinstance(decision, bool):
+            raise InvalidInput("bad_decision", "say Play (true) or fold (false)")
+
+    def record_decision(self, box: Box, play: bool, why: str) -> list[Event]:
+        box.decision = "play" if play else "fold"
+        if play:
+            box.wagers[PLAY] = box.wagers[ANTE]
+        return [Event("decision", {"box": box.box, "player": box.player, "decision": box.decision})]
+
+    def dealer_public(self) -> dict[str, Any]:
+        return {"cards": codes(self.dealer_cards), "hand": hand_words(self.dealer_cards)}
+
+    def settle(self) -> Step:
+        self._require(Phase.REVEALED)
+        results = _settlement(self)
+        events, transfers = [], []
+        for box in results["boxes"]:
+            events.append(Event("box_settled", box))
+            for line in box["results"]:
+                back = 0 if line["outcome"] == "lose" else line["stake"] + line["net"]
+                if back:
+                    transfers.append(
+                        Transfer(box["player"], -back, line["outcome"], box["box"], line["wager"])
+                    )
+        return self.step((*events, self.settled(results)), transfers)
+
+    def may_void(self, reason: str) -> bool:
+        return reason != "stub_miscount" or self.stub_count() != len(DECK)
+
+    def void(self, reason: str) -> Step:
+        if reason not in VOIDS:
+            raise InvalidInput("unknown_irregularity", f"unknown irregularity {reason!r}")
+        if (
+            reason == "stub_miscount"
+            and self.phase == Phase.DECISIONS
+            and not self.may_void(reason)
+        ):
+            raise RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
+        if reason not in self.void_reasons_now():
+            raise RuleViolation("irregularity_not_now", f"{reason} cannot void the round now")
+        return self.step(*self.voided(reason))
+
+    def view(self, player: str | None, dealer: bool = False) -> dict[str, Any]:
+        settled = {b["box"]: b for b in (self.results or {}).get("boxes", [])}
         boxes = []
-        for n in sorted(state.boxes):
-            b = state.boxes[n]
-            mine = name is not None and b.player == name
+        for n in sorted(self.boxes):
+            b = self.boxes[n]
+            mine = player is not None and b.player == player
             item: dict[str, Any] = {
                 "box": n,
                 "player": b.player,
@@ -528,239 +337,25 @@ class AntePair:
             boxes.append(item)
         view: dict[str, Any] = {
             "game": NAME,
-            "round": state.number,
-            "phase": state.phase,
-            "deck_back": state.deck_back,
-            "commitment": state.commitment,
-            "viewer": {"name": name},
+            "round": self.number,
+            "phase": self.phase.value,
+            "deck_back": self.deck_back,
+            "commitment": self.commitment,
+            "viewer": {"name": player},
             "boxes": boxes,
-            "to_act": state.to_act,
-            "dealt": bool(state.dealer_cards),
-            "dealer": _dealer(state) if state.phase in ("revealed", "settled") else None,
-            "face_up_discards": codes(state.discards),
-            "void_reason": state.void_reason,
-            "void_explanation": VOIDS[state.void_reason][0] if state.void_reason else None,
-            "players": (state.results or {}).get("players"),
+            "to_act": self.to_act,
+            "dealt": bool(self.dealer_cards),
+            "dealer": self.dealer_public() if self.dealer_visible() else None,
+            "face_up_discards": codes(self.discards),
+            "void_reason": self.void_reason,
+            "void_explanation": self.irregularity(),
+            "players": (self.results or {}).get("players"),
         }
-        if viewer.role is Role.DEALER and state.dealer_cards:
-            view["stub"] = len(state.stub)
-        if state.finished:
-            view["shoe"], view["salt"] = codes(state.order), state.salt
-        return seen_by(view, viewer, self.moves(state, viewer))
-
-    def to_dict(self, state: Round) -> dict[str, Any]:
-        return {
-            "game": NAME,
-            "number": state.number,
-            "rules": asdict(state.rules),
-            "deck_back": state.deck_back,
-            "order": list(state.order),
-            "salt": state.salt,
-            "phase": state.phase,
-            "boxes": [asdict(b) for b in state.boxes.values()],
-            "dealer_cards": list(state.dealer_cards),
-            "discards": list(state.discards),
-            "stub": list(state.stub),
-            "to_act": state.to_act,
-            "void_reason": state.void_reason,
-            "results": state.results,
-        }
-
-    def recalled(self, state: Round) -> Recalled:
-        players = self.status(state).players
-        return recalled_from_view(self.view(state, Actor.spectator()), state, players)
-
-    def void_words(self, reason: str) -> str:
-        return VOIDS[reason][0] if reason in VOIDS else ""
-
-    def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
-        if not state.dealt():
-            return []
-        in_play = state.in_play()
-        dealt, reason = _deal(state.order, len(in_play), faults)
-        problems = restack_problems(
-            [(b.box, b.cards) for b in in_play],
-            dealt.box_stacks,
-            [
-                ("the dealer's stack", state.dealer_cards, list(dealt.dealer_stack)),
-                ("the discards", state.discards, list(dealt.face_up_discards)),
-                ("the stub", state.stub, list(dealt.stub)),
-            ],
-            idle=[(b.box, b.cards) for b in state.boxes.values() if not b.in_play],
-        )
-        problems += void_problems(reason, state.void_reason, state.phase)
-        if state.phase == "settled" and state.results is not None:
-            fresh = _settlement(state)
-            kept = state.results
-            problems += compare_resettlement(
-                fresh["boxes"], kept["boxes"], fresh["players"], kept["players"]
-            )
-        return problems
-
-    def contract_round(self, state: Round) -> dict[str, Any] | None:
-        """The settled round as :func:`settle_one`'s input."""
-        if state.phase != "settled":
-            return None
-        return {
-            "game": NAME,
-            "rules": asdict(state.rules),
-            "dealer": codes(state.dealer_cards),
-            "boxes": [
-                {
-                    "box": b.box,
-                    "player": b.player,
-                    "cards": codes(b.cards),
-                    "ante": b.wagers[ANTE],
-                    "pair": b.wagers.get(PAIR, 0),
-                    "play": b.decision == "play",
-                }
-                for b in state.in_play()
-            ],
-        }
-
-    def from_dict(self, data: Mapping[str, Any]) -> Round:
-        try:
-            if data.get("game") != NAME:
-                raise ValueError(f"not a round of {NAME}")
-            d = dict(data)
-            return Round(
-                number=int(d["number"]),
-                rules=self.parse_rules(d["rules"]),
-                deck_back=str(d["deck_back"]),
-                order=[int(c) for c in d["order"]],
-                salt=str(d["salt"]),
-                phase=str(d["phase"]),
-                boxes={int(b["box"]): _box(b) for b in d["boxes"]},
-                dealer_cards=[int(c) for c in d["dealer_cards"]],
-                discards=[int(c) for c in d["discards"]],
-                stub=[int(c) for c in d["stub"]],
-                to_act=d["to_act"],
-                void_reason=d["void_reason"],
-                results=copy.deepcopy(d["results"]),
-            )
-        except (AttributeError, KeyError, TypeError, ValueError, InvalidInput) as exc:
-            raise InvalidInput("bad_state", f"not a saved round: {exc!r}") from None
-
-
-def _box(d: Mapping[str, Any]) -> Box:
-    """A stored box, its own copy (a round loaded twice shares nothing)."""
-    decision = d["decision"]
-    if decision not in (None, "play", "fold"):
-        raise ValueError(f"decision {decision!r}")
-    return Box(
-        int(d["box"]),
-        str(d["player"]),
-        {str(k): int(v) for k, v in d["wagers"].items()},
-        [int(c) for c in d["cards"]],
-        decision,
-        bool(d["abandoned"]),
-    )
-
-
-def _require(state: Round, *phases: str) -> None:
-    if state.phase not in phases:
-        wanted = " or ".join(phases)
-        raise RuleViolation(
-            "wrong_phase", f"not allowed now: the round is {state.phase}, not {wanted}"
-        )
-
-
-def _bet(state: Round, box: int, player: str, wagers: dict[str, object]) -> GameStep:
-    _require(state, "betting")
-    number, _ = check_bettor(state.boxes, box, player, wagers, (ANTE, PAIR))
-    placed: dict[str, int] = {}
-    for wager in (ANTE, PAIR):
-        amount = _amount(wagers.get(wager, 0), wager)
-        if not amount:
-            continue
-        low, high = state.rules.limits(wager)
-        if not state.rules.offers(wager):
-            raise RuleViolation("not_offered", f"this table does not offer the {wager} wager")
-        if not low <= amount <= high:
-            raise RuleViolation("out_of_limits", f"the {wager} must be {low} to {high} cents")
-        placed[wager] = amount
-    if placed and ANTE not in placed:
-        raise RuleViolation("ante_required", "a Pair wager needs an Ante on the box")
-    if placed and any(b != number for b in boxes_of(state.boxes, player)):
-        raise RuleViolation("too_many_boxes", "a player may play one box")
-    return GameStep(*wagers_step(state.boxes, number, player, placed, Box))
-
-
-def _deal_round(state: Round, faults: Sequence[Fault]) -> GameStep:
-    _require(state, "closed")
-    if Fault.MISCOUNT in faults:
-        raise InvalidInput("bad_fault", "a miscount is the shuffler's, found before a round")
-    in_play = state.in_play()
-    dealt, reason = _deal(state.order, len(in_play), faults)
-    events = [Event("face_up_card", {"card": card_code(c)}) for c in dealt.face_up_discards]
-    for box, stack in zip(in_play, dealt.box_stacks, strict=False):
-        box.cards = list(stack)
-    state.dealer_cards = list(dealt.dealer_stack)
-    state.discards = list(dealt.face_up_discards)
-    state.stub = list(dealt.stub)
-    if reason is not None:
-        step = _void(state, reason)
-        return GameStep((*events, *step.events), step.transfers)
-    state.phase = "decisions"
-    events.append(Event("cards_dealt", {"boxes": [b.box for b in in_play]}))
-    events.append(Event("stub", {"cards": len(state.stub)}, DEALER))
-    for box in in_play:
-        data = {"box": box.box, "cards": codes(box.cards), "hand": hand_words(box.cards)}
-        events.append(Event("hole_cards", data, to_player(box.player)))
-    return GameStep((*events, *_next(state)))
-
-
-def _fold(box: Box) -> list[Event]:
-    box.decision = "fold"
-    return [Event("decision", {"box": box.box, "player": box.player, "decision": "fold"})]
-
-
-def _next(state: Round) -> list[Event]:
-    state.to_act, events = next_turn(state.in_play(), _fold)
-    return events
-
-
-def _decide(state: Round, box: int, player: str | None, play: bool) -> GameStep:
-    _require(state, "decisions")
-    if state.to_act != box:
-        raise RuleViolation("not_your_turn", f"box {box} cannot act now")
-    chosen = state.boxes[box]
-    if player is not None and chosen.player != player:
-        raise RuleViolation("not_your_box", f"box {box} is not yours")
-    transfers: tuple[Transfer, ...] = ()
-    if play:
-        chosen.decision = "play"
-        chosen.wagers[PLAY] = chosen.wagers[ANTE]
-        transfers = (Transfer(chosen.player, chosen.wagers[PLAY], "play", box, PLAY),)
-        events = [Event("decision", {"box": box, "player": chosen.player, "decision": "play"})]
-    else:
-        events = _fold(chosen)
-    return GameStep((*events, *_next(state)), transfers)
-
-
-def _abandon(state: Round, player: str) -> GameStep:
-    if state.phase == "betting":
-        mine = boxes_of(state.boxes, player)
-        return GameStep(*withdraw_all(mine, lambda b: _as_step(_bet(state, b, player, {}))))
-    events: list[Event] = []
-    if state.phase in ("closed", "decisions"):
-        for number in boxes_of(state.boxes, player):
-            box = state.boxes[number]
-            if box.decision is None:
-                box.abandoned = True
-                events.append(Event("box_abandoned", {"box": number, "player": player}))
-        current = state.boxes.get(state.to_act) if state.to_act is not None else None
-        if state.phase == "decisions" and current is not None and current.abandoned:
-            events += _fold(current) + _next(state)
-    return GameStep(tuple(events))
-
-
-def _as_step(step: GameStep) -> Step:
-    return Step(step.events, step.transfers)
-
-
-def _dealer(state: Round) -> dict[str, Any]:
-    return {"cards": codes(state.dealer_cards), "hand": hand_words(state.dealer_cards)}
+        if dealer and self.dealer_cards:
+            view["stub"] = len(self.stub)
+        if self.finished:
+            view["shoe"], view["salt"] = codes(self.order), self.salt
+        return view
 
 
 def _settlement(state: Round) -> dict[str, Any]:
@@ -768,7 +363,7 @@ def _settlement(state: Round) -> dict[str, Any]:
     dealer = hand_key(state.dealer_cards)
     boxes: list[dict[str, Any]] = []
     players: dict[str, dict[str, int]] = {}
-    for box in state.in_play():
+    for box in state.boxes_in_play():
         lines = []
         mine = hand_key(box.cards)
         if box.decision == "play":
@@ -814,48 +409,141 @@ def _settlement(state: Round) -> dict[str, Any]:
             }
         )
         players.setdefault(box.player, {"net": 0})["net"] += net
-    return {"dealer": _dealer(state), "boxes": boxes, "players": players}
+    return {"dealer": state.dealer_public(), "boxes": boxes, "players": players}
 
 
-def _settle(state: Round) -> GameStep:
-    _require(state, "revealed")
-    state.results = _settlement(state)
-    events, transfers = [], []
-    for box in state.results["boxes"]:
-        events.append(Event("box_settled", box))
-        for line in box["results"]:
-            back = 0 if line["outcome"] == "lose" else line["stake"] + line["net"]
-            if back:
-                transfers.append(
-                    Transfer(box["player"], -back, line["outcome"], box["box"], line["wager"])
-                )
-    state.phase, state.to_act = "settled", None
-    data = {
-        "players": state.results["players"],
-        "shoe": codes(state.order),
-        "salt": state.salt,
-        "commitment": state.commitment,
-    }
-    return GameStep((*events, Event("round_settled", data)), tuple(transfers))
+class AntePair(SkeletonGame[Rules, Round]):
+    """Ante Pair: see the module docstring."""
 
-
-def _void(state: Round, reason: str) -> GameStep:
-    transfers = tuple(
-        Transfer(b.player, -stake, "returned (void)", b.box, wager)
-        for b in state.boxes.values()
-        for wager, stake in b.wagers.items()
-        if stake
+    name = NAME
+    title = ENTRY.title
+    regulation = "a test's own rules"
+    phases = tuple(p.value for p in Phase)
+    drills: tuple[Fault, ...] = (
+        Fault.JAM,
+        Fault.FACE_UP_CARD,
+        Fault.TWO_FACE_UP_CARDS,
+        Fault.MISDEAL,
+        Fault.MISCOUNT,
     )
-    state.phase, state.void_reason, state.to_act = "void", reason, None
-    data = {
-        "reason": reason,
-        "explanation": VOIDS[reason][0],
-        "returned": {str(b.box): b.staked() for b in state.boxes.values()},
-        "shoe": codes(state.order),
-        "salt": state.salt,
-        "commitment": state.commitment,
-    }
-    return GameStep((Event("round_void", data, PUBLIC),), transfers)
+    stub_miscount_reason = "stub_miscount"
+    felt = FeltParts(
+        spots=((ANTE, PLAY), (PAIR,)), labels=LABELS, felt_module=None, console_module=None
+    )
+    optional_wagers = (PAIR,)
+
+    # --- the Rules Submission ---------------------------------------------------------------
+
+    def rules_fields(self) -> tuple[RulesField, ...]:
+        def kind(name: str) -> str:
+            if name == "pair_paytable":
+                return "choice"
+            if name.startswith("offers_"):
+                return "flag"
+            return "seconds" if name.endswith("_seconds") else "cents"
+
+        return tuple(
+            RulesField(
+                name,
+                name.replace("_", " ").capitalize(),
+                kind(name),
+                value,
+                tuple(PAYTABLES) if name == "pair_paytable" else (),
+            )
+            for name, value in asdict(Rules()).items()
+        )
+
+    def default_rules(self) -> Rules:
+        return Rules()
+
+    def parse_rules(self, data: Mapping[str, Any]) -> Rules:
+        return Rules.from_dict(data)
+
+    def rules_problems(self, rules: Rules) -> list[Problem]:
+        return rules.problems()
+
+    def wagers(self, rules: Rules) -> tuple[WagerSpec, ...]:
+        low, high = rules.limits(ANTE)
+        plow, phigh = rules.limits(PAIR)
+        return (
+            WagerSpec(ANTE, "Ante", "bet", low, high, required=True),
+            WagerSpec(PLAY, "Play", "decision", low, high, fixed=True),
+            WagerSpec(PAIR, "Pair", "bet", plow, phigh, rules.offers_pair),
+        )
+
+    def table_settings(self, rules: Rules) -> TableSettings:
+        return TableSettings(False, rules.betting_seconds, 1)
+
+    def signs(self, rules: Rules) -> tuple[Sign, ...]:
+        signs = [Sign("Ante and Play", "posted", (("Higher hand than the dealer's", "1 to 1"),))]
+        if rules.offers_pair:
+            _, odds, words = PAYTABLES[rules.pair_paytable]
+            signs.append(Sign("Pair", rules.pair_paytable, ((words, f"{odds} to 1"),)))
+        return tuple(signs)
+
+    def math_report(self, rules: Rules) -> tuple[Figure, ...]:
+        from table.paytable_report import load_game_report
+
+        pair = load_game_report(NAME)["wagers"][PAIR]["paytables"][rules.pair_paytable]
+        edge = float(pair["house_edge"])
+        return (Figure("Pair", rules.pair_paytable, edge, "per unit wagered"),)
+
+    # --- a round: what the default adapter asks of this game ---------------------------------
+
+    def box_hand(self, box: Box) -> str | None:
+        return hand_words(box.cards)
+
+    def decide_move(self, state: Round, box: Box) -> Move | None:
+        choices = (Choice("Fold", {"play": False}), Choice("Play", {"play": True}))
+        return Move(DECIDE, "Play or fold", box.box, choices)
+
+    def decision(self, args: Mapping[str, Any]) -> Any:
+        return args.get("play")
+
+    def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
+        if not state.dealt():
+            return []
+        in_play = state.boxes_in_play()
+        dealt, reason = _deal(state.order, len(in_play), faults)
+        problems = restack_problems(
+            [(b.box, b.cards) for b in in_play],
+            dealt.box_stacks,
+            [
+                ("the dealer's stack", state.dealer_cards, list(dealt.dealer_stack)),
+                ("the discards", state.discards, list(dealt.face_up_discards)),
+                ("the stub", state.stub, list(dealt.stub)),
+            ],
+            idle=[(b.box, b.cards) for b in state.boxes.values() if not b.in_play],
+        )
+        problems += void_problems(reason, state.void_reason, state.phase)
+        if state.phase == Phase.SETTLED and state.results is not None:
+            fresh = _settlement(state)
+            kept = state.results
+            problems += compare_resettlement(
+                fresh["boxes"], kept["boxes"], fresh["players"], kept["players"]
+            )
+        return problems
+
+    def contract_round(self, state: Round) -> dict[str, Any] | None:
+        """The settled round as :func:`settle_one`'s input."""
+        if state.phase != Phase.SETTLED:
+            return None
+        return {
+            "game": NAME,
+            "rules": state.rules.to_dict(),
+            "dealer": codes(state.dealer_cards),
+            "boxes": [
+                {
+                    "box": b.box,
+                    "player": b.player,
+                    "cards": codes(b.cards),
+                    "ante": b.wagers[ANTE],
+                    "pair": b.wagers.get(PAIR, 0),
+                    "play": b.decision == "play",
+                }
+                for b in state.boxes_in_play()
+            ],
+        }
 
 
 def settle_one(raw: object) -> dict[str, Any]:
@@ -866,7 +554,7 @@ def settle_one(raw: object) -> dict[str, Any]:
 
     data = json_object(raw, "the round")
     check_keys(data, frozenset({"game", "rules", "dealer", "boxes"}), "")
-    rules = GAME.parse_rules(json_object(data.get("rules", {}), "rules"))
+    rules = Rules.from_dict(json_object(data.get("rules", {}), "rules"))
     rnd = Round(0, rules, "red", list(DECK), "")
     rnd.dealer_cards = parse_cards(data.get("dealer"), 5, "dealer")
     boxes = data.get("boxes")
@@ -887,4 +575,4 @@ def settle_one(raw: object) -> dict[str, Any]:
     return _settlement(rnd)
 
 
-GAME: Final[Game[Rules, Round]] = AntePair()
+GAME: Final[Game[Rules, Round]] = AntePair(Round, settle_one)
