@@ -14,7 +14,6 @@ socket sends the view after its version's frames; no socket reads the database f
 
 from __future__ import annotations
 
-import json
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
+from table import fastsql
 from table.games.events import PUBLIC, Event
 
 log = logging.getLogger(__name__)
@@ -146,9 +146,7 @@ async def deliver(publication: Publication) -> None:
 
 def view_text(version: int, round_view: dict[str, Any] | None) -> str:
     """A ``view`` frame (protocol v2): the round in play as one viewer sees it."""
-    return json.dumps(
-        {"type": "view", "version": version, "round": round_view}, separators=(",", ":")
-    )
+    return fastsql.dumps({"type": "view", "version": version, "round": round_view})
 
 
 def frame_message(frame: dict[str, Any], view: str | None = None) -> dict[str, Any]:
@@ -158,7 +156,7 @@ def frame_message(frame: dict[str, Any], view: str | None = None) -> dict[str, A
     round view's frame text for this audience, if the table's felt draws from views."""
     message = {
         "type": "table.frame",
-        "text": json.dumps(frame, separators=(",", ":")),
+        "text": fastsql.dumps(frame),
         "version": frame["version"],
         "private": bool(frame.get("private")),
     }

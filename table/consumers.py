@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from table.games import game as game_named
 
-from . import crowd, lag, presence, services
+from . import crowd, fastsql, lag, presence, services
 from . import snapshot as snapshots
 from .broadcast import deliver, table_group, user_group, view_text
 from .duties import can_deal
@@ -441,7 +441,7 @@ class TableConsumer(FrameConsumer):
     # --- outbound --------------------------------------------------------------------------
 
     async def send_json(self, content: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=fastsql.dumps(content))
 
     async def send_snapshot(self, ref: str | None = None) -> None:
         """Off the command threads (table.crowd): a spectator's comes from the per-version

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
+import orjson
 from django.db import connection
 from django.db.models import Model
 from psycopg.adapt import Transformer
@@ -144,7 +145,15 @@ def _template(sql: str) -> bytes:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON text: orjson's (several times faster than the standard library's, on the
+    command path's every write and every frame a table sends); what orjson refuses (an
+    integer past 64 bits, a key that is no string, int or float) goes through ``json``.
+    Either is the same JSON to a reader; orjson writes non-ASCII characters as they are,
+    not escaped."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"))
 
 
 def loads(value: Any) -> Any:
@@ -457,7 +466,6 @@ def session_touch() -> str:
     from .models import PlayerSession
 
     return f"UPDATE {table(PlayerSession)} SET last_active = %s WHERE {col('id')} = %s"
-
 
 
 def session_add(changes: dict[int, tuple[int, int]]) -> str:
