@@ -72,6 +72,23 @@ async def connect_retrying(
     raise RuntimeError(f"turned away {attempts} times: {refusals[-1]}")
 
 
+async def sit_retrying(
+    client: TableClient, box: int, refusals: list[str], attempts: int = 30
+) -> None:
+    """Sit, and sit again after a pause while the server says it is too busy to seat anyone
+    (``server_busy``: the overload guard, table.lag, takes no new seats while it is behind;
+    the seated play on), as a player would; each refusal is noted."""
+    for attempt in range(attempts):
+        reply = await client.command(cmd="sit", box=box, timeout=REPLY_SECONDS)
+        if reply["type"] == "ok":
+            return
+        if reply.get("code") != "server_busy":
+            break
+        refusals.append("server_busy")
+        await asyncio.sleep(min(10.0, 1.0 + attempt))
+    raise RuntimeError(f"could not sit: {reply}")
+
+
 async def events_of(client: TableClient) -> AsyncIterator[tuple[str, dict[str, Any], int]]:
     """Every table event a bot's socket receives, in order, as (kind, data, version), for
     ever."""
@@ -255,9 +272,7 @@ async def run_tables(
                 ),
                 refusals,
             )
-            reply = await client.command(cmd="sit", box=box)
-            if reply["type"] != "ok":
-                raise RuntimeError(f"could not sit: {reply}")
+            await sit_retrying(client, box, refusals)
             players.append((client, box))
         runs.append(TableRun(tid, dealer, players, game=spec.get("game", FOUR_CARD_FRENZY)))
     bots = [
@@ -435,7 +450,7 @@ def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
         f"bare group_send baseline        p50 {baseline['p50_ms']:.1f} ms   p99 {baseline['p99_ms']:.1f} ms   ({baseline['samples']} broadcasts)",
         f"ratio to baseline     p50 {result['p50_ms'] / baseline['p50_ms']:.2f}x   p99 {result['p99_ms'] / baseline['p99_ms']:.2f}x",
         *cpu_lines(result, baseline),
-        f"sockets turned away   {len(result['refusals'])} times while seating (then let in)",
+        f"seating refused       {len(result['refusals'])} times (sockets turned away or seats refused by the guard; then let in)",
         f"errors                {len(result['errors'])}",
         f"lost/out-of-order     {result['version_faults']} versions",
         f"load client loop lag  p99 {result['client_lag_p99_ms']:.1f} ms   max {result['client_lag_max_ms']:.1f} ms   (the tool's own share of the latencies above)",
