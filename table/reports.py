@@ -114,6 +114,7 @@ class Group:
     #: [variance per unit², covariance of two boxes per unit², sum over boxes of the Ante²,
     #: sum over rounds of the round's whole Ante²].
     spread: dict[str, list[float]] = field(default_factory=dict)
+    spread_names: dict[str, str] = field(default_factory=dict)  # rules key -> its paytable
 
     @property
     def handle(self) -> int:
@@ -348,6 +349,7 @@ def _spread(group: Group, key: str, figure: Any) -> list[float]:
     found = group.spread.get(key)
     if found is None:
         found = group.spread[key] = [figure.variance, figure.covariance or 0.0, 0.0, 0.0]
+        group.spread_names[key] = figure.paytable
     return found
 
 
@@ -360,13 +362,14 @@ def _finish(group: Group) -> None:
     if line is None or not group.spread:
         return
     total = 0.0
-    for variance, covariance, boxes_sq, rounds_sq in group.spread.values():
+    for key, (variance, covariance, boxes_sq, rounds_sq) in group.spread.items():
         # Rows filed before the rounds' Antes were kept have no rounds_sq: those boxes count
         # as independent until `manage.py rollup_rebuild`.
         total += variance * boxes_sq + covariance * max(0.0, rounds_sq - boxes_sq)
         line.correlated = line.correlated or bool(covariance and rounds_sq > boxes_sq)
         line.spread_figures.add(
-            f"variance {variance:.4f}, covariance of two boxes {covariance:.4f}"
+            f"{group.spread_names[key]}: variance {variance:.4f}, covariance of two boxes "
+            f"{covariance:.4f}"
         )
     line.variance = (line.variance or 0.0) + total
 

@@ -180,7 +180,7 @@ def test_the_band_by_hand_with_boxes_sharing_the_dealers_hand() -> None:
         low, high = group.band  # type: ignore[misc]
         assert (low, high) == (pytest.approx(0.0, abs=1e-12), pytest.approx(1.96))
         assert group.rtp == pytest.approx(0.97) and not group.outside
-        assert "covariance of two boxes 1.0000" in group.main.spread_words
+        assert "X: variance 4.0000, covariance of two boxes 1.0000" in group.main.spread_words
         # Were they independent: 4 x 2e7 only.
         figure_alone = Figure("main", "X", 0.02, "", ("ante", "odds", "raise"), 4.0)
         rollup._MATH[("four_card_frenzy", key)] = rollup.Mathematics(
