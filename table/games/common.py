@@ -440,3 +440,30 @@ def main_game_spread(
     except (KeyError, ValueError, TypeError, ZeroDivisionError):
         return None, None
     return float(variance), None if cov is None else float(cov)
+
+
+def spread_markdown(entries: Sequence[tuple[str, Mapping[str, Any]]], what: str) -> list[str]:
+    """``docs/paytables.md``'s lines on a main game's spread: for each (table name, its
+    ``net_distribution``), the variance of a box's net per unit of Ante and the covariance of
+    two boxes in one round (the back office's band, docs/backoffice.md)."""
+    out = [
+        f"#### Spread of the main game ({what})",
+        "",
+        "| table | net results | variance per Ante² | covariance of two boxes | correlation |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for name, d in entries:
+        out.append(
+            f"| {name} | {len(d['outcomes'])} | {d['variance']:.4f} | {d['covariance']:.4f} | "
+            f"{d['correlation']:.3f} |"
+        )
+    out += [
+        "",
+        "The whole distribution of a box's net per unit of Ante at the optimal play (every net "
+        "with its exact count of deals: `net_distribution` in the JSON; its mean is minus the "
+        "house edge exactly) and the covariance of two boxes' nets in one round, which share "
+        "the dealer's hand: the variance over the dealer's hands of a box's expected net given "
+        "that hand, card removal between the boxes neglected (docs/backoffice.md).",
+        "",
+    ]
+    return out

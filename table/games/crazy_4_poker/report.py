@@ -34,7 +34,13 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from table.games.common import Progress, exact, net_distribution_json, whole_report
+from table.games.common import (
+    Progress,
+    exact,
+    net_distribution_json,
+    spread_markdown,
+    whole_report,
+)
 from table.games.common import one_in as _one_in
 from table.games.common import percent as _p
 from table.games.common import quiet as _quiet
@@ -614,6 +620,7 @@ def markdown_lines(report: Mapping[str, Any]) -> list[str]:
         )
         + ".",
         "",
+        *spread_markdown([("posted", m["net_distribution"])], "Ante, Super Bonus and Play"),
         "#### Optimal strategy",
         "",
         *[f"* {x}" for x in m["strategy"]["words"]],

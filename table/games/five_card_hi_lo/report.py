@@ -30,7 +30,13 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final
 
-from table.games.common import Progress, exact, net_distribution_json, whole_report
+from table.games.common import (
+    Progress,
+    exact,
+    net_distribution_json,
+    spread_markdown,
+    whole_report,
+)
 from table.games.common import one_in as _one_in
 from table.games.common import percent as _p
 from table.games.common import quiet as _quiet
@@ -505,6 +511,10 @@ def markdown_lines(report: Mapping[str, Any]) -> list[str]:
         f"five cards. The Ante Bonus: {m['ante_bonus_reading']}. Exactly: table A "
         f"{a['house_edge_exact']} per Ante. Win/push/lose/fold: shares of all deals.",
         "",
+        *spread_markdown(
+            [(n, e["net_distribution"]) for n, e in m["paytables"].items()],
+            "Ante, Play and Ante Bonus",
+        ),
         "#### Optimal strategy"
         + (" (the same for every Ante Bonus table)" if st["same_for_every_table"] else ""),
         "",

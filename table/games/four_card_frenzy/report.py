@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from table.games import GAME_TITLES
-from table.games.common import Progress, quiet
+from table.games.common import Progress, quiet, spread_markdown
 from table.games.common import percent as _p
 from table.games.errors import InvalidInput
 from table.paytable_report import load_report
@@ -272,6 +272,13 @@ def _section_markdown(document: dict[str, Any]) -> list[str]:
             f"and 3x on {_p(d['raise_3x'], 2)}. Population: {section['population']}.",
             "",
         ]
+        spreads = [
+            (n, e["net_distribution"])
+            for n, e in section["paytables"].items()
+            if "net_distribution" in e
+        ]
+        if spreads:
+            out += spread_markdown(spreads, "Ante, Odds and Raise")
     out += ["### Side bets", "", "| wager | table | hit frequency | house edge |"]
     out += ["| --- | --- | ---: | ---: |"]
     for kind in SIDE_BETS:
