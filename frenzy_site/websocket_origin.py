@@ -16,12 +16,16 @@ or when the site serves no page over plain HTTP (``SECURE_SSL_REDIRECT``, produc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
-from django.http.request import is_same_domain, validate_host
+from django.http.request import validate_host
+from django.utils.http import is_same_domain
+
+if TYPE_CHECKING:
+    from channels.consumer import _ChannelScope
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -41,7 +45,7 @@ def _origin(scheme: str, netloc: str) -> tuple[str, str, int] | None:
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str | None:
-    values = [value for key, value in scope.get("headers", []) if key.lower() == name]
+    values: list[bytes] = [v for key, v in scope.get("headers", []) if key.lower() == name]
     if len(values) != 1:  # missing, or sent twice: no guessing which one counts
         return None
     try:
@@ -121,4 +125,4 @@ class SameOriginValidator:
             raise ValueError("SameOriginValidator guards websockets only")
         if allowed_origin(scope):
             return await self.application(scope, receive, send)
-        return await WebsocketDenier()(scope, receive, send)
+        return await WebsocketDenier()(cast("_ChannelScope", scope), receive, send)

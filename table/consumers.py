@@ -19,15 +19,17 @@ import logging
 import os
 import time
 import weakref
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.sessions import InstanceSessionWrapper
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
@@ -97,7 +99,17 @@ _service_pool = ThreadPoolExecutor(SERVICE_THREADS, thread_name_prefix="frenzy-s
 HEALTHY_FOR = 2.0
 
 
-class ServiceCall(DatabaseSyncToAsync):  # type: ignore[misc]
+if TYPE_CHECKING:
+    # The stubs' class is generic in the call's parameters and result; Channels' is not.
+    _DatabaseCall = DatabaseSyncToAsync[..., Any]
+else:
+    _DatabaseCall = DatabaseSyncToAsync
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+class ServiceCall(_DatabaseCall):
     """Channels' database-aware call, without a health-check round trip for a connection
     that has just answered (:data:`HEALTHY_FOR`)."""
 
@@ -111,16 +123,20 @@ class ServiceCall(DatabaseSyncToAsync):  # type: ignore[misc]
             and answered is not None
             and time.monotonic() - answered < HEALTHY_FOR
         ):
-            conn.health_check_done = True
+            # Django's own flag (4.1+), not in django-stubs' BaseDatabaseWrapper.
+            conn.health_check_done = True  # type: ignore[attr-defined]
         try:
-            return super(DatabaseSyncToAsync, self).thread_handler(loop, *args, **kwargs)
+            # asgiref's SyncToAsync.thread_handler has no annotations.
+            return super(DatabaseSyncToAsync, self).thread_handler(  # type: ignore[no-untyped-call]
+                loop, *args, **kwargs
+            )
         finally:
             if conn.connection is not None and not conn.errors_occurred:
-                conn.frenzy_answered = time.monotonic()
+                conn.frenzy_answered = time.monotonic()  # type: ignore[attr-defined]  # ours
             close_old_connections()
 
 
-def in_worker(fn: Any) -> Any:
+def in_worker(fn: Callable[_P, _R]) -> Callable[_P, Coroutine[Any, Any, _R]]:
     """Run a service in this process's service pool, not Channels' single shared sync
     thread: commands for different tables then wait on the database side by side."""
     return ServiceCall(fn, thread_sensitive=False, executor=_service_pool)
@@ -231,7 +247,7 @@ class FrameConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def send(
+    async def send(  # type: ignore[override]  # the websocket send, as in Channels' own stub
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> None:
         """A socket stays in its groups until Daphne reports the disconnect, a while after
@@ -276,7 +292,8 @@ class TableConsumer(FrameConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = self.scope.get("user")
+        # AuthMiddleware's lazy object stands for the User or AnonymousUser it loads.
+        self.user = cast("User | AnonymousUser | None", self.scope.get("user"))
         self.bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
         self.tolerance = TokenBucket(REFUSED_PER_SECOND, REFUSED_BURST)
         self.snapshot_bucket = TokenBucket(SNAPSHOTS_PER_SECOND, SNAPSHOT_BURST)
@@ -346,12 +363,20 @@ class TableConsumer(FrameConsumer):
         return bool(self.user is not None and self.user.is_authenticated)
 
     @property
+    def account(self) -> User:
+        """The signed-in user: a socket's commands, presence and own groups are a signed-in
+        socket's only (each use checks :attr:`authenticated` first)."""
+        user = self.user
+        assert user is not None and user.is_authenticated
+        return user
+
+    @property
     def private_group(self) -> str:
-        return user_group(self.table_id, self.user.pk)
+        return user_group(self.table_id, self.account.pk)
 
     @property
     def session_group(self) -> str:
-        return f"table.{self.table_id}.session.{self.role}.{self.user.pk}"
+        return f"table.{self.table_id}.session.{self.role}.{self.account.pk}"
 
     async def allowed(self) -> bool:
         return True  # spectators welcome; commands check the seat
@@ -381,19 +406,19 @@ class TableConsumer(FrameConsumer):
         return False
 
     def seated(self) -> bool:
-        return Seat.objects.filter(table_id=self.table_id, player=self.user).exists()
+        return Seat.objects.filter(table_id=self.table_id, player=self.account).exists()
 
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "admission", None) is not None:
-            await self.admission.leave()
+        if (admission := getattr(self, "admission", None)) is not None:
+            await admission.leave()
         if self.idle_task is not None:
             self.idle_task.cancel()
-        if getattr(self, "gap_timer", None) is not None:
-            self.gap_timer.cancel()
-        if getattr(self, "snapshot_wait", None) is not None:
-            self.snapshot_wait.cancel()
-        if getattr(self, "view_task", None) is not None:
-            self.view_task.cancel()
+        if (gap_timer := getattr(self, "gap_timer", None)) is not None:
+            gap_timer.cancel()
+        if (snapshot_wait := getattr(self, "snapshot_wait", None)) is not None:
+            snapshot_wait.cancel()
+        if (view_task := getattr(self, "view_task", None)) is not None:
+            view_task.cancel()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.authenticated and hasattr(self, "groups_joined"):
@@ -748,7 +773,7 @@ class TableConsumer(FrameConsumer):
             # by player protection (idle lock, reality check) in its transaction.
             "session": self.player_session,
         }
-        t, user = self.table_id, self.user
+        t, user = self.table_id, self.account
         # A player's moves are judged against the clock by when they reached the socket.
         timed = {**kw, "received": received}
         match command.cmd:
@@ -781,7 +806,7 @@ class TableConsumer(FrameConsumer):
             return
         try:
             change = await database_sync_to_async(presence.claim)(
-                self.table_id, self.user, self.channel_name
+                self.table_id, self.account, self.channel_name
             )
             await presence.announce(self.table_id, change)
         except Exception:  # the lease runs out by itself if this keeps failing
@@ -790,7 +815,7 @@ class TableConsumer(FrameConsumer):
     async def let_go(self) -> None:
         try:
             change = await database_sync_to_async(presence.release)(
-                self.table_id, self.user, self.channel_name
+                self.table_id, self.account, self.channel_name
             )
             await presence.announce(self.table_id, change)
         except Exception:  # the lease runs out by itself
@@ -818,7 +843,7 @@ class DealerConsumer(TableConsumer):
 
     def run(self, command: Any, received: dt.datetime | None = None) -> services.Result:
         kw = {"key": command.key, "expected_version": command.version, "publish": False}
-        t, dealer = self.table_id, self.user
+        t, dealer = self.table_id, self.account
         simple = {
             "open_betting": services.open_betting,
             "no_more_bets": services.no_more_bets,

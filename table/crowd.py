@@ -34,7 +34,7 @@ import os
 import secrets
 import time
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
@@ -120,7 +120,7 @@ def _here() -> _Loop:
     return state
 
 
-def client_ip(scope: dict[str, Any]) -> str:
+def client_ip(scope: Mapping[str, Any]) -> str:
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
 
