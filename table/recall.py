@@ -38,62 +38,10 @@ if TYPE_CHECKING:
 RECALL_ROUNDS = 10
 
 
-def _void_words(g: Game[Any, Any], reason: str) -> str:
-    """A void reason in the game's words (an event-driven felt's records keep only the key)."""
-    return g.void_words(reason) if reason else ""
-
-
 def round_record(row: Round, viewer: str | None = None, full: bool = True) -> dict[str, Any]:
     """A round as it happened, whatever its game. ``full`` (dealer, staff) shows every box;
     otherwise only what was face up at the table plus the viewer's own boxes."""
-    g = game_of_state(row.state)
-    if g.felt.view_frames:
-        return game_record(row, g, viewer, full)
-    return _event_felt_record(row, g, viewer, full)
-
-
-def _event_felt_record(
-    row: Round, g: Game[Any, Any], viewer: str | None, full: bool
-) -> dict[str, Any]:
-    """The record of a game whose felt draws from events, not views (``FeltParts.view_frames``
-    False), in the shape recall gave it before the interface (that felt's recall panel reads
-    it: the decision as a number, the best cards): the
-    boxes from the round's box records, the round's phase, void reason and rules from its
-    row (§684a.11(e))."""
-    state = g.from_dict(row.state)
-    seen = g.recalled(state)
-    boxes = []
-    for record in row.box_records.all():
-        mine = record.player.get_username() == viewer
-        visible = full or mine or record.box in seen.shown_boxes
-        boxes.append(
-            {
-                "box": record.box,
-                "player": record.player.get_username(),
-                "mine": mine,
-                "cards": record.cards.split() if visible and record.cards else None,
-                "best_four": record.best_four.split() if visible and record.best_four else None,
-                "hand": record.hand if visible else None,
-                "wagers": record.wagers,
-                "decision": record.decision,
-                "net": record.net,
-                "lines": [
-                    {
-                        "wager": line.wager,
-                        "stake": line.stake,
-                        "outcome": line.outcome,
-                        "net": line.net,
-                        "row": line.row,
-                    }
-                    for line in row.settlement_lines.all()
-                    if line.box == record.box
-                ],
-            }
-        )
-    head = {"phase": row.phase, "void_reason": row.void_reason}
-    return _with_boxes(
-        row, g, seen, full, g.status(state).finished, head, row.rules, row.deck_back, boxes
-    )
+    return game_record(row, game_of_state(row.state), viewer, full)
 
 
 def game_record(
@@ -172,7 +120,8 @@ def _box_line(box: BoxState, mine: bool, visible: bool) -> dict[str, Any]:
         "player": box.player,
         "mine": mine,
         "cards": list(box.cards) if visible and box.cards else None,
-        "best_four": None,
+        # The cards that make the hand, where the game names them (BoxState.best_cards).
+        "best_four": list(box.best_cards) if visible and box.best_cards else None,
         "hand": box.hand if visible else None,
         "wagers": dict(box.wagers),
         "decision": box.decision,
@@ -272,7 +221,7 @@ def event_summary(kind: str, data: dict[str, Any]) -> str:
         )
         if data.get("folded") or data.get("decision") == "fold":
             return f"box {box} folded{why}"
-        if "multiple" in data:  # Four Card Frenzy's Raise (§684a.11(b))
+        if "multiple" in data:  # a Raise of so many times the Ante
             return f"box {box} raised {data.get('multiple')}x: {dollars(data.get('raise'))}{why}"
         return f"box {box} played {dollars(data.get('play'))}{why}"
     if kind == "dealer_revealed":
@@ -334,7 +283,8 @@ def decorate(
         record[key + "_dt"] = _when(record.get(key))
     record["finished"] = record["phase"] in FINISHED_PHASES
     if "void_explanation" not in record:
-        record["void_explanation"] = _void_words(g, record.get("void_reason") or "")
+        reason = record.get("void_reason") or ""
+        record["void_explanation"] = g.void_words(reason) if reason else ""
     record["full"] = full
     if row is not None:
         viewer = None if full else record.get("viewer")

@@ -41,8 +41,8 @@ const SHOE_EVENTS = new Set([
 let S = null;
 let busy = false;
 let snapshotAt = 0; // client ms when the snapshot arrived
-// Another game than Four Card Frenzy: its console module draws the round part from the round
-// view (console_generic.js unless the game names its own); dealer.js keeps the rest.
+// A game whose console module is not this file: that module draws the round part from the
+// round view (console_generic.js unless the game names its own); dealer.js keeps the rest.
 let gameConsole = null;
 let gameConsoleLoading = false;
 let viewVersion = 0;
@@ -52,10 +52,11 @@ let viewVersion = 0;
 let backlogFrom = null; // the first snapshot's version, until the backlog is asked for
 let backlogAsked = false;
 
-// A game whose round part a console module draws (every game but the one this file drew first).
+// A game whose round part a console module draws (every game whose console_module is not
+// this file).
 function hasGameConsole(snap) {
   const game = snap?.table?.game;
-  return Boolean(game) && game !== "four_card_frenzy";
+  return Boolean(game) && snap.table.felt?.console_module !== "table/dealer.js";
 }
 
 function fillBacklog() {
@@ -419,7 +420,7 @@ function renderShoe() {
   setText($("#shuffler-count"), count ? `${count.count} cards (${count.deck} deck, last shuffle)${count.count === 52 ? "" : " — deck removed"}` : "no shuffle yet");
   setText($("#stub-note"), shoe.stub_count_required ? "" : shoe.stub_count_note);
   setText($("#armed"), shoe.armed_faults.length ? shoe.armed_faults.map((f) => FAULT_NAMES[f] || f).join(", ") : "none");
-  // Only the drills this game's deal knows (Five Card Hi-Lo has no exposed dealer card).
+  // Only the drills this game's deal knows (a game may have no exposed dealer card).
   for (const b of document.querySelectorAll(".fault")) b.hidden = Boolean(shoe.drills) && !shoe.drills.includes(b.dataset.fault);
   // Drills only at a test table (issue 28): a live table's console does not offer them.
   const faults = document.querySelector("fieldset.faults");

@@ -225,7 +225,7 @@ export class TableConnection {
         if (this.version !== null && !this.resyncing) this.h.onEvents?.(frame, { private: false });
         break;
       case "view":
-        // Protocol v2 (games after Four Card Frenzy): the round as this socket may see it,
+        // Protocol v2 (a felt drawn from views): the round as this socket may see it,
         // after the frames of its version; a snapshot on its way brings the round too.
         if (this.version !== null && !this.resyncing) this.h.onView?.(frame);
         break;

@@ -67,13 +67,13 @@ let announcedTurn = null;
 let handedOver = false; // another game's felt module draws this page
 
 /**
- * A table of another game than Four Card Frenzy: its felt module (the game's own, or
- * felt_generic.js) takes the page and the connection over, drawing from the round view.
- * Frames that come while the module loads wait for it.
+ * A table whose game this file does not draw (its felt_module is not table.js): its felt
+ * module (the game's own, or felt_generic.js) takes the page and the connection over,
+ * drawing from the round view. Frames that come while the module loads wait for it.
  */
 function handOver(snap) {
   const game = snap.table?.game;
-  if (!game || game === "four_card_frenzy") return false;
+  if (!game || snap.table.felt?.felt_module === "table/table.js") return false;
   if (handedOver) return true;
   handedOver = true;
   const pending = [];
@@ -1087,7 +1087,8 @@ function renderRecall(rounds) {
           h(
             "div",
             { class: "recall-box" },
-            h("span", { text: `Box ${b.box}${b.decision === 0 ? " (folded)" : b.decision ? ` (raised ${b.decision}x)` : ""}` }),
+            // The decision in the game's words (recall's decision_text: "fold", "raise 2x").
+            h("span", { text: `Box ${b.box}${b.decision_text === "fold" ? " (folded)" : b.decision_text ? ` (${b.decision_text})` : ""}` }),
             b.cards ? cardRow({ codes: b.cards, bestFour: b.best_four, size: "xs" }) : null,
           ),
         ),

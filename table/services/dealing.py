@@ -49,7 +49,7 @@ RANDOM: RandomSource = SecretsSource()
 
 
 #: The platform's own word for a stub miscount, taken at every table: each game's own is its
-#: :attr:`Game.stub_miscount_reason` (Four Card Frenzy's console sends this one).
+#: :attr:`Game.stub_miscount_reason` (dealer.js's console sends this one).
 STUB_MISCOUNT = "stub_miscount"
 #: The void of a table closing while betting (§684a, §657a, §663a: no round is dealt on a
 #: closed table); every game knows it, and the table closes with it.
@@ -250,8 +250,8 @@ def deal(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
 
 def time_out(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
     """The clock ran out for what the table waits for: the box to act folds (abandoned
-    wagers, §684a.7(b)); in Five Card Hi-Lo a setting not made is set aces high. Run by the
-    clock, or from the console by a dealer assigned to the table."""
+    wagers), or what the game's timer says a time-out does (a setting not made is set aces
+    high, say). Run by the clock, or from the console by a dealer assigned to the table."""
 
     def body(ctx: Context) -> dict[str, Any]:
         state = ctx.live_round()
@@ -366,10 +366,10 @@ def dealer_card_exposed(
     table_id: int, dealer: User | None = None, card: str | None = None, **kw: Any
 ) -> Result:
     """A dealer card exposed, declared by the dealer (with the card seen, ``card``): the game
-    decides what follows. Four Card Frenzy and Crazy 4 Poker refuse it (``shoe_only``: in the
-    virtual shoe only the shoe exposes a dealer card, while dealing, and the deal then applies
-    §684a.13(d) / §657a.13(d) itself; a declaration would let a dealer choose or guess his way
-    to a void); Five Card Hi-Lo has no such rule."""
+    decides what follows: a game may refuse it (``shoe_only``: in the virtual shoe only the
+    shoe exposes a dealer card, while dealing, and the deal then applies the game's rule
+    itself; a declaration would let a dealer choose or guess his way to a void), or have no
+    such rule (``unknown_irregularity``)."""
     evidence = {"card": card} if card else None
     return _declared_void(
         table_id, "dealer_card_exposed", DEALER_CARD_EXPOSED, evidence, dealer, evidence, **kw

@@ -79,7 +79,7 @@ def _save_round(ctx: Context) -> None:
 
 def _set_clocks(ctx: Context, game: Game[Any, Any], state: Any, status: RoundStatus) -> None:
     """The table's clocks from what the round waits for (``game.timer``): the box to act
-    gets its decision time from its turn; a setting step (Five Card Hi-Lo, §663a.11(d)) one
+    gets its decision time from its turn; a setting step (hands set after deciding) one
     setting time from when it starts; betting keeps the countdown open_betting started."""
     table = ctx.table
     timer = None if status.finished else game.timer(state)
@@ -106,7 +106,7 @@ _RAISE = re.compile(r"raise (\d)x")
 
 
 def _decision(box: BoxState) -> int | None:
-    """The record's decision: the Raise multiple (Four Card Frenzy's "raise 2x"), 0 for a
+    """The record's decision: a Raise multiple (a game's "raise 2x"), 0 for a
     fold, None otherwise (the game's words stay in the round's state)."""
     if box.decision is None:
         return None

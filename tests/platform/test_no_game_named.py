@@ -36,7 +36,6 @@ GAME_DIRS = tuple(Path(*e.adapter.split(".")[:-1]) for e in IN_TREE) + tuple(
 SKIPPED = (*GAME_DIRS, Path("table", "migrations"), Path("static", "vendor"))
 SKIPPED_FILES = {Path(__file__).relative_to(ROOT), Path("tests", "game_names.py")}
 
-V1 = "Four Card Frenzy's own felt, console, protocol v1, recall shape (to the common path)"
 BENCH = "bench bots and rules per game: each game's own commands (until the bots play moves)"
 PLAYS = "a platform test playing a game by name (to derive from the registry or move)"
 OWNTESTS = "a game's own tests outside tests/games/<game>/ (tests/engine/ is Four Card Frenzy's)"
@@ -66,21 +65,11 @@ NOT_YET: dict[str, tuple[int, str]] = {
     "bench/load.py": (12, BENCH),
     "bench/rounds.py": (1, BENCH),
     "bench/settle_corpus.py": (1, BENCH),
-    "static/table/dealer.js": (3, V1),
-    "static/table/protocol.js": (1, V1),
-    "static/table/table.js": (2, V1),
     "table/management/commands/bench_commands.py": (10, BENCH),
     "table/management/commands/bench_engine.py": (3, BENCH),
     "table/management/commands/bench_flood.py": (3, BENCH),
     "table/management/commands/bench_load.py": (15, BENCH),
     "table/models.py": (4, MODEL),
-    "table/recall.py": (1, V1),
-    "table/services/dealing.py": (5, V1),
-    "table/services/records.py": (2, V1),
-    "templates/table/_recall_round.html": (3, V1),
-    "templates/table/dealer.html": (1, V1),
-    "templates/table/round_detail.html": (2, V1),
-    "templates/table/table.html": (2, V1),
 }
 
 
