@@ -207,12 +207,13 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       dealerHand.dataset.text = dealerText;
       fill(dealerHand, speakable(dealerText)); // the cards in words for screen readers
     }
-    // A shared card's spot (e.g. a Six Card Bonus card, §657a.10(b)).
-    const six = r?.six_card_bonus;
+    // A shared card's spot (the view's shared_card, with its label; e.g. a Six Card Bonus card,
+    // §657a.10(b)).
+    const six = r?.shared_card ?? r?.six_card_bonus;
     const spot = $("#extra-spot");
     show(spot, Boolean(six && six.dealt));
     if (six && six.dealt) {
-      setText(app.querySelector(".g-extra-label"), "Six Card Bonus card");
+      setText(app.querySelector(".g-extra-label"), six.label || "Six Card Bonus card");
       fill($("#extra-card"), six.card ? cardRow({ codes: [six.card], size: "md" }) : cardRow({ count: 1, back, size: "md" }));
     }
   }

@@ -107,6 +107,8 @@ export function ownHandWords(box) {
 
 /** What a box did, for its badge and the console. */
 export function decisionWords(box) {
+  // The game's own words for its decision, when its view carries them ("Raised 2x").
+  if (typeof box.decision_words === "string") return box.decision_words;
   const d = box.decision;
   if (box.folded || d === "fold" || d === 0) return "Folded";
   if (d === "play") return "Played";

@@ -152,6 +152,16 @@ def test_a_whole_round() -> None:
     assert lines[2] == {"ante": 0, "raise": 1000, "odds": 0, "all_six": -100}
     assert lines[4] == {"ante": -500, "odds": -500, "four_card_bonus": -100}
     assert by_box[4]["cards"] is not None  # folded with an optional wager: cards shown
+    # The view says why each wager won, pushed or lost, in words (words.py).
+    ann = {b["box"]: b for b in rnd.view("ann")["boxes"]}
+    why = {line["wager"]: line["why"] for line in ann[1]["results"]}
+    assert why["ante"] == "dealer below king high: Ante pushes, Raise still plays"
+    assert why["raise"].startswith("pays 1 to 1: your three aces beat the dealer's queen high")
+    assert why["odds"] == "three-of-a-kind pays 2 to 1"
+    assert why["prime"].startswith("no paying hand (lowest paying: ")
+    assert ann[1]["decision_words"] == "Raised 3x" and ann[4]["decision_words"] == "Folded"
+    assert ann[4]["reason"] == "box 4 folded"
+    assert rnd.view(None)["dealer"]["words"].endswith("does not qualify (below king high)")
     assert [b["box"] for b in rnd.results["boxes"]] == [4, 2, 1]  # from the dealer's right
     assert step.events[-1].kind == "round_settled"
     assert step.events[-1].data["shoe"][0] == "AS"

@@ -31,6 +31,7 @@ from table.games.shoe import CARDS_PER_STACK
 
 from .hands import best_four, describe, max_raise_multiple
 from .rules import OPTIONAL
+from .words import annotate
 
 if TYPE_CHECKING:
     from .round import BoxPlay, Round
@@ -41,6 +42,8 @@ SPECTATOR_ROLE = "spectator"
 
 
 def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any]) -> dict[str, Any]:
+    from .round import Phase
+
     mine = viewer is not None and play.player == viewer
     folded = play.decision == 0
     item: dict[str, Any] = {
@@ -68,6 +71,14 @@ def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any])
                 hand=describe(hand.value),
                 max_raise=max_raise_multiple(hand.value),
             )
+            if rnd.phase is Phase.DECISIONS and play.decision is None:
+                # §684a.11(b): fold, or raise 1x; 2x-3x only from a pair of aces or better.
+                item["play_options"] = {
+                    "fold": True,
+                    "max_raise": item["max_raise"],
+                    "ante": play.wagers.get("ante", 0),
+                    "your_turn": rnd.to_act == play.box,
+                }
     shown = settled.get(play.box)
     if shown is not None:
         item["results"] = shown["results"]
@@ -109,7 +120,9 @@ def project(rnd: Round, viewer: str | None, dealer: bool = False) -> dict[str, A
     if dealer and rnd.dealer_cards:
         view["stub"] = len(rnd.stub)  # §684a.10(d): the dealer counts the stub
         view["discards"] = len(rnd.discards)
+    # The shared card's spot as every felt draws it.
+    view["shared_card"] = {"label": "All-Six card", **view["all_six"]}
     if rnd.finished:
         view["shoe"] = codes(rnd.order)
         view["salt"] = rnd.salt
-    return view
+    return annotate(view, rnd.rules)  # its words, for the felt (.words)
