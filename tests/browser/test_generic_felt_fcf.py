@@ -70,6 +70,9 @@ def test_four_card_frenzy_on_the_generic_felt(
         expect(turn.get_by_role("button", name=label)).to_be_visible()
     expect(page.locator(".my-hand .cards-row .card.face")).to_have_count(5)
     expect(turn.locator(".g-play-why")).to_contain_text("your Ante")
+    # §684a.11(b)(2): a fold loses the Ante and Odds; the Prime stays in action.
+    expect(turn).to_contain_text("Folding loses your Ante $10.00, Odds $10.00")
+    expect(turn).not_to_contain_text("Prime $5.00.")
     expect_no_citation(page)
     shot(alice, f"fcf-decision-{screen[0]}")
     turn.get_by_role("button", name="Raise 1x").click()

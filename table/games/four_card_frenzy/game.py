@@ -41,6 +41,7 @@ from table.games.four_card_frenzy.settlement import (
     PRIME,
     RAISE,
 )
+from table.games.four_card_frenzy.words import FOLD_KEEPS
 from table.games.shoe import Fault
 
 from ..base import (
@@ -266,6 +267,8 @@ class FourCardFrenzy:
         console_module="table/dealer.js",
         # The felt predates the interface: it draws from the round's events and state frames.
         view_frames=False,
+        # §684a.11(b)(2): a fold loses the Ante and Odds; the optional wagers stay in action.
+        fold_keeps=FOLD_KEEPS,
         # §684a.7(b); the felt's own dialog says it box by box (words.js leaveCost).
         leave_rule=(
             "A box you leave before it decides folds on its turn: its Ante and Odds lose, and "
