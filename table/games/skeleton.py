@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar, cast
 
 from table.games.cards import DECK, Card, check_distinct, codes
 from table.games.common import (
@@ -176,6 +176,10 @@ class SkeletonRound(Generic[R, B, S]):
     IN_PLAY_WORDS: ClassVar[str] = "an Ante"
     #: The decision that folds (a box whose player left, or whose time ran out).
     FOLD: ClassVar[object] = False
+    #: The game's rules class (with ``from_dict``), box class and step class.
+    RULES: ClassVar[type[Any]]
+    BOX: ClassVar[type[SkeletonBox]] = SkeletonBox
+    STEP: ClassVar[type[Step]] = Step
 
     number: int
     rules: R
@@ -198,26 +202,25 @@ class SkeletonRound(Generic[R, B, S]):
 
     @classmethod
     def check_rules(cls, rules: object) -> None:
-        """Hook: refuse rules that are not the game's (``InvalidInput("bad_rules")``)."""
-        raise NotImplementedError
+        """Hook: refuse rules that are not the game's."""
+        if not isinstance(rules, cls.RULES):
+            raise InvalidInput("bad_rules", "a round is played under the table's rules")
 
     @classmethod
     def rules_from_dict(cls, data: Any) -> R:
-        """Hook: the stored rules."""
-        raise NotImplementedError
+        return cast(R, cls.RULES.from_dict(data))
 
     @classmethod
     def box_from_dict(cls, data: dict[str, Any]) -> B:
-        """Hook: a stored box (the game's box class's ``from_dict``)."""
-        raise NotImplementedError
+        return cast(B, cls.BOX.from_dict(data))
 
     def new_box(self, box: int, player: str, placed: dict[str, int]) -> B:
-        """Hook: a box with these checked wagers (the game's box class)."""
-        raise NotImplementedError
+        """A box with these checked wagers."""
+        return cast(B, self.BOX(box, player, placed))
 
     def step(self, events: Sequence[Event] = (), transfers: Sequence[Transfer] = ()) -> S:
-        """Hook: a command's step (a game whose steps carry more makes its own)."""
-        raise NotImplementedError
+        """A command's step."""
+        return cast(S, self.STEP(tuple(events), tuple(transfers)))
 
     def check_bet(self, box: int, player: str, wagers: Mapping[str, object]) -> dict[str, int]:
         """Hook: a box's complete set of wagers checked against the game's rules (start with

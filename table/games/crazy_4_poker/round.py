@@ -358,6 +358,9 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
 
     GAME: ClassVar[str] = GAME
     PHASE: ClassVar[type[StrEnum]] = Phase
+    RULES = TableRules
+    BOX = BoxPlay
+    STEP = Step
     VOID_REASONS: ClassVar[Mapping[str, VoidReason]] = VOID_REASONS
     SAVED: ClassVar[str] = "a saved Crazy 4 Poker round"
     IN_PLAY_WORDS: ClassVar[str] = "an Ante and Super Bonus"
@@ -370,25 +373,6 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
     lucky_position: int | str | None = None
     increments: dict[str, Increment] = field(default_factory=dict)  # at "no more bets"
     # discards: the face-up cards and the Six Card stack's rest
-
-    @classmethod
-    def check_rules(cls, rules: object) -> None:
-        if not isinstance(rules, TableRules):
-            raise InvalidInput("bad_rules", "a round is played under the table's rules")
-
-    @classmethod
-    def rules_from_dict(cls, data: Any) -> TableRules:
-        return TableRules.from_dict(data)
-
-    @classmethod
-    def box_from_dict(cls, data: dict[str, Any]) -> BoxPlay:
-        return BoxPlay.from_dict(data)
-
-    def new_box(self, box: int, player: str, placed: dict[str, int]) -> BoxPlay:
-        return BoxPlay(box, player, placed)
-
-    def step(self, events: Sequence[Event] = (), transfers: Sequence[Transfer] = ()) -> Step:
-        return Step(tuple(events), tuple(transfers))
 
     @property
     def meter_names(self) -> tuple[str, ...]:

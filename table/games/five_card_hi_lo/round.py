@@ -245,6 +245,9 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
 
     GAME: ClassVar[str] = GAME
     PHASE: ClassVar[type[StrEnum]] = Phase
+    RULES = HiLoRules
+    BOX = BoxPlay
+    STEP = Step
     VOID_REASONS: ClassVar[Mapping[str, VoidReason]] = VOID_REASONS
 
     phase: Phase = Phase.BETTING
@@ -254,20 +257,6 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
         if not isinstance(rules, HiLoRules):
             raise InvalidInput("bad_rules", "a round is played under the table's rules")
         rules.validated()
-
-    @classmethod
-    def rules_from_dict(cls, data: Any) -> HiLoRules:
-        return HiLoRules.from_dict(data)
-
-    @classmethod
-    def box_from_dict(cls, data: dict[str, Any]) -> BoxPlay:
-        return BoxPlay.from_dict(data)
-
-    def new_box(self, box: int, player: str, placed: dict[str, int]) -> BoxPlay:
-        return BoxPlay(box, player, placed)
-
-    def step(self, events: Sequence[Event] = (), transfers: Sequence[Transfer] = ()) -> Step:
-        return Step(tuple(events), tuple(transfers))
 
     # --- betting -------------------------------------------------------------------------
 

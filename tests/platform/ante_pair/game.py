@@ -203,6 +203,9 @@ def _deal(order: Sequence[Card], boxes: int, faults: Sequence[Fault]) -> tuple[A
 class Round(SkeletonRound[Rules, Box, Step]):
     GAME: ClassVar[str] = NAME
     PHASE: ClassVar[type[StrEnum]] = Phase
+    RULES = Rules
+    BOX = Box
+    STEP = Step
     VOID_REASONS: ClassVar[Mapping[str, VoidReason]] = VOIDS
 
     phase: Phase = Phase.BETTING
@@ -213,20 +216,6 @@ class Round(SkeletonRound[Rules, Box, Step]):
     def check_rules(cls, rules: object) -> None:
         if not isinstance(rules, Rules) or rules.problems():
             raise InvalidInput("bad_rules", "a round is played under the table's rules")
-
-    @classmethod
-    def rules_from_dict(cls, data: Any) -> Rules:
-        return Rules.from_dict(data)
-
-    @classmethod
-    def box_from_dict(cls, data: dict[str, Any]) -> Box:
-        return Box.from_dict(data)
-
-    def new_box(self, box: int, player: str, placed: dict[str, int]) -> Box:
-        return Box(box, player, placed)
-
-    def step(self, events: Sequence[Event] = (), transfers: Sequence[Transfer] = ()) -> Step:
-        return Step(tuple(events), tuple(transfers))
 
     # --- the game's own rules ----------------------------------------------------------------
 
