@@ -10,8 +10,16 @@ import time
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 
-from table.games.four_card_frenzy.analysis import DEALER_HANDS, I64, suit_classes
+from table.games.four_card_frenzy.analysis import (
+    DEALER_HANDS,
+    I64,
+    best_four_values,
+    five_card_hands,
+    suit_classes,
+    suit_pattern,
+)
 from table.games.four_card_frenzy.spread import (
     Layout,
     MainSpread,
@@ -99,3 +107,59 @@ def main_spread(
     cov, mean = covariance(dealer_weight, sums, total, s)
     seconds["covariance"] = time.perf_counter() - t0
     return MainSpread(counts, cov, mean, seconds)
+
+
+def sampled_box_covariance(
+    c: analysis.PlayerClasses,
+    game: analysis.MainGame,
+    rounds: int,
+    boxes: int = 6,
+    seed: int = 25,
+    chunk: int = 200_000,
+) -> tuple[float, float]:
+    """The covariance of two boxes of one round **with** card removal between them, sampled
+    (seeded): a dealer and ``boxes`` players from one shuffled deck, each at ``game``'s
+    choices; (estimate, its standard error). Checks what :func:`main_spread` neglects
+    (docs/backoffice.md)."""
+    s = SCALE
+    pay = analysis.super_bonus_pay(c.value)
+    paid = np.maximum(pay, 0)
+    paid_beaten = np.where(pay >= 0, pay, -s)
+    played = game.choice > FOLD
+    k = np.where(game.choice == PLAY_3X, 3, 1) * s
+    five = five_card_hands()
+    patterns = suit_pattern(five.cards[c.rows])
+    order = np.argsort(patterns)
+    sorted_patterns = patterns[order]
+    mean = float(game.expected_value)
+    rng = np.random.default_rng(seed)
+    parts: list[npt.NDArray[np.float64]] = []
+    done = 0
+    while done < rounds:
+        n = min(chunk, rounds - done)
+        deck = np.argsort(rng.random((n, 52)), axis=1)[:, : 5 * (boxes + 1)].astype(np.int8)
+        dv = best_four_values(np.sort(deck[:, :5], axis=1)).astype(np.int64)
+        q = dv >= KING_HIGH
+        total = np.zeros(n)
+        squares = np.zeros(n)
+        for b in range(1, boxes + 1):
+            hand = np.sort(deck[:, 5 * b : 5 * b + 5], axis=1)
+            pv = best_four_values(hand).astype(np.int64)
+            i = order[np.searchsorted(sorted_patterns, suit_pattern(hand))]
+            result = np.where(
+                ~q,
+                k[i] + paid[i],
+                np.where(
+                    dv > pv,
+                    -s - k[i] + paid_beaten[i],
+                    np.where(dv == pv, paid[i], s + k[i] + paid[i]),
+                ),
+            )
+            net = np.where(played[i], result, -2 * s) / s
+            total += net
+            squares += net * net
+        parts.append((total * total - squares) / (boxes * (boxes - 1)))
+        done += n
+    products = np.concatenate(parts)
+    error = float(products.std(ddof=1) / np.sqrt(len(products)))
+    return float(products.mean()) - mean * mean, error
