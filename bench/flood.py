@@ -90,10 +90,12 @@ async def pinger(client: TableClient, rec: Recorder) -> None:
         started = time.monotonic()
         since = len(client.frames)
         await client.ws.send(json.dumps({"cmd": "ping", "t": t}))
+
+        def is_pong(f: dict[str, Any], t: int = t) -> bool:
+            return f.get("type") == "pong" and f.get("t") == t
+
         try:
-            await client.wait_for(
-                lambda f, t=t: f.get("type") == "pong" and f.get("t") == t, 30, since
-            )
+            await client.wait_for(is_pong, 30, since)
             phase.pings.append(time.monotonic() - started)
         except TimeoutError:
             phase.errors.append("ping timed out")

@@ -11,6 +11,7 @@ Production hardening lives in ``frenzy_site.settings_production``.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -125,7 +126,7 @@ _sqlite = {
     # One test database per test process: two suites running at once never share it.
     "TEST": {"NAME": BASE_DIR / f"test-db-{os.getpid()}.sqlite3"},
 }
-DATABASES = {
+DATABASES: dict[str, Mapping[str, Any]] = {
     "default": dj_database_url.config(conn_max_age=60, conn_health_checks=True)
     if os.environ.get("DATABASE_URL")
     else _sqlite

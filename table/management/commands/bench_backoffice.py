@@ -125,19 +125,19 @@ def _generate(rounds: int, tables: int, days: int, out: Any) -> None:
             with raw.copy(
                 "COPY table_round (id, table_id, number, rules_submission_id, game, phase, opened_at, finished_at, rules, state, commitment, deck_back, void_reason) FROM STDIN"
             ) as copy:
-                for pk, t, number, sub, g, phase, opened, finished in round_rows:
+                for pk, t, number, sub, game, phase, opened, finished in round_rows:
                     copy.write_row(
                         (
                             pk,
                             t,
                             number,
                             sub,
-                            g,
+                            game,
                             phase,
                             opened,
                             finished,
                             '{"bench": true}',
-                            f'{{"game": "{g}"}}',
+                            f'{{"game": "{game}"}}',
                             "",
                             "red",
                             "",
@@ -209,12 +209,11 @@ class Command(BaseCommand):
         client.force_login(staff)
         url = reverse("admin:table_wagershift_changelist")
         for by in reports.GROUPS:
-            params = {"first": first, "last": last, "by": by}
+            params: dict[str, Any] = {"first": first, "last": last, "by": by}
             ms = _timed(lambda p=params: client.get(url, p), o["repeat"])
             self.stdout.write(f"  page by {by:<9} rendered in {ms:8.1f} ms")
-        ms = _timed(
-            lambda: client.get(url, {"first": first, "last": last, "format": "csv"}), o["repeat"]
-        )
+        csv: dict[str, Any] = {"first": first, "last": last, "format": "csv"}
+        ms = _timed(lambda: client.get(url, csv), o["repeat"])
         self.stdout.write(f"  CSV by table     in {ms:8.1f} ms")
         ms = _timed(lambda: client.get(reverse("admin:backoffice_meters")), o["repeat"])
         self.stdout.write(f"  meters page      in {ms:8.1f} ms")

@@ -6,6 +6,7 @@ four_card_frenzy,crazy_4_poker,five_card_hi_lo`` on the configured database.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -118,7 +119,7 @@ def play_rounds(name: str, rounds: int) -> Costs:
     for _ in range(rounds):
         timed(costs, "open_betting", lambda: services.open_betting(t, dealer, publish=False))
         for box, player in players.items():
-            timed(costs, "bet", lambda p=player, b=box: bet(name, table, p, b))
+            timed(costs, "bet", partial(bet, name, table, player, box))
         timed(costs, "no_more_bets", lambda: services.no_more_bets(t, dealer, publish=False))
         timed(costs, "deal", lambda: services.deal(t, dealer, publish=False))
         in_turn(

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -196,8 +196,9 @@ class Command(BaseCommand):
         try:
             if not base:
                 base, servers = self.start_servers(o["port"], o["processes"])
-                pids = [s.pid for s in servers if s.args[0] != str(HAPROXY)]
-                proxies = [s.pid for s in servers if s.args[0] == str(HAPROXY)]
+                # start_servers gives each its command as a list, the program first
+                pids = [s.pid for s in servers if cast(list[str], s.args)[0] != str(HAPROXY)]
+                proxies = [s.pid for s in servers if cast(list[str], s.args)[0] == str(HAPROXY)]
             else:
                 proxies = []
             self.stdout.write(

@@ -82,7 +82,7 @@ class Command(BaseCommand):
                         )
                     )
 
-            reactor.callWhenRunning(start_dealers)  # type: ignore[attr-defined]
+            reactor.callWhenRunning(start_dealers)
         Server(
             application=application,
             endpoints=build_endpoint_description_strings(host=host, port=port),

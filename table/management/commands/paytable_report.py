@@ -21,11 +21,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from table.games import ALIASES, paytable_report
+from table.games import ALIASES, GAME_TITLES, REPORT_FILES, paytable_report
 from table.games.errors import InvalidInput
 from table.paytable_report import (
-    GAME_TITLES,
-    REPORT_FILES,
     load_game_report,
     markdown,
     report_path,
@@ -51,7 +49,7 @@ def parse_games(text: str | None, only: str | None) -> list[str]:
     with_parts = sectioned()
     if not text:
         return with_parts if only else list(REPORT_FILES)
-    wanted = set()
+    wanted: set[str] = set()
     for part in text.split(","):
         name = part.strip().lower().replace("-", "_")
         if name == "all":
