@@ -17,10 +17,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from bench.flood import run, summary
 from bench.load import FOUR_CARD_FRENZY
-from table import ledger, services
+from table import duties, ledger, services
 from table.demo import dealer_permission, make_user
 from table.management.commands.bench_load import bench_rules, bot_user, cookie_for
-from table.models import Seat, Table
+from table.models import DealerAssignment, Seat, Table
 
 
 def seed(tables: int) -> list[dict[str, Any]]:
@@ -31,6 +31,10 @@ def seed(tables: int) -> list[dict[str, Any]]:
     specs = []
     for t in range(1, tables + 1):
         table, _ = Table.objects.get_or_create(name=f"Flood {t}", defaults={"rules": rules})
+        if not DealerAssignment.objects.filter(table=table, dealer=dealer).exists():
+            # Since the split of duties a dealer deals only the tables assigned to them: an
+            # unassigned console is refused at the handshake (403).
+            duties.assign_dealer(table.pk, dealer, None)
         services.fail_unfinished_round(table.pk)
         Seat.objects.filter(table=table).delete()
         bot = bot_user(f"flood-t{t}")
