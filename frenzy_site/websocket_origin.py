@@ -16,18 +16,23 @@ or when the site serves no page over plain HTTP (``SECURE_SSL_REDIRECT``, produc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+import json
+from typing import Any
 from urllib.parse import urlsplit
 
-from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import validate_host
 from django.utils.http import is_same_domain
 
-if TYPE_CHECKING:
-    from channels.consumer import _ChannelScope
-
 DEFAULT_PORTS = {"http": 80, "https": 443}
+#: The close code of a refused origin (the table's consumers close a socket they refuse with
+#: 4403 too: not allowed here, whoever asks; the ``closing`` frame's code tells them apart).
+CLOSE_BAD_ORIGIN = 4403
+BAD_ORIGIN = "bad_origin"
+BAD_ORIGIN_WORDS = (
+    "this page's origin is not the site's own: open the table from the site's own address "
+    "(a proxy must pass the Host and scheme the site is served on)"
+)
 
 
 def _origin(scheme: str, netloc: str) -> tuple[str, str, int] | None:
@@ -113,9 +118,23 @@ def allowed_origin(scope: dict[str, Any]) -> bool:
     return origin == site_origin(scope) or trusted(origin)
 
 
+async def refuse_origin(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """A socket from another origin, refused so that a browser can tell why: accepted, sent
+    one ``closing`` frame (code ``bad_origin``), closed with 4403 and the reason. Nothing is
+    read (no session, no table) and nothing else is sent. A socket refused before it opens
+    shows a browser only a failed handshake, the same as a server that is down."""
+    message = await receive()
+    if message.get("type") != "websocket.connect":
+        return
+    frame = {"type": "closing", "code": BAD_ORIGIN, "message": BAD_ORIGIN_WORDS}
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": json.dumps(frame)})
+    await send({"type": "websocket.close", "code": CLOSE_BAD_ORIGIN, "reason": BAD_ORIGIN})
+
+
 class SameOriginValidator:
     """ASGI middleware: a websocket whose Origin is not this site's is refused at the
-    handshake (HTTP 403), before any session is read."""
+    handshake, before any session is read (:func:`refuse_origin`: told why, then closed)."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
@@ -125,4 +144,4 @@ class SameOriginValidator:
             raise ValueError("SameOriginValidator guards websockets only")
         if allowed_origin(scope):
             return await self.application(scope, receive, send)
-        return await WebsocketDenier()(cast("_ChannelScope", scope), receive, send)
+        return await refuse_origin(scope, receive, send)

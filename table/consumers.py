@@ -209,6 +209,11 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_SUPERSEDED = 4409
 CLOSE_IDLE = 4408
 CLOSE_RATE = 4429
+#: The ``closing`` frame's codes of a refused handshake (docs/protocol.md; a refused origin
+#: is frenzy_site.websocket_origin's ``bad_origin``).
+NO_SUCH_TABLE = "no_such_table"
+FORBIDDEN = "forbidden"
+FORBIDDEN_WORDS = "only a dealer assigned to this table may open its console"
 
 
 class TokenBucket:
@@ -317,13 +322,13 @@ class TableConsumer(FrameConsumer):
         self.meter_versions: dict[int, int] = {}
         links = await database_sync_to_async(table_links)(self.table_id)
         if links is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(NO_SUCH_TABLE, f"there is no table {self.table_id}", CLOSE_NOT_FOUND)
             return
         self.game, self.meters = links
         self.player_session = await database_sync_to_async(self.login_session)()
         self.view_frames = view_frames(self.game)
         if not await self.allowed():
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.refuse(FORBIDDEN, FORBIDDEN_WORDS, CLOSE_FORBIDDEN)
             return
         if not await self.admitted():
             return
@@ -377,6 +382,14 @@ class TableConsumer(FrameConsumer):
     @property
     def session_group(self) -> str:
         return f"table.{self.table_id}.session.{self.role}.{self.account.pk}"
+
+    async def refuse(self, code: str, message: str, close_code: int) -> None:
+        """A refused handshake, said: accepted, told why in a ``closing`` frame, closed with
+        ``close_code`` and ``code`` as the reason. A socket closed before it is accepted shows a
+        browser only a failed handshake (no code, no reason), whatever the cause."""
+        await self.accept()
+        await self.send_json({"type": "closing", "code": code, "message": message})
+        await self.close(code=close_code, reason=code)
 
     async def allowed(self) -> bool:
         return True  # spectators welcome; commands check the seat

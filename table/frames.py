@@ -203,9 +203,19 @@ class Pong(_Closed):
 
 
 class Closing(_Closed):
+    """The server closes this socket next, and says why first. A refused handshake is
+    accepted only to send this frame, then closed with the close code (the reason is the
+    ``code`` as well), so a browser can tell the causes apart: ``bad_origin`` (4403: the page
+    is not the site's own origin), ``no_such_table`` (4404), ``forbidden`` (4403: the dealer
+    endpoint, someone who does not deal this table). An open socket: ``idle`` (4408),
+    ``rate_limited``, ``too_many_connections``, ``server_busy`` (4429)."""
+
     type: Literal["closing"]
-    code: Code
-    message: str = Field(min_length=1)
+    code: Code = Field(
+        description="bad_origin, no_such_table, forbidden, idle, rate_limited, "
+        "too_many_connections or server_busy"
+    )
+    message: str = Field(min_length=1, description="why, in words")
 
 
 class Superseded(_Closed):

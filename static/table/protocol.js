@@ -108,6 +108,7 @@ export class TableConnection {
       return;
     }
     this.ws = ws;
+    this.closingWords = null; // a closing frame of this socket, if one comes
     ws.addEventListener("open", () => {
       this.attempt = 0;
       this.resyncing = true; // the server sends a snapshot on connect
@@ -125,10 +126,14 @@ export class TableConnection {
       this.ws = null;
       if (FINAL_CLOSES[ev.code]) {
         this.stopped = true;
-        this.status(ev.code === 4409 ? "superseded" : "refused", FINAL_CLOSES[ev.code]);
+        // A refused handshake says why in the closing frame before the close (bad_origin,
+        // no_such_table, forbidden: docs/protocol.md); the code's words otherwise.
+        const said = this.closingWords;
+        const words = said ? `${said.charAt(0).toUpperCase()}${said.slice(1)}.` : FINAL_CLOSES[ev.code];
+        this.status(ev.code === 4409 ? "superseded" : "refused", words);
         for (const p of this.pending.values()) {
           clearTimeout(p.timer);
-          p.reject(new CommandError("disconnected", FINAL_CLOSES[ev.code]));
+          p.reject(new CommandError("disconnected", words));
         }
         this.pending.clear();
         return;
@@ -262,6 +267,7 @@ export class TableConnection {
       }
       case "superseded":
       case "closing":
+        this.closingWords = frame.message;
         this.h.onNotice?.(frame.code, frame.message);
         break;
       default:

@@ -108,6 +108,19 @@ async def open_socket(
     return sock
 
 
+async def refusal(sock: Sock) -> tuple[str, int | None, str | None]:
+    """A refused handshake as a browser sees it (docs/protocol.md): the socket opens, one
+    ``closing`` frame says why, then the close: (the frame's code, the close code, the
+    close's reason). Nothing else comes."""
+    assert sock.closed_code is None, "refused before it opened: a browser cannot tell why"
+    frame = await sock.recv()
+    assert frame["type"] == "closing" and frame["message"], frame
+    output = await sock.comm.receive_output(5)
+    assert output["type"] == "websocket.close", output
+    sock.closed_code = output.get("code")
+    return frame["code"], sock.closed_code, output.get("reason")
+
+
 @pytest.fixture
 def table_setup(transactional_db: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setattr(services.dealing, "RANDOM", SeededSource(7))

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from table.demo import STAFF, make_user
 from table.models import DealerAssignment, Table
 
-from .conftest import open_socket
+from .conftest import open_socket, refusal
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
@@ -25,10 +25,10 @@ async def test_the_dealer_socket_is_for_the_tables_dealers_only(
     )()
     dealer = table_setup["dealer"]
     elsewhere = await open_socket(other.pk, dealer, dealer=True)
-    assert elsewhere.closed_code == 4403  # the role alone deals no table
+    assert (await refusal(elsewhere))[:2] == ("forbidden", 4403)  # the role alone deals none
     admin = await database_sync_to_async(make_user)(STAFF, staff=True)
     superuser = await open_socket(table.pk, admin, dealer=True)
-    assert superuser.closed_code == 4403  # every permission, no assignment
+    assert (await refusal(superuser))[:2] == ("forbidden", 4403)  # every permission, no table
     console = await open_socket(table.pk, dealer, dealer=True)
     await console.recv()
     felt = await open_socket(table.pk, dealer)  # the felt, as a spectator

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from table import ledger
 from table.models import Table
 
-from .conftest import Sock, open_socket
+from .conftest import Sock, open_socket, refusal
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
@@ -234,14 +234,19 @@ async def test_dealer_console_only_for_dealers_and_origin_checked(
     table_setup: dict[str, Any],
 ) -> None:
     table = table_setup["table"]
+    # Each refusal says why (a closing frame, then the close code and reason), so that a
+    # browser tells a bad origin from a missing table from a console it may not open.
     refused = await open_socket(table.pk, table_setup["alice"], dealer=True)
-    assert refused.closed_code == 4403
+    assert await refusal(refused) == ("forbidden", 4403, "forbidden")
     anonymous = await open_socket(table.pk, None, dealer=True)
-    assert anonymous.closed_code == 4403
+    assert await refusal(anonymous) == ("forbidden", 4403, "forbidden")
     foreign = await open_socket(table.pk, table_setup["alice"], origin="http://evil.example")
-    assert foreign.closed_code is not None  # cross-site websocket hijacking refused
+    # Cross-site websocket hijacking refused, before any session or table is read.
+    assert await refusal(foreign) == ("bad_origin", 4403, "bad_origin")
     missing = await open_socket(999999, table_setup["alice"])
-    assert missing.closed_code == 4404
+    assert await refusal(missing) == ("no_such_table", 4404, "no_such_table")
+    missing_console = await open_socket(999999, table_setup["dealer"], dealer=True)
+    assert await refusal(missing_console) == ("no_such_table", 4404, "no_such_table")
     watcher = await open_socket(table.pk, None)
     await watcher.recv()
     reply = await watcher.command(cmd="sit", box=1)
