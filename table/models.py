@@ -59,20 +59,28 @@ def _game_choices() -> list[tuple[str, str]]:
     return list(GAME_TITLES.items())
 
 
+def _default_game() -> str:
+    """The game a Rules Submission or a round is for unless it says: the registry's default
+    (the entry that says it is, :func:`table.games.default_game`), never a name here."""
+    from table.games import default_game
+
+    return default_game()
+
+
 class RulesSubmission(models.Model):
     """What a game's chapter leaves to the casino (§601a.2): paytables, wagers offered, limits.
 
     A submission names its game; a table runs the game of its submission. Its choices are the
     JSON ``choices``, in the form the game's ``rules_to_dict`` writes and its ``parse_rules``
     reads, checked by its ``rules_problems`` in the admin, a rules change and opening a round
-    alike (Four Card Frenzy's were model columns until migration 0010).
+    alike (the first game's were model columns until migration 0010).
     """
 
     name = models.CharField(max_length=100, unique=True)
     game = models.CharField(
         max_length=32,
         choices=_game_choices,
-        default="four_card_frenzy",
+        default=_default_game,
         help_text="The game this Rules Submission is for; a table runs the game of its rules.",
     )
     #: The game's choices (its ``rules_to_dict`` form); empty: the game's default rules.
@@ -255,7 +263,7 @@ class Round(models.Model):
         RulesSubmission, on_delete=models.PROTECT, related_name="+"
     )
     #: The game the round was played (its ``state`` is that game's ``to_dict``).
-    game = models.CharField(max_length=32, default="four_card_frenzy", db_index=True)
+    game = models.CharField(max_length=32, default=_default_game, db_index=True)
     #: The exact rules this round was played under, frozen: history never changes meaning.
     rules = models.JSONField()
     phase = models.CharField(max_length=16, db_index=True)
@@ -602,7 +610,7 @@ class AuditEntry(models.Model):
         raise AppendOnlyError("the audit log is append-only")
 
 
-# --- progressive meters (Crazy 4 Poker, §657a.12(d)(3)-(4), (e)(3)-(4), (f)(2), (f)(4)) --------
+# --- progressive meters (shared by tables, e.g. §657a.12(d)(3)-(4), (e)(3)-(4), (f)(2), (f)(4)) ---
 
 
 class ProgressiveMeter(models.Model):

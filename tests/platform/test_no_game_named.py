@@ -39,7 +39,6 @@ SKIPPED_FILES = {Path(__file__).relative_to(ROOT), Path("tests", "game_names.py"
 BENCH = "bench bots and rules per game: each game's own commands (until the bots play moves)"
 PLAYS = "a platform test playing a game by name (to derive from the registry or move)"
 OWNTESTS = "a game's own tests outside tests/games/<game>/ (tests/engine/ is Four Card Frenzy's)"
-MODEL = "a model field's default names the first game (a callable default needs a migration)"
 
 #: Platform tests that still name a game, by directory (each lane's tests play the in-tree
 #: games by name; a test that does should move under tests/games/<game>/ or take its games
@@ -69,7 +68,6 @@ NOT_YET: dict[str, tuple[int, str]] = {
     "table/management/commands/bench_engine.py": (3, BENCH),
     "table/management/commands/bench_flood.py": (3, BENCH),
     "table/management/commands/bench_load.py": (15, BENCH),
-    "table/models.py": (4, MODEL),
 }
 
 
