@@ -189,15 +189,21 @@ async def test_origin_is_checked_and_the_session_authenticates(
 
 
 async def handshake(path: str, headers: list[tuple[bytes, bytes]], scheme: str = "") -> bool:
-    """Open and close a websocket with exactly these headers: was it accepted?"""
+    """Open and close a websocket with exactly these headers: was it let in (a snapshot), or
+    refused for its origin (accepted only to be told ``bad_origin``, then closed with 4403)?"""
     comm = WebsocketCommunicator(application, path, headers)
     if scheme:
         comm.scope["scheme"] = scheme
     connected, _ = await comm.connect(timeout=5)
-    if connected:
-        await comm.receive_json_from()  # the snapshot
-        await comm.disconnect()
-    return connected
+    assert connected  # a refusal too: a browser is told why
+    first = await comm.receive_json_from()
+    if first["type"] == "closing":
+        assert first["code"] == "bad_origin", first
+        assert (await comm.receive_output(5))["code"] == 4403
+        return False
+    assert first["type"] == "snapshot", first
+    await comm.disconnect()
+    return True
 
 
 async def test_the_origin_must_match_scheme_host_and_port(
