@@ -63,8 +63,8 @@ from .paytables import (
     SUPER_BONUS,
 )
 from .recheck import recheck
-from .round import OPTIONAL, VOID_REASONS, BoxPlay, Phase, Round, Step, TableRules
-from .rules import Rules, bonus_return
+from .round import VOID_REASONS, BoxPlay, Phase, Round, Step, TableRules
+from .rules import OPTIONAL, Rules, bonus_return
 from .settlement import (
     ANTE,
     HAND_BONUS_DEALER,

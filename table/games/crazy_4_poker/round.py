@@ -23,18 +23,18 @@ order and salt are revealed when the round is over, as in Four Card Frenzy.
 
 The round is the shared skeleton's (:mod:`table.games.skeleton`: betting, no more bets, the
 turn, time-outs, leaving, voids, commit-reveal, the stored form); this module keeps what ch. 657a
-decides: the table's rules, the wagers, the meters, the deal with its shared card and draws, the
-Play decision, the voids' evidence and the settlement. (Past 500 lines: the table's rules and
-the settlement's words live here beside the round.)
+decides: the wagers, the meters, the deal with its shared card and draws, the Play decision,
+the voids' evidence and the settlement's order. The table's rules and what a box may wager are
+:class:`.rules.TableRules`'s; the settlement told in words is :func:`.settlement.in_words`'s.
+(Past 500 lines: the deal's irregularities (§657a.13) and the void's checks are still here.)
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
-from fractions import Fraction
 from typing import Any, ClassVar, Final
 
 from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS, MeterChange
@@ -43,7 +43,6 @@ from table.games.common import check_adjacent_boxes, check_bettor
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Transfer, to_player
 from table.games.events import Step as EngineStep
-from table.games.four_card_frenzy.hands import describe
 from table.games.progressive import Increment, Meter
 from table.games.shoe import (
     CARDS_PER_STACK,
@@ -57,56 +56,26 @@ from table.games.shoe import (
 )
 from table.games.skeleton import DEALER, SkeletonBox, SkeletonRound, VoidReason
 
-from .contract import parse_rules
 from .hands import (
     best_four,
     dealer_qualifies,
-    five_card_category_trusted,
-    four_card_category_key,
 )
 from .irregularities import CONSEQUENCES, FROM_DEAL, Irregularity
-from .rules import Rules, draw_bonuses, play_range
-from .settlement import (
+from .rules import (
     ANTE,
-    HAND_BONUS_DEALER,
-    HAND_BONUS_PLAYER,
+    BET_WAGERS,
     PLAY,
-    PROGRESSIVE,
-    QUEENS_UP,
     SIX_CARD_BONUS,
-    SUPER_BONUS_WAGER,
     WAGER_ORDER,
-    BoxInPlay,
-    Draws,
-    Outcome,
-    Wagers,
-    no_more_bets,
-    settle,
+    TableRules,
+    dollars,
+    draw_bonuses,
+    play_range,
 )
+from .settlement import BoxInPlay, Draws, Wagers, hand_json, in_words, no_more_bets, settle
 
 GAME: Final = "crazy_4_poker"
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
-#: What a player puts on a box before "no more bets" (the Super Bonus follows the Ante).
-BET_WAGERS: Final = (
-    ANTE,
-    SUPER_BONUS_WAGER,
-    QUEENS_UP,
-    PROGRESSIVE,
-    HAND_BONUS_PLAYER,
-    HAND_BONUS_DEALER,
-    SIX_CARD_BONUS,
-)
-OPTIONAL: Final = (QUEENS_UP, PROGRESSIVE, HAND_BONUS_PLAYER, HAND_BONUS_DEALER, SIX_CARD_BONUS)
-_LABELS: Final = {
-    ANTE: "Ante",
-    SUPER_BONUS_WAGER: "Super Bonus",
-    PLAY: "Play",
-    QUEENS_UP: "Queens Up",
-    PROGRESSIVE: "Progressive",
-    HAND_BONUS_PLAYER: "Five Card Hand Bonus on your hand",
-    HAND_BONUS_DEALER: "Five Card Hand Bonus on the dealer's hand",
-    SIX_CARD_BONUS: "Six Card Bonus",
-}
 
 
 class Phase(StrEnum):
@@ -190,114 +159,6 @@ class Step(EngineStep):
     meters: tuple[MeterChange, ...] = ()
 
 
-# --- the table's rules: the Rules Submission and the table limits ---------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TableRules:
-    """What a Crazy 4 Poker table plays under: the Rules Submission's choices (:class:`Rules`)
-    and the table limits of the Ante (and so the Super Bonus), Queens Up and Six Card Bonus;
-    the progressive and the hand bonus are fixed wagers (§657a.12(d)-(f))."""
-
-    rules: Rules
-    ante_min: int = 5_00
-    ante_max: int = 500_00
-    queens_up_min: int = 1_00
-    queens_up_max: int = 100_00
-    six_card_bonus_min: int = 1_00
-    six_card_bonus_max: int = 100_00
-    decision_seconds: int = 20
-    betting_seconds: int = 15
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.rules, Rules):
-            raise InvalidInput("bad_rules", "a table plays under a Crazy 4 Poker Rules Submission")
-        for f in fields(self):
-            if f.name == "rules":
-                continue
-            v = getattr(self, f.name)
-            if type(v) is not int or v <= 0:
-                raise InvalidInput("bad_rules", f"{f.name} must be a whole number > 0, not {v!r}")
-        for low, high in (
-            (self.ante_min, self.ante_max),
-            (self.queens_up_min, self.queens_up_max),
-            (self.six_card_bonus_min, self.six_card_bonus_max),
-        ):
-            if low > high:
-                raise InvalidInput("bad_rules", "a table minimum cannot exceed its maximum")
-
-    def offers(self, wager: str) -> bool:
-        return {
-            ANTE: True,
-            SUPER_BONUS_WAGER: True,
-            QUEENS_UP: True,  # §657a.7(d)(2): always offered
-            PROGRESSIVE: self.rules.progressive is not None,
-            HAND_BONUS_PLAYER: self.rules.hand_bonus_wager is not None,
-            HAND_BONUS_DEALER: self.rules.hand_bonus_wager is not None,
-            SIX_CARD_BONUS: self.rules.six_card_bonus is not None,
-        }[wager]
-
-    def limits(self, wager: str) -> tuple[int, int]:
-        """(minimum, maximum) in cents; a fixed wager has both equal to it."""
-        if wager == PROGRESSIVE and self.rules.progressive is not None:
-            return self.rules.progressive.wager, self.rules.progressive.wager
-        if wager in (HAND_BONUS_PLAYER, HAND_BONUS_DEALER) and self.rules.hand_bonus_wager:
-            return self.rules.hand_bonus_wager, self.rules.hand_bonus_wager
-        if wager in (PROGRESSIVE, HAND_BONUS_PLAYER, HAND_BONUS_DEALER):
-            # Not offered by these rules (a table without it listed its wagers with a KeyError).
-            return 0, 0
-        return {
-            ANTE: (self.ante_min, self.ante_max),
-            SUPER_BONUS_WAGER: (self.ante_min, self.ante_max),
-            QUEENS_UP: (self.queens_up_min, self.queens_up_max),
-            SIX_CARD_BONUS: (self.six_card_bonus_min, self.six_card_bonus_max),
-        }[wager]
-
-    def to_dict(self) -> dict[str, Any]:
-        r = self.rules
-        out: dict[str, Any] = {
-            "queens_up_paytable": r.queens_up.name,
-            "progressive": None
-            if r.progressive is None
-            else {
-                "type": r.progressive.table.type.value,
-                "paytable": r.progressive.table.name,
-                "wager": r.progressive.wager,
-            },
-            "hand_bonus": None if r.hand_bonus_wager is None else {"wager": r.hand_bonus_wager},
-            "six_card_bonus_paytable": None if r.six_card_bonus is None else r.six_card_bonus.name,
-            "magic_card_probability": str(r.magic_card_probability),
-            "lucky_bonus_probability": str(r.lucky_bonus_probability),
-            "max_boxes_per_player": r.max_boxes_per_player,
-        }
-        for f in fields(self):
-            if f.name != "rules":
-                out[f.name] = getattr(self, f.name)
-        return out
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> TableRules:
-        if not isinstance(d, dict):
-            raise InvalidInput("bad_rules", "table rules must be a mapping of fields")
-        contract_keys = (
-            "queens_up_paytable",
-            "progressive",
-            "hand_bonus",
-            "six_card_bonus_paytable",
-        )
-        try:
-            rules = replace(
-                parse_rules({k: d[k] for k in contract_keys if k in d}),
-                magic_card_probability=Fraction(d.get("magic_card_probability", "0")),
-                lucky_bonus_probability=Fraction(d.get("lucky_bonus_probability", "0")),
-                max_boxes_per_player=d.get("max_boxes_per_player", 2),
-            )
-        except (TypeError, ValueError, ZeroDivisionError) as exc:
-            raise InvalidInput("bad_rules", f"not a Crazy 4 Poker table's rules: {exc}") from None
-        limits = {f.name: d[f.name] for f in fields(cls) if f.name != "rules" and f.name in d}
-        return cls(rules, **limits)
-
-
 # --- a box -------------------------------------------------------------------------------
 
 
@@ -316,39 +177,6 @@ class BoxPlay(SkeletonBox):
     @classmethod
     def decision_from(cls, value: Any) -> Any:
         return None if value is None else int(value)
-
-
-def _amount(value: object, name: str) -> int:
-    if type(value) is not int or value < 0:
-        raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
-    return value
-
-
-def _dollars(cents: int) -> str:
-    return f"${cents / 100:,.2f}"
-
-
-def hand_json(cards: Sequence[Card]) -> dict[str, Any]:
-    """A five-card hand in words: the best four (§657a.6(b)) and the five-card category.
-
-    A stack of other than five cards (a misdeal, §657a.13(c), or a jammed shoe, §657a.13(f):
-    the round is void) is shown as dealt, with no hand."""
-    if len(cards) != CARDS_PER_STACK:
-        return {
-            "cards": codes(cards),
-            "best_four": None,
-            "hand": None,
-            "category": None,
-            "five_card_category": None,
-        }
-    hand = best_four(list(cards))
-    return {
-        "cards": codes(cards),
-        "best_four": codes(hand.cards),
-        "hand": describe(hand.value),
-        "category": four_card_category_key(hand.value),
-        "five_card_category": five_card_category_trusted(cards).key,
-    }
 
 
 @dataclass(slots=True)
@@ -384,46 +212,8 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
         """Validate a box's complete set of wagers; returns it with the Super Bonus = Ante."""
         self._require(Phase.BETTING)
         box, current = check_bettor(self.boxes, box, player, wagers, BET_WAGERS)
-        ante = _amount(wagers.get(ANTE, 0), "the Ante")
-        super_bonus = _amount(wagers.get(SUPER_BONUS_WAGER, ante), "the Super Bonus")
-        placed: dict[str, int] = {}
-        if super_bonus != ante:
-            # §657a.7(d)(1): Ante and Super Bonus in equal amounts.
-            raise RuleViolation(
-                "unequal_super_bonus", "the Super Bonus must equal the Ante (§657a.7(d)(1))"
-            )
-        if ante:
-            low, high = self.rules.limits(ANTE)
-            if not low <= ante <= high:
-                raise RuleViolation(
-                    "out_of_limits",
-                    f"the Ante must be between {_dollars(low)} and {_dollars(high)}",
-                )
-            placed[ANTE] = placed[SUPER_BONUS_WAGER] = ante
-        for wager in OPTIONAL:
-            amount = _amount(wagers.get(wager, 0), _LABELS[wager])
-            if not amount:
-                continue
-            label = _LABELS[wager]
-            if not self.rules.offers(wager):
-                # §657a.7(d)(3)-(6): only if the Rules Submission offers it.
-                raise RuleViolation("not_offered", f"this table does not offer the {label} wager")
-            if not ante:
-                raise RuleViolation(
-                    "ante_required", f"the {label} wager needs an Ante and Super Bonus on the box"
-                )
-            low, high = self.rules.limits(wager)
-            if low == high and amount != low:
-                # §657a.12(d)-(f), interpretation 5: one fixed wager per table.
-                raise RuleViolation(
-                    "fixed_wager", f"the {label} wager is {_dollars(low)} at this table"
-                )
-            if not low <= amount <= high:
-                raise RuleViolation(
-                    "out_of_limits",
-                    f"the {label} wager must be between {_dollars(low)} and {_dollars(high)}",
-                )
-            placed[wager] = amount
+        placed = self.rules.check_wagers(wagers)
+        ante = placed.get(ANTE, 0)
         most = self.rules.rules.max_boxes_per_player
         if ante or (current is not None and current.in_play):
             # §657a.7(e): a player wagers on at most N adjacent boxes.
@@ -576,9 +366,9 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
             if not low <= play <= high:
                 # §657a.11(b): the Ante; with a pair of aces or better up to three times it.
                 allowed = (
-                    f"exactly the Ante, {_dollars(low)}"
+                    f"exactly the Ante, {dollars(low)}"
                     if low == high
-                    else f"{_dollars(low)} to {_dollars(high)} (1x-3x the Ante)"
+                    else f"{dollars(low)} to {dollars(high)} (1x-3x the Ante)"
                 )
                 raise RuleViolation(
                     "play_not_allowed", f"box {box} may Play {allowed}, or fold (§657a.11(b))"
@@ -628,88 +418,18 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
         settled, after, paid, reseeds, journal = settle(
             self.rules.rules, self.dealer_cards, boxes, now, self.six_card_bonus_card, draws
         )
-        events: list[Event] = []
-        transfers: list[Transfer] = []
-        # Every payment out of a meter in the order the settlement took it (a dealer-hand
-        # jackpot's shares together, at the first such box's turn: §657a.12(f)(2)): the
-        # platform books exactly these, so the table pays what settle_round says (issue 23).
-        changes = [
-            MeterChange(
-                p.meter,
-                "payout",
-                paid=p.paid,
-                box=p.box,
-                wager=p.wager,
-                reset=p.reset,
-                percent=p.percent,
-                split=p.split,
-            )
-            for p in journal
-        ]
-        boxes_json: list[dict[str, Any]] = []
-        for s in settled:
-            current = self.boxes[s.box]
-            # §657a.11(c): folded cards go to the discard rack unseen, unless a Six Card Bonus
-            # kept them on the layout (§657a.11(b)(3)); the others are turned face up.
-            shown = not s.folded or bool(current.wagers.get(SIX_CARD_BONUS))
-            lines = []
-            for r in s.results:
-                line: dict[str, Any] = {
-                    "wager": r.wager,
-                    "stake": r.stake,
-                    "outcome": r.outcome.value,
-                    "net": r.net,
-                }
-                if r.row:
-                    line["row"] = r.row  # the paytable row that paid, as posted
-                lines.append(line)
-                returned = r.stake + r.net
-                if returned > 0:
-                    memo = "win" if r.outcome is Outcome.WIN else "push"
-                    transfers.append(Transfer(s.player, -returned, memo, s.box, r.wager))
-            for name, amount in s.bonuses:
-                # §657a.12(f)(3): paid on top of the hand-bonus wagers' own results.
-                transfers.append(Transfer(s.player, -amount, name.replace("_", " "), s.box, name))
-            for envy in s.envy:
-                transfers.append(Transfer(s.player, -envy.amount, "envy bonus", s.box, PROGRESSIVE))
-            box_json: dict[str, Any] = {
-                "box": s.box,
-                "player": s.player,
-                "folded": s.folded,
-                "shown": shown,
-                **(hand_json(current.cards) if shown else {"cards": None}),
-                "six_card_category": None if s.six_card is None else s.six_card.key,
-                "results": lines,
-                "bonuses": dict(s.bonuses),
-                "envy": [
-                    {"from_box": e.from_box, "hand": e.hand, "amount": e.amount} for e in s.envy
-                ],
-                "net": s.net,
-            }
-            boxes_json.append(box_json)
-            events.append(Event("box_settled", box_json))
-        players: dict[str, dict[str, int]] = {}
-        for s in sorted(settled, key=lambda s: s.box):
-            players.setdefault(s.player, {"net": 0})["net"] += s.net
-        meters_json = {
-            name: {
-                "before": {"amount": now[name].amount, "reserve": now[name].reserve},
-                "paid": paid[name],
-                "reseeds": reseeds[name],
-                "amount": after[name].amount,
-                "reserve": after[name].reserve,
-            }
-            for name in sorted(after)
-        }
+        said = in_words(boxes, settled, now, after, paid, reseeds, journal)
+        events = [Event("box_settled", box) for box in said.boxes]
+        meters_json = said.meters
         results = {
             "dealer": self.dealer_public(),
             "draws": self.draws_public(),
-            "boxes": boxes_json,
-            "players": players,
+            "boxes": said.boxes,
+            "players": said.players,
             "meters": meters_json,
         }
         events.append(self.settled(results, {"draws": self.draws_public(), "meters": meters_json}))
-        return Step(tuple(events), tuple(transfers), tuple(changes))
+        return Step(tuple(events), tuple(said.transfers), tuple(said.changes))
 
     # --- irregularities ------------------------------------------------------------------
 

@@ -5,15 +5,16 @@ Play decision (§657a.11(b)).
 progressive - Four-Card **or** Five-Card, one betting area (§657a.2(b)(3)) - with its paytable
 and fixed wager ($1 or $5), the Five Card Hand Bonus with its fixed wager, the Six Card Bonus
 paytable, the Magic Card / Lucky Bonus trigger probabilities and the number of adjacent boxes
-a player may play (§657a.7(e)). Construction validates every choice.
+a player may play (§657a.7(e)). Construction validates every choice. :class:`TableRules` adds
+the table limits (§657a.7(d), §657a.12(d)-(f)) and checks what a box wagers against both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from table.games.cards import Card
 from table.games.errors import InvalidInput, RuleViolation
@@ -35,6 +36,46 @@ from .paytables import (
 )
 
 HAND_BONUS_WORDS: Final = "Five Card Hand Bonus"
+
+# Wager names, in the contract's order.
+ANTE, PLAY, SUPER_BONUS_WAGER, QUEENS_UP = "ante", "play", "super_bonus", "queens_up"
+PROGRESSIVE, HAND_BONUS_PLAYER, HAND_BONUS_DEALER = (
+    "progressive",
+    "hand_bonus_player",
+    "hand_bonus_dealer",
+)
+SIX_CARD_BONUS = "six_card_bonus"
+WAGER_ORDER: Final = (
+    ANTE,
+    PLAY,
+    SUPER_BONUS_WAGER,
+    QUEENS_UP,
+    PROGRESSIVE,
+    HAND_BONUS_PLAYER,
+    HAND_BONUS_DEALER,
+    SIX_CARD_BONUS,
+)
+#: What a player puts on a box before "no more bets" (the Super Bonus follows the Ante).
+BET_WAGERS: Final = (
+    ANTE,
+    SUPER_BONUS_WAGER,
+    QUEENS_UP,
+    PROGRESSIVE,
+    HAND_BONUS_PLAYER,
+    HAND_BONUS_DEALER,
+    SIX_CARD_BONUS,
+)
+OPTIONAL: Final = (QUEENS_UP, PROGRESSIVE, HAND_BONUS_PLAYER, HAND_BONUS_DEALER, SIX_CARD_BONUS)
+LABELS: Final = {
+    ANTE: "Ante",
+    SUPER_BONUS_WAGER: "Super Bonus",
+    PLAY: "Play",
+    QUEENS_UP: "Queens Up",
+    PROGRESSIVE: "Progressive",
+    HAND_BONUS_PLAYER: "Five Card Hand Bonus on your hand",
+    HAND_BONUS_DEALER: "Five Card Hand Bonus on the dealer's hand",
+    SIX_CARD_BONUS: "Six Card Bonus",
+}
 
 
 def _fixed_wager(wager: object, what: str) -> int:
@@ -228,3 +269,168 @@ def bonus_return(rules: Rules) -> Fraction:
     return rules.magic_card_probability * Fraction(
         20 * 5, 52
     ) + rules.lucky_bonus_probability * Fraction(5, 7)
+
+
+def amount(value: object, name: str) -> int:
+    if type(value) is not int or value < 0:
+        raise InvalidInput("bad_amount", f"{name} must be a whole number of cents ≥ 0")
+    return value
+
+
+def dollars(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+# --- the table's rules: the Rules Submission and the table limits ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """What a Crazy 4 Poker table plays under: the Rules Submission's choices (:class:`Rules`)
+    and the table limits of the Ante (and so the Super Bonus), Queens Up and Six Card Bonus;
+    the progressive and the hand bonus are fixed wagers (§657a.12(d)-(f))."""
+
+    rules: Rules
+    ante_min: int = 5_00
+    ante_max: int = 500_00
+    queens_up_min: int = 1_00
+    queens_up_max: int = 100_00
+    six_card_bonus_min: int = 1_00
+    six_card_bonus_max: int = 100_00
+    decision_seconds: int = 20
+    betting_seconds: int = 15
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise InvalidInput("bad_rules", "a table plays under a Crazy 4 Poker Rules Submission")
+        for f in fields(self):
+            if f.name == "rules":
+                continue
+            v = getattr(self, f.name)
+            if type(v) is not int or v <= 0:
+                raise InvalidInput("bad_rules", f"{f.name} must be a whole number > 0, not {v!r}")
+        for low, high in (
+            (self.ante_min, self.ante_max),
+            (self.queens_up_min, self.queens_up_max),
+            (self.six_card_bonus_min, self.six_card_bonus_max),
+        ):
+            if low > high:
+                raise InvalidInput("bad_rules", "a table minimum cannot exceed its maximum")
+
+    def offers(self, wager: str) -> bool:
+        return {
+            ANTE: True,
+            SUPER_BONUS_WAGER: True,
+            QUEENS_UP: True,  # §657a.7(d)(2): always offered
+            PROGRESSIVE: self.rules.progressive is not None,
+            HAND_BONUS_PLAYER: self.rules.hand_bonus_wager is not None,
+            HAND_BONUS_DEALER: self.rules.hand_bonus_wager is not None,
+            SIX_CARD_BONUS: self.rules.six_card_bonus is not None,
+        }[wager]
+
+    def limits(self, wager: str) -> tuple[int, int]:
+        """(minimum, maximum) in cents; a fixed wager has both equal to it."""
+        if wager == PROGRESSIVE and self.rules.progressive is not None:
+            return self.rules.progressive.wager, self.rules.progressive.wager
+        if wager in (HAND_BONUS_PLAYER, HAND_BONUS_DEALER) and self.rules.hand_bonus_wager:
+            return self.rules.hand_bonus_wager, self.rules.hand_bonus_wager
+        if wager in (PROGRESSIVE, HAND_BONUS_PLAYER, HAND_BONUS_DEALER):
+            # Not offered by these rules (a table without it listed its wagers with a KeyError).
+            return 0, 0
+        return {
+            ANTE: (self.ante_min, self.ante_max),
+            SUPER_BONUS_WAGER: (self.ante_min, self.ante_max),
+            QUEENS_UP: (self.queens_up_min, self.queens_up_max),
+            SIX_CARD_BONUS: (self.six_card_bonus_min, self.six_card_bonus_max),
+        }[wager]
+
+    def check_wagers(self, wagers: Mapping[str, object]) -> dict[str, int]:
+        """A box's complete set of wagers against these rules and limits; returns it with the
+        Super Bonus equal to the Ante (the round checks the box and the player)."""
+        ante = amount(wagers.get(ANTE, 0), "the Ante")
+        super_bonus = amount(wagers.get(SUPER_BONUS_WAGER, ante), "the Super Bonus")
+        placed: dict[str, int] = {}
+        if super_bonus != ante:
+            # §657a.7(d)(1): Ante and Super Bonus in equal amounts.
+            raise RuleViolation(
+                "unequal_super_bonus", "the Super Bonus must equal the Ante (§657a.7(d)(1))"
+            )
+        if ante:
+            low, high = self.limits(ANTE)
+            if not low <= ante <= high:
+                raise RuleViolation(
+                    "out_of_limits",
+                    f"the Ante must be between {dollars(low)} and {dollars(high)}",
+                )
+            placed[ANTE] = placed[SUPER_BONUS_WAGER] = ante
+        for wager in OPTIONAL:
+            stake = amount(wagers.get(wager, 0), LABELS[wager])
+            if not stake:
+                continue
+            label = LABELS[wager]
+            if not self.offers(wager):
+                # §657a.7(d)(3)-(6): only if the Rules Submission offers it.
+                raise RuleViolation("not_offered", f"this table does not offer the {label} wager")
+            if not ante:
+                raise RuleViolation(
+                    "ante_required", f"the {label} wager needs an Ante and Super Bonus on the box"
+                )
+            low, high = self.limits(wager)
+            if low == high and stake != low:
+                # §657a.12(d)-(f), interpretation 5: one fixed wager per table.
+                raise RuleViolation(
+                    "fixed_wager", f"the {label} wager is {dollars(low)} at this table"
+                )
+            if not low <= stake <= high:
+                raise RuleViolation(
+                    "out_of_limits",
+                    f"the {label} wager must be between {dollars(low)} and {dollars(high)}",
+                )
+            placed[wager] = stake
+        return placed
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.rules
+        out: dict[str, Any] = {
+            "queens_up_paytable": r.queens_up.name,
+            "progressive": None
+            if r.progressive is None
+            else {
+                "type": r.progressive.table.type.value,
+                "paytable": r.progressive.table.name,
+                "wager": r.progressive.wager,
+            },
+            "hand_bonus": None if r.hand_bonus_wager is None else {"wager": r.hand_bonus_wager},
+            "six_card_bonus_paytable": None if r.six_card_bonus is None else r.six_card_bonus.name,
+            "magic_card_probability": str(r.magic_card_probability),
+            "lucky_bonus_probability": str(r.lucky_bonus_probability),
+            "max_boxes_per_player": r.max_boxes_per_player,
+        }
+        for f in fields(self):
+            if f.name != "rules":
+                out[f.name] = getattr(self, f.name)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TableRules:
+        if not isinstance(d, dict):
+            raise InvalidInput("bad_rules", "table rules must be a mapping of fields")
+        contract_keys = (
+            "queens_up_paytable",
+            "progressive",
+            "hand_bonus",
+            "six_card_bonus_paytable",
+        )
+        from .contract import parse_rules  # the contract imports this module
+
+        try:
+            rules = replace(
+                parse_rules({k: d[k] for k in contract_keys if k in d}),
+                magic_card_probability=Fraction(d.get("magic_card_probability", "0")),
+                lucky_bonus_probability=Fraction(d.get("lucky_bonus_probability", "0")),
+                max_boxes_per_player=d.get("max_boxes_per_player", 2),
+            )
+        except (TypeError, ValueError, ZeroDivisionError) as exc:
+            raise InvalidInput("bad_rules", f"not a Crazy 4 Poker table's rules: {exc}") from None
+        limits = {f.name: d[f.name] for f in fields(cls) if f.name != "rules" and f.name in d}
+        return cls(rules, **limits)

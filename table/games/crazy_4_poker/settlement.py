@@ -11,8 +11,9 @@ Card Hand Bonus on the player's hand, then on the dealer's, with Magic Card and 
 (f); the Six Card Bonus (g). The order matters only for the meters: a meter pays what it holds
 at that box's turn, so a second winner of one meter gets what the first left.
 
-One room past 500 lines: §657a.11(c)-(g) is one ordered procedure in which the meters' amounts
-carry from box to box.
+Past 500 lines: §657a.11(c)-(g) is one ordered procedure in which the meters' amounts carry
+from box to box, and :func:`in_words` tells its result as the round's events carry it (each
+box's lines and hand, the money back, the meters' payouts in the order they were taken).
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
-from table.games.cards import Card, card_code
+from table.games.base import MeterChange
+from table.games.cards import Card, card_code, codes
 from table.games.errors import InvalidInput
+from table.games.events import Transfer
+from table.games.four_card_frenzy.hands import describe
 from table.games.progressive import (
     Increment,
     Meter,
@@ -32,6 +36,7 @@ from table.games.progressive import (
     pay_out,
     share,
 )
+from table.games.shoe import CARDS_PER_STACK
 
 from .hands import (
     BestFour,
@@ -42,6 +47,7 @@ from .hands import (
     check_hand,
     dealer_qualifies,
     five_card_category_trusted,
+    four_card_category_key,
     four_card_hand,
     six_card_hand_trusted,
 )
@@ -60,26 +66,17 @@ from .paytables import (
     Row,
     ToOne,
 )
+from .rules import ANTE as ANTE
+from .rules import HAND_BONUS_DEALER as HAND_BONUS_DEALER
+from .rules import HAND_BONUS_PLAYER as HAND_BONUS_PLAYER
+from .rules import PLAY as PLAY
+from .rules import PROGRESSIVE as PROGRESSIVE
+from .rules import QUEENS_UP as QUEENS_UP
+from .rules import SIX_CARD_BONUS as SIX_CARD_BONUS
+from .rules import SUPER_BONUS_WAGER as SUPER_BONUS_WAGER
+from .rules import WAGER_ORDER as WAGER_ORDER
 from .rules import Rules, check_play
 
-# Wager names, in the contract's order.
-ANTE, PLAY, SUPER_BONUS_WAGER, QUEENS_UP = "ante", "play", "super_bonus", "queens_up"
-PROGRESSIVE, HAND_BONUS_PLAYER, HAND_BONUS_DEALER = (
-    "progressive",
-    "hand_bonus_player",
-    "hand_bonus_dealer",
-)
-SIX_CARD_BONUS = "six_card_bonus"
-WAGER_ORDER: Final = (
-    ANTE,
-    PLAY,
-    SUPER_BONUS_WAGER,
-    QUEENS_UP,
-    PROGRESSIVE,
-    HAND_BONUS_PLAYER,
-    HAND_BONUS_DEALER,
-    SIX_CARD_BONUS,
-)
 MAGIC, LUCKY = "magic_card", "lucky_bonus"
 DEALER: Final = "dealer"
 #: §657a.11(b)(1)-(2), interpretation 3: what a fold forfeits; (b)(3): the Six Card Bonus stays.
@@ -692,6 +689,131 @@ def _magic_and_lucky(
     if lucky:
         out.append((LUCKY, lucky))
     return out
+
+
+def hand_json(cards: Sequence[Card]) -> dict[str, Any]:
+    """A five-card hand in words: the best four (§657a.6(b)) and the five-card category.
+
+    A stack of other than five cards (a misdeal, §657a.13(c), or a jammed shoe, §657a.13(f):
+    the round is void) is shown as dealt, with no hand."""
+    if len(cards) != CARDS_PER_STACK:
+        return {
+            "cards": codes(cards),
+            "best_four": None,
+            "hand": None,
+            "category": None,
+            "five_card_category": None,
+        }
+    hand = best_four(list(cards))
+    return {
+        "cards": codes(cards),
+        "best_four": codes(hand.cards),
+        "hand": describe(hand.value),
+        "category": four_card_category_key(hand.value),
+        "five_card_category": five_card_category_trusted(cards).key,
+    }
+
+
+# --- the settlement in words: what the events and the stored round say ---------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementWords:
+    """A settled round told as the events and the stored round tell it: each box's lines,
+    the money back to each player, the meter payouts in the order they were taken, each
+    player's net and each meter before and after."""
+
+    boxes: list[dict[str, Any]]
+    transfers: list[Transfer]
+    changes: list[MeterChange]
+    players: dict[str, dict[str, int]]
+    meters: dict[str, dict[str, Any]]
+
+
+def in_words(
+    boxes: Sequence[BoxInPlay],
+    settled: Sequence[BoxSettlement],
+    before: Mapping[str, Meter],
+    after: Mapping[str, Meter],
+    paid: Mapping[str, int],
+    reseeds: Mapping[str, int],
+    journal: Sequence[MeterPayment],
+) -> SettlementWords:
+    """:func:`settle`'s answer in the words the round's events carry."""
+    by_box = {b.box: b for b in boxes}
+    transfers: list[Transfer] = []
+    # Every payment out of a meter in the order the settlement took it (a dealer-hand
+    # jackpot's shares together, at the first such box's turn: §657a.12(f)(2)): the
+    # platform books exactly these, so the table pays what settle_round says (issue 23).
+    changes = [
+        MeterChange(
+            p.meter,
+            "payout",
+            paid=p.paid,
+            box=p.box,
+            wager=p.wager,
+            reset=p.reset,
+            percent=p.percent,
+            split=p.split,
+        )
+        for p in journal
+    ]
+    boxes_json: list[dict[str, Any]] = []
+    for s in settled:
+        current = by_box[s.box]
+        # §657a.11(c): folded cards go to the discard rack unseen, unless a Six Card Bonus
+        # kept them on the layout (§657a.11(b)(3)); the others are turned face up.
+        shown = not s.folded or bool(current.wagers.six_card_bonus)
+        lines = []
+        for r in s.results:
+            line: dict[str, Any] = {
+                "wager": r.wager,
+                "stake": r.stake,
+                "outcome": r.outcome.value,
+                "net": r.net,
+            }
+            if r.row:
+                line["row"] = r.row  # the paytable row that paid, as posted
+            lines.append(line)
+            returned = r.stake + r.net
+            if returned > 0:
+                memo = "win" if r.outcome is Outcome.WIN else "push"
+                transfers.append(Transfer(s.player, -returned, memo, s.box, r.wager))
+        for name, amount in s.bonuses:
+            # §657a.12(f)(3): paid on top of the hand-bonus wagers' own results.
+            transfers.append(Transfer(s.player, -amount, name.replace("_", " "), s.box, name))
+        for envy in s.envy:
+            transfers.append(Transfer(s.player, -envy.amount, "envy bonus", s.box, PROGRESSIVE))
+        boxes_json.append(
+            {
+                "box": s.box,
+                "player": s.player,
+                "folded": s.folded,
+                "shown": shown,
+                **(hand_json(current.cards) if shown else {"cards": None}),
+                "six_card_category": None if s.six_card is None else s.six_card.key,
+                "results": lines,
+                "bonuses": dict(s.bonuses),
+                "envy": [
+                    {"from_box": e.from_box, "hand": e.hand, "amount": e.amount} for e in s.envy
+                ],
+                "net": s.net,
+            }
+        )
+    players: dict[str, dict[str, int]] = {}
+    for s in sorted(settled, key=lambda s: s.box):
+        players.setdefault(s.player, {"net": 0})["net"] += s.net
+    meters_json = {
+        name: {
+            "before": {"amount": before[name].amount, "reserve": before[name].reserve},
+            "paid": paid[name],
+            "reseeds": reseeds[name],
+            "amount": after[name].amount,
+            "reserve": after[name].reserve,
+        }
+        for name in sorted(after)
+    }
+    return SettlementWords(boxes_json, transfers, changes, players, meters_json)
 
 
 def settle_round(
