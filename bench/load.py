@@ -238,7 +238,7 @@ def collect_latencies(run: TableRun) -> None:
 
 def version_faults(client: TableClient) -> int:
     """Lost or out-of-order public versions seen by one socket after its snapshot: each
-    version missing below the newest seen, and each one that came after a newer one. (Until
+    version missing below the newest seen, and each one that came after a newer one or again. (Until
     2026-11-26 every version after a gap counted as out of place: one lost frame early in a
     run counted hundreds.)"""
     start = client.snapshot["version"] if client.snapshot else 0
@@ -246,7 +246,7 @@ def version_faults(client: TableClient) -> int:
     if not seen:
         return 0
     lost = len(set(range(start + 1, max(seen) + 1)) - set(seen))
-    late = sum(1 for before, v in zip(seen, seen[1:], strict=False) if v < before)
+    late = sum(1 for before, v in zip(seen, seen[1:], strict=False) if v <= before)
     return lost + late
 
 
