@@ -238,9 +238,9 @@ def collect_latencies(run: TableRun) -> None:
 
 def version_faults(client: TableClient) -> int:
     """Lost or out-of-order public versions seen by one socket after its snapshot: each
-    version missing below the newest seen, and each one that came after a newer one or again. (Until
-    2026-11-26 every version after a gap counted as out of place: one lost frame early in a
-    run counted hundreds.)"""
+    version missing below the newest seen, and each one that came after a newer one or
+    again. (Until 2026-11-26 every version after a gap counted as out of place: one lost
+    frame early in a run counted hundreds.)"""
     start = client.snapshot["version"] if client.snapshot else 0
     seen = [v for v in client.versions if v > start]
     if not seen:
