@@ -61,6 +61,8 @@ def game_record(
         "phase": status.phase,
         "void_reason": status.void_reason or "",
         "void_explanation": status.irregularity or "",
+        # A main game void (the optional wagers settled), in the game's words for recall.
+        "main_game_void_words": g.void_words("main_game_void") if seen.main_game_void else "",
     }
     rules = row.rules or g.rules_to_dict(g.round_rules(state))
     return _with_boxes(row, g, seen, full, status.finished, head, rules, status.deck_back, boxes)
@@ -140,9 +142,7 @@ def _box_line(box: BoxState, mine: bool, visible: bool) -> dict[str, Any]:
     }
 
 
-def recall_rounds(
-    user: User, limit: int = 10, table: Table | None = None
-) -> list[dict[str, Any]]:
+def recall_rounds(user: User, limit: int = 10, table: Table | None = None) -> list[dict[str, Any]]:
     """The last ``limit`` finished rounds this player played (at ``table``, or anywhere),
     with the same detail as the round page: what was face up, plus their own boxes."""
     records = BoxRecord.objects.filter(player=user)

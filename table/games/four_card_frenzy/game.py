@@ -92,6 +92,8 @@ from ..base import (
 )
 
 NAME: Final = "four_card_frenzy"
+#: Not a void of the round: the main game's alone (§684a.13(d)); its words for recall.
+MAIN_GAME_VOID: Final = "main_game_void"
 LABELS: Final = {
     ANTE: "Ante",
     ODDS: "Odds",
@@ -576,6 +578,11 @@ class FourCardFrenzy:
         )
 
     def void_words(self, reason: str) -> str:
+        if reason == MAIN_GAME_VOID:  # recall's note on a round whose main game was void
+            return (
+                "a dealer card was exposed before every decision was made (§684a.13(d)). "
+                "Ante, Odds and Raise were returned; optional wagers were settled"
+            )
         return VOID_REASONS.get(reason, "")
 
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
