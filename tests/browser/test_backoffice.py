@@ -53,3 +53,19 @@ def test_the_compliance_account_reads_the_back_office(browser: Any, site: Site) 
     assert not page.locator("#header").is_visible()
     assert page.locator(".bo-printed").is_visible()
     assert reader.errors == []
+
+
+def test_the_report_fits_a_phone(browser: Any, site: Site) -> None:
+    """At 390x844 a wide report scrolls inside its own box: the page itself is no wider than
+    the screen, so the admin's menu and the form stay where the reader can reach them."""
+    site.stack.manage("shell", "-c", PLAY.replace("Back office browser", "Back office phone"))
+    reader = login(browser, site, "compliance", viewport={"width": 390, "height": 844})
+    page = reader.page
+    for path in ("/admin/table/wagershift/?by=day", "/admin/table/wagershift/meters/"):
+        page.goto(site.url(path))
+        page.locator(".bo-table").first.wait_for()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, (path, width)
+    page.goto(site.url("/admin/table/wagershift/?by=day"))
+    screenshot(page, "backoffice-report-phone")
+    assert reader.errors == []
