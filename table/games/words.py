@@ -18,7 +18,7 @@ cards.js ``cardsText``, game_words.js ``handWords``). Pure: no Django.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 _RANK = {"T": "10"}
@@ -73,3 +73,31 @@ def with_lines_why(box: Mapping[str, Any], why: Any) -> list[dict[str, Any]]:
 def folded(box: Mapping[str, Any]) -> bool:
     decision = box.get("decision")
     return bool(box.get("folded")) or decision == "fold" or decision == 0
+
+
+def annotate(
+    view: dict[str, Any],
+    *,
+    dealer: Callable[[dict[str, Any]], str],
+    why: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], str],
+    reason: Callable[[dict[str, Any], dict[str, Any]], str],
+    box_words: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """``view`` with a game's words: the dealer's ``words``, each settled box's lines' ``why``
+    (``why(line, box, view)``) and its ``reason`` (``reason(box, view)``), and whatever
+    ``box_words`` adds to a box's own copy (a decision's words, a setting's title). A void
+    round's boxes get no why: every stake came back. Nothing of the round's own view is
+    changed in place: each box is copied before its words go in."""
+    if view.get("dealer"):
+        view["dealer"] = {**view["dealer"], "words": dealer(view["dealer"])}
+    boxes = []
+    for box in view["boxes"]:
+        box = dict(box)
+        if box_words is not None:
+            box_words(box)
+        if box.get("results") is not None and view["phase"] != "void":
+            box["results"] = with_lines_why(box, lambda line, b=box: why(line, b, view))
+            box["reason"] = reason(box, view)
+        boxes.append(box)
+    view["boxes"] = boxes
+    return view

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from table.games.words import annotate as annotate_view
 from table.games.words import (
     cards_text,
     dollars,
     folded,
     hand_words,
     lower_first,
-    with_lines_why,
 )
 
 #: §657a.11(b)(3): a fold loses every wager but the Six Card Bonus (and its Envy Bonuses).
@@ -152,21 +152,12 @@ def play_words(box: dict[str, Any], options: dict[str, Any]) -> str:
     )
 
 
+def _box_words(box: dict[str, Any]) -> None:
+    """The deciding owner's ``play_options.words`` (a copy: the view's own stays as it is)."""
+    if box.get("play_options"):
+        box["play_options"] = {**box["play_options"], "words": play_words(box, box["play_options"])}
+
+
 def annotate(view: dict[str, Any]) -> dict[str, Any]:
-    """``view`` with its words (table.games.words): nothing in it changed in place."""
-    if view.get("dealer"):
-        view["dealer"] = {**view["dealer"], "words": dealer_words(view["dealer"])}
-    boxes = []
-    for box in view["boxes"]:
-        box = dict(box)
-        if box.get("play_options"):
-            box["play_options"] = {
-                **box["play_options"],
-                "words": play_words(box, box["play_options"]),
-            }
-        if box.get("results") is not None and view["phase"] != "void":
-            box["results"] = with_lines_why(box, lambda line, b=box: why(line, b, view))
-            box["reason"] = reason(box, view)
-        boxes.append(box)
-    view["boxes"] = boxes
-    return view
+    """``view`` with its words (table.games.words.annotate): nothing in it changed in place."""
+    return annotate_view(view, dealer=dealer_words, why=why, reason=reason, box_words=_box_words)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.games.words import cards_text, folded, hand_words, humanize, with_lines_why
+from table.games.words import annotate as annotate_view
+from table.games.words import cards_text, folded, hand_words, humanize
 
 #: §663a.11(b)(2): a fold keeps the Poker Bonus in action.
 FOLD_KEEPS = ("poker_bonus",)
@@ -143,19 +144,13 @@ def setting_title(setting: dict[str, Any], count: int = 1) -> str:
     return "" if count > 1 else "Your cards set one way only"
 
 
+def _box_words(box: dict[str, Any]) -> None:
+    """Each way of setting the hand with its ``title`` (copies: the view's own stay as they are)."""
+    if box.get("settings"):
+        count = len(box["settings"])
+        box["settings"] = [{**s, "title": setting_title(s, count)} for s in box["settings"]]
+
+
 def annotate(view: dict[str, Any]) -> dict[str, Any]:
-    """``view`` with its words (table.games.words): nothing in it changed in place."""
-    if view.get("dealer"):
-        view["dealer"] = {**view["dealer"], "words": dealer_words(view["dealer"])}
-    boxes = []
-    for box in view["boxes"]:
-        box = dict(box)
-        if box.get("settings"):
-            count = len(box["settings"])
-            box["settings"] = [{**s, "title": setting_title(s, count)} for s in box["settings"]]
-        if box.get("results") is not None and view["phase"] != "void":
-            box["results"] = with_lines_why(box, lambda line, b=box: why(line, b, view))
-            box["reason"] = reason(box, view)
-        boxes.append(box)
-    view["boxes"] = boxes
-    return view
+    """``view`` with its words (table.games.words.annotate): nothing in it changed in place."""
+    return annotate_view(view, dealer=dealer_words, why=why, reason=reason, box_words=_box_words)
