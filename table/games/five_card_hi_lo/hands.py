@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
-from table.games.cards import ACE, Card, card_code, check_distinct
+from table.games.cards import ACE, Card, card_code, check_distinct, codes
 from table.games.errors import InvalidInput, RuleViolation
 
 #: §663a.6(a): 2-9 their pips; 10, J, Q, K count 10; an ace 11 in the high hand ...
@@ -193,3 +193,19 @@ def set_hands(cards: Sequence[Card], high: Sequence[Card], low: Sequence[Card]) 
     if problem is not None:
         raise RuleViolation(*problem)
     return Setting.of(high, low)
+
+
+def setting_json(setting: Setting) -> dict[str, Any]:
+    return {
+        "high": codes(setting.high),
+        "low": codes(setting.low),
+        "high_total": setting.high_total,
+        "low_total": setting.low_total,
+        "ace_low": setting.ace_low,
+    }
+
+
+def offered_settings(cards: Sequence[Card]) -> list[dict[str, Any]]:
+    """The settings the felt offers (§663a.11(d)): aces high, and one ace low when the hand
+    has that choice, each with its totals."""
+    return [setting_json(s) for s in possible_settings(cards)]

@@ -13,11 +13,13 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final
 
-from table.games.cards import Card
-from table.games.errors import InvalidInput
+from table.games.cards import DECK, Card
+from table.games.errors import InvalidInput, RuleViolation
 from table.games.shoe import Deal, DealingPlan, DealPlan, deal, dispense
 
 from .settlement import BoxInPlay
+
+DECK_SIZE: Final = len(DECK)
 
 
 class Irregularity(StrEnum):
@@ -134,6 +136,38 @@ def stub_count_irregularity(deck_count: int, misdealt: bool) -> Irregularity | N
     if deck_count == 52 and not misdealt:
         return None
     return _I.STUB_MISCOUNT_MISDEALT if misdealt else _I.STUB_MISCOUNT
+
+
+def stub_refusal(reason: str, count: int, misdealt: bool) -> RuleViolation | None:
+    """Why a stub count of ``count`` cards (``misdealt``: a box in play or the dealer holds
+    other than five) does not give this void (None: it does). §663a.10(e), (f): 52
+    cards, nothing; a misdeal with 52 cards in the deck, all hands void; a deck that is
+    not 52 cards, all hands void and the deck removed."""
+    if reason == Irregularity.STUB_MISCOUNT_MISDEALT:
+        if not misdealt:
+            if count == DECK_SIZE:
+                return RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
+            return RuleViolation(
+                "not_misdealt",
+                f"every hand holds five cards and the deck counts {count}: the cards were not "
+                "misdealt; the void is for the stub miscount, the deck removed (§663a.10(f))",
+            )
+        if count != DECK_SIZE:
+            return RuleViolation(
+                "deck_miscount",
+                f"the deck counts {count} cards, not 52: the void is for the stub miscount, "
+                "the deck removed (§663a.10(f))",
+            )
+        return None
+    if count == DECK_SIZE:
+        if misdealt:
+            return RuleViolation(
+                "misdealt",
+                "the deck counts 52 cards but a hand does not hold five: the cards were "
+                "misdealt, the deck stays (§663a.10(f))",
+            )
+        return RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
+    return None
 
 
 def stub_count_due(rounds_since_count: int, counting_shuffler: bool) -> bool:

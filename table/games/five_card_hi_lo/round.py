@@ -22,8 +22,12 @@ salt are published when the round is over.
 
 The round is the shared skeleton's (:mod:`table.games.skeleton`: betting, no more bets, the
 turn, time-outs, leaving, voids, commit-reveal, the stored form); this module keeps what ch. 663a
-decides: the wagers, the deal's words, the fold-or-Play decision, the setting step, the stub
-count's two voids and the settlement.
+decides: the deal's words, the fold-or-Play decision, the setting step, when the stub count's
+two voids may be called and the settlement's order. What a box may wager is
+:meth:`.rules.HiLoRules.check_wagers`'s, what the stub count shows
+:func:`.irregularities.stub_refusal`'s, and the settlement told in words
+:func:`.settlement.in_words`'s. (Past 500 lines: the setting step, §663a.11(d) and
+§663a.7(f), is a phase of this game's own, with its turns, time-outs and players leaving.)
 """
 
 from __future__ import annotations
@@ -34,29 +38,35 @@ from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
-from table.games.cards import DECK, Card, card_code, codes, parse_card
+from table.games.cards import Card, card_code, codes, parse_card
 from table.games.common import adjacent, check_bettor
-from table.games.common import check_amount as _amount
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Step, Transfer, to_player
 from table.games.shoe import DealPlan, Fault
 from table.games.skeleton import DEALER, SkeletonBox, SkeletonRound, VoidReason
 
-from .hands import Setting, default_setting, house_way, possible_settings, set_hands
-from .irregularities import Irregularity, consequence, deal_round
+from .hands import (
+    Setting,
+    default_setting,
+    house_way,
+    offered_settings,
+    possible_settings,
+    set_hands,
+    setting_json,
+)
+from .irregularities import Irregularity, consequence, deal_round, stub_refusal
 from .poker import poker_rank_trusted
 from .rules import OPTIONAL, HiLoRules
 from .settlement import (
     ANTE,
-    ANTE_BONUS,
     PLAY,
     POKER_BONUS,
     TIE,
     BoxInPlay,
-    Outcome,
     RoundSettlement,
     Wagers,
+    in_words,
     setting_order,
     settle_round,
 )
@@ -223,22 +233,6 @@ def _cards_given(value: object, what: str) -> list[Card]:
     return out
 
 
-def setting_json(setting: Setting) -> dict[str, Any]:
-    return {
-        "high": codes(setting.high),
-        "low": codes(setting.low),
-        "high_total": setting.high_total,
-        "low_total": setting.low_total,
-        "ace_low": setting.ace_low,
-    }
-
-
-def offered_settings(cards: Sequence[Card]) -> list[dict[str, Any]]:
-    """The settings the felt offers (§663a.11(d)): aces high, and one ace low when the hand
-    has that choice, each with its totals."""
-    return [setting_json(s) for s in possible_settings(cards)]
-
-
 @dataclass(slots=True)
 class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
     """A round of Five Card Hi-Lo on the shared skeleton, with the setting step of its own."""
@@ -264,33 +258,8 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
         """Validate a box's complete set of wagers (Ante, and Tie and Poker Bonus if offered)."""
         self._require(Phase.BETTING)
         box, current = check_bettor(self.boxes, box, player, wagers, (ANTE, *OPTIONAL))
-        ante = _amount(wagers.get(ANTE, 0), "Ante")
-        placed: dict[str, int] = {}
-        if ante:
-            low, high = self.rules.limits(ANTE)
-            if not low <= ante <= high:
-                raise RuleViolation(
-                    "out_of_limits", f"Ante must be between {low / 100:.2f} and {high / 100:.2f}"
-                )
-            placed[ANTE] = ante
-        for wager in OPTIONAL:
-            amount = _amount(wagers.get(wager, 0), wager)
-            if not amount:
-                continue
-            label = wager.replace("_", " ")
-            if not self.rules.offers(wager):
-                # §663a.7(e): only if the Rules Submission offers it.
-                raise RuleViolation("not_offered", f"this table does not offer the {label} wager")
-            if not ante:
-                # §663a.7(e): offered "to each player who placed an Ante Wager".
-                raise RuleViolation("ante_required", f"the {label} wager needs an Ante on the box")
-            low, high = self.rules.limits(wager)
-            if not low <= amount <= high:
-                raise RuleViolation(
-                    "out_of_limits",
-                    f"the {label} wager must be between {low / 100:.2f} and {high / 100:.2f}",
-                )
-            placed[wager] = amount
+        placed = self.rules.check_wagers(wagers)
+        ante = placed.get(ANTE, 0)
         if ante:
             mine = sorted({*self.boxes_of(player), box})
             if len(mine) > self.rules.boxes_per_player():
@@ -604,53 +573,11 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
         Ante and Play, the Ante Bonus, the Tie, the Poker Bonus (§663a.11(f)-(j), §663a.12)."""
         self._require(Phase.REVEALED)
         result = self._settlement()
-        events: list[Event] = []
-        transfers: list[Transfer] = []
-        boxes_json = []
-        for settled in result.boxes:
-            play = self.boxes[settled.box]
-            lines = []
-            for line in settled.lines:
-                stake = 0 if line.wager == ANTE_BONUS else play.wagers.get(line.wager, 0)
-                lines.append(
-                    {
-                        "wager": line.wager,
-                        "stake": stake,
-                        "outcome": line.outcome.value,
-                        "net": line.net,
-                        "hand": None if line.hand is None else str(line.hand),
-                    }
-                )
-                # What comes back: the stake with its winnings, the stake on a push, nothing
-                # on a loss; the Ante Bonus has no stake of its own (house interpretation 1).
-                returned = 0 if line.outcome is Outcome.LOSE else stake + line.net
-                if returned:
-                    memo = "ante bonus" if line.wager == ANTE_BONUS else line.outcome.value
-                    transfers.append(
-                        Transfer(settled.player, -returned, memo, settled.box, line.wager)
-                    )
-            # §663a.11(c): a folded box without a Poker Bonus went to the discard rack unseen.
-            shown = settled.played or play.wagers.get(POKER_BONUS, 0) > 0
-            setting = settled.setting
-            box_json = {
-                "box": settled.box,
-                "player": settled.player,
-                "played": settled.played,
-                "folded": play.folded,
-                "cards": codes(play.cards) if shown else None,
-                "poker_hand": settled.poker_hand.value if shown else None,
-                "setting": None if setting is None else setting_json(setting),
-                "results": lines,
-                "net": settled.net,
-            }
-            boxes_json.append(box_json)
-            events.append(Event("box_settled", box_json))
-        players: dict[str, dict[str, int]] = {}
-        for name, net in result.players.items():
-            players[name] = {"net": net}
-        results = {"dealer": self.dealer_public(), "boxes": boxes_json, "players": players}
+        said = in_words(result, self.boxes)
+        events = [Event("box_settled", box) for box in said.boxes]
+        results = {"dealer": self.dealer_public(), "boxes": said.boxes, "players": said.players}
         events.append(self.settled(results))
-        return Step(tuple(events), tuple(transfers))
+        return Step(tuple(events), tuple(said.transfers))
 
     # --- irregularities (§663a.13, §663a.10(f)) ------------------------------------------------
 
@@ -664,37 +591,7 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
         return any(len(hand) != 5 for hand in hands)
 
     def _stub_refusal(self, reason: str) -> RuleViolation | None:
-        """Why the stub count does not give this void (None: it does). §663a.10(e), (f): 52
-        cards, nothing; a misdeal with 52 cards in the deck, all hands void; a deck that is
-        not 52 cards, all hands void and the deck removed."""
-        count = self.stub_count()
-        if reason == Irregularity.STUB_MISCOUNT_MISDEALT:
-            if not self.misdealt():
-                if count == len(DECK):
-                    return RuleViolation(
-                        "stub_correct", "the stub counts 52 cards: nothing to void"
-                    )
-                return RuleViolation(
-                    "not_misdealt",
-                    f"every hand holds five cards and the deck counts {count}: the cards were not "
-                    "misdealt; the void is for the stub miscount, the deck removed (§663a.10(f))",
-                )
-            if count != len(DECK):
-                return RuleViolation(
-                    "deck_miscount",
-                    f"the deck counts {count} cards, not 52: the void is for the stub miscount, "
-                    "the deck removed (§663a.10(f))",
-                )
-            return None
-        if count == len(DECK):
-            if self.misdealt():
-                return RuleViolation(
-                    "misdealt",
-                    "the deck counts 52 cards but a hand does not hold five: the cards were "
-                    "misdealt, the deck stays (§663a.10(f))",
-                )
-            return RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
-        return None
+        return stub_refusal(reason, self.stub_count(), self.misdealt())
 
     def void(self, reason: str) -> Step:
         """Void the round for a named irregularity: every stake goes back (§663a.13). A stub

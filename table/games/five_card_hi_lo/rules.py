@@ -7,12 +7,13 @@ cannot be used, as (field, plain words), for the admin form.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from table.games.base import MIN_CLOCK_SECONDS
-from table.games.common import limits_problems
-from table.games.errors import InvalidInput
+from table.games.common import check_amount, limits_problems
+from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import plain_dict
 
 from .paytables import ANTE_BONUS_PAYTABLES, POKER_BONUS_PAYTABLES
@@ -69,6 +70,38 @@ class HiLoRules:
             TIE: (self.tie_min, self.tie_max),
             POKER_BONUS: (self.poker_bonus_min, self.poker_bonus_max),
         }[wager]
+
+    def check_wagers(self, wagers: Mapping[str, object]) -> dict[str, int]:
+        """A box's complete set of wagers (Ante, and Tie and Poker Bonus if offered) against
+        these rules and limits (the round checks the box and the player)."""
+        ante = check_amount(wagers.get(ANTE, 0), "Ante")
+        placed: dict[str, int] = {}
+        if ante:
+            low, high = self.limits(ANTE)
+            if not low <= ante <= high:
+                raise RuleViolation(
+                    "out_of_limits", f"Ante must be between {low / 100:.2f} and {high / 100:.2f}"
+                )
+            placed[ANTE] = ante
+        for wager in OPTIONAL:
+            amount = check_amount(wagers.get(wager, 0), wager)
+            if not amount:
+                continue
+            label = wager.replace("_", " ")
+            if not self.offers(wager):
+                # §663a.7(e): only if the Rules Submission offers it.
+                raise RuleViolation("not_offered", f"this table does not offer the {label} wager")
+            if not ante:
+                # §663a.7(e): offered "to each player who placed an Ante Wager".
+                raise RuleViolation("ante_required", f"the {label} wager needs an Ante on the box")
+            low, high = self.limits(wager)
+            if not low <= amount <= high:
+                raise RuleViolation(
+                    "out_of_limits",
+                    f"the {label} wager must be between {low / 100:.2f} and {high / 100:.2f}",
+                )
+            placed[wager] = amount
+        return placed
 
     def boxes_per_player(self) -> int:
         return 2 if self.adjacent_boxes else 1

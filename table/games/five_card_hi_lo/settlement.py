@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final, Protocol
 
-from table.games.cards import Card, check_distinct
+from table.games.cards import Card, check_distinct, codes
 from table.games.errors import InvalidInput
+from table.games.events import Transfer
 
-from .hands import Setting, house_way
+from .hands import Setting, house_way, setting_json
 from .paytables import (
     ANTE_PLAY_ODDS,
     TIE_ODDS,
@@ -297,3 +298,76 @@ def check_boxes(boxes: Sequence[BoxInPlay], adjacent_allowed: bool = True) -> No
         problem = player_boxes_problem(numbers, adjacent_allowed)
         if problem is not None:
             raise InvalidInput("bad_boxes", f"player {player!r}: {problem}")
+
+
+# --- the settlement in words: what the events and the stored round say ---------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementWords:
+    """A settled round told as the events and the stored round tell it: each box's lines,
+    the money back to each player, each player's net."""
+
+    boxes: list[dict[str, Any]]
+    transfers: list[Transfer]
+    players: dict[str, dict[str, int]]
+
+
+class PlayedBox(Protocol):
+    """What :func:`in_words` reads of a round's box."""
+
+    @property
+    def box(self) -> int: ...
+    @property
+    def wagers(self) -> dict[str, int]: ...
+    @property
+    def cards(self) -> list[Card]: ...
+    @property
+    def folded(self) -> bool: ...
+
+
+def in_words(result: RoundSettlement, boxes: Mapping[int, PlayedBox]) -> SettlementWords:
+    """:func:`settle_round`'s answer in the words the round's events carry (§663a.11(c),
+    (f)-(j), §663a.12)."""
+    transfers: list[Transfer] = []
+    boxes_json = []
+    for settled in result.boxes:
+        play = boxes[settled.box]
+        lines = []
+        for line in settled.lines:
+            stake = 0 if line.wager == ANTE_BONUS else play.wagers.get(line.wager, 0)
+            lines.append(
+                {
+                    "wager": line.wager,
+                    "stake": stake,
+                    "outcome": line.outcome.value,
+                    "net": line.net,
+                    "hand": None if line.hand is None else str(line.hand),
+                }
+            )
+            # What comes back: the stake with its winnings, the stake on a push, nothing
+            # on a loss; the Ante Bonus has no stake of its own (house interpretation 1).
+            returned = 0 if line.outcome is Outcome.LOSE else stake + line.net
+            if returned:
+                memo = "ante bonus" if line.wager == ANTE_BONUS else line.outcome.value
+                transfers.append(Transfer(settled.player, -returned, memo, settled.box, line.wager))
+        # §663a.11(c): a folded box without a Poker Bonus went to the discard rack unseen.
+        shown = settled.played or play.wagers.get(POKER_BONUS, 0) > 0
+        setting = settled.setting
+        boxes_json.append(
+            {
+                "box": settled.box,
+                "player": settled.player,
+                "played": settled.played,
+                "folded": play.folded,
+                "cards": codes(play.cards) if shown else None,
+                "poker_hand": settled.poker_hand.value if shown else None,
+                "setting": None if setting is None else setting_json(setting),
+                "results": lines,
+                "net": settled.net,
+            }
+        )
+    players: dict[str, dict[str, int]] = {}
+    for name, net in result.players.items():
+        players[name] = {"net": net}
+    return SettlementWords(boxes_json, transfers, players)
