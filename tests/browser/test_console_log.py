@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Site, login, screenshot
+from .helpers import generic_ante_play_round
 from .test_generic_live import MAKE_TABLE
 
 pytestmark = [pytest.mark.browser]
@@ -43,23 +44,7 @@ def test_the_console_log_tells_the_round(browser: Any, site: Site, size: Any) ->
     if button.inner_text().strip() == "Open the table":
         button.click()
     expect(button).to_have_text("Open betting")
-    button.click()
-    expect(app).to_have_attribute("data-phase", "betting")
-    form = player.page.locator("#bet-form fieldset[data-box='4']")
-    form.locator("#bet-4-ante").fill("5")
-    form.get_by_role("button", name="Place wagers on box 4").click()
-    expect(button).to_have_text("No more bets")
-    button.click()
-    expect(button).to_have_text("Deal")
-    button.click()
-    turn = player.page.locator("#my-turn")
-    expect(turn).to_be_visible()
-    turn.get_by_role("button", name=re.compile(r"^Play 1x")).click()
-    expect(button).to_have_text(re.compile("^Reveal"))
-    button.click()
-    expect(button).to_have_text("Settle")
-    button.click()
-    expect(app).to_have_attribute("data-phase", "settled")
+    generic_ante_play_round(player.page, dealer.page, 4)
     expect(dealer.page.locator("#console")).to_have_attribute("data-phase", "settled")
     # The players' log has the round; the console's has it too, line for line in words.
     felt_log = player.page.locator("#log")

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, Site, login
-from .helpers import shot
+from .helpers import generic_ante_play_round, shot
 
 DESKTOP = {"width": 1440, "height": 900}
 
@@ -50,26 +50,8 @@ def test_crazy_4_poker_round_on_the_live_stack(browser: Any, site: Site) -> None
     expect(app).to_have_attribute("data-game", "crazy_4_poker")
     expect(alice.page.locator("#meters .g-meter")).to_have_count(2)
     alice.page.click("#box-3 .sit")
-    button = dealer.page.locator("#next-action")
-    expect(button).to_have_text("Open betting")
-    button.click()
-    expect(app).to_have_attribute("data-phase", "betting")
-    form = alice.page.locator("#bet-form fieldset[data-box='3']")
-    form.locator("#bet-3-ante").fill("5")
-    form.get_by_role("button", name="Place wagers on box 3").click()
-    expect(alice.page.locator("#box-3 .g-chip").filter(has_text="Ante")).to_contain_text("$5")
-    expect(button).to_have_text("No more bets")
-    button.click()
-    expect(button).to_have_text("Deal")
-    button.click()
-    turn = alice.page.locator("#my-turn")
-    expect(turn).to_be_visible()
-    turn.get_by_role("button", name=re.compile(r"^Play 1x")).click()
-    expect(button).to_have_text(re.compile("^Reveal"))
-    button.click()
-    expect(button).to_have_text("Settle")
-    button.click()
-    expect(app).to_have_attribute("data-phase", "settled")
+    expect(dealer.page.locator("#next-action")).to_have_text("Open betting")
+    generic_ante_play_round(alice.page, dealer.page, 3)
     expect(alice.page.locator("#my-result li[data-wager='ante'] .res-why")).not_to_be_empty()
     expect(alice.page.locator("#round-result")).to_be_visible()
     # The pinned bar says why (issue 28: it said only "You lost $…"): the hands that decided
