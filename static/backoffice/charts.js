@@ -19,7 +19,7 @@
   function draw(el, spec) {
     const xs = spec.labels.map((_, i) => i);
     const data = [xs, ...spec.series.map((s) => s.values)];
-    const width = Math.max(320, Math.min(el.parentElement.clientWidth || 640, 1300));
+    const width = Math.max(240, Math.min(el.parentElement.clientWidth || 640, 1300));
     const opts = {
       width: width,
       height: 260,
@@ -57,6 +57,23 @@
   document.addEventListener("click", (e) => {
     if (e.target instanceof Element && e.target.closest("[data-print]")) window.print();
   });
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  // A report wider than the screen scrolls inside its own box (backoffice.css, a phone): such
+  // a box takes the keyboard's focus, so it can be scrolled without a mouse (WCAG 2.1.1);
+  // one that fits is no tab stop.
+  function scrollable() {
+    document.querySelectorAll(".bo-table").forEach((el) => {
+      if (el.scrollWidth > el.clientWidth + 1) {
+        el.setAttribute("tabindex", "0");
+      } else {
+        el.removeAttribute("tabindex");
+      }
+    });
+  }
+  function ready() {
+    start();
+    scrollable();
+    window.addEventListener("resize", scrollable);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

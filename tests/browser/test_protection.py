@@ -242,3 +242,8 @@ def test_the_bar_follows_a_round_live(
     page.evaluate("window.scrollTo(0, 0)")  # the bar, over the settled felt
     screenshot(page, f"protection-live-{size}")
     assert not [e for e in player.errors if "status.json" not in e], player.errors
+    # The seat goes back: the live stack is one per browser worker, and a later test in the
+    # same worker (the lobby's) sits at a box it expects free.
+    player.page.click(f"#stand-{box}")
+    expect(player.page.locator(f"#box-{box} .sit")).to_be_visible()
+    assert box in site.free_boxes()
