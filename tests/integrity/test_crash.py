@@ -266,15 +266,19 @@ async def play(c: Crasher, redis: OwnRedis) -> list[int]:
     await c.connect()
     for name, client in c.clients.items():
         assert client.snapshot is not None
+        # bob has decided: his Raise is on his box, in the view's words too (the felt's
+        # "Raised 1x"), and the Raise he was offered (play_options) is gone.
         assert client.snapshot["round"]["boxes"] == [
-            {
-                **b,
-                **(
-                    {"decision": 1, "wagers": {**b["wagers"], "raise": 5_00}}
-                    if b["box"] == 3
-                    else {}
-                ),
-            }
+            {k: v for k, v in b.items() if k != "play_options"}
+            | (
+                {
+                    "decision": 1,
+                    "wagers": {**b["wagers"], "raise": 5_00},
+                    "decision_words": "Raised 1x",
+                }
+                if b["box"] == 3
+                else {}
+            )
             for b in before[name]["round"]["boxes"]
         ], name
     await c.ok("dealer", cmd="reveal")
