@@ -467,3 +467,11 @@ def spread_markdown(entries: Sequence[tuple[str, Mapping[str, Any]]], what: str)
         "",
     ]
     return out
+
+
+def viewer_role(dealer: bool, viewer: str | None) -> str:
+    """Who a round view is for, as every game's view says it: the dealer, a seated or
+    logged-in player (``viewer``, their name), or a spectator (no name)."""
+    if dealer:
+        return "dealer"
+    return "player" if viewer is not None else "spectator"

@@ -24,17 +24,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from table.games.cards import codes
+from table.games.common import viewer_role
 
 from .settlement import ANTE, SIX_CARD_BONUS
 from .words import annotate
 
 if TYPE_CHECKING:
     from .round import BoxPlay, Round
-
-DEALER_ROLE = "dealer"
-PLAYER_ROLE = "player"
-SPECTATOR_ROLE = "spectator"
-
 
 def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any]) -> dict[str, Any]:
     from .round import Phase, hand_json
@@ -85,7 +81,7 @@ def project(rnd: Round, viewer: str | None, dealer: bool = False) -> dict[str, A
     settled = {b["box"]: b for b in results.get("boxes", [])}
     revealed = rnd.phase in (Phase.REVEALED, Phase.SETTLED)
     six_in_play = rnd.six_card_bonus_card is not None
-    role = DEALER_ROLE if dealer else (PLAYER_ROLE if viewer is not None else SPECTATOR_ROLE)
+    role = viewer_role(dealer, viewer)
     view: dict[str, Any] = {
         "game": "crazy_4_poker",
         "round": rnd.number,

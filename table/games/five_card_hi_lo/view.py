@@ -23,15 +23,12 @@ from __future__ import annotations
 from typing import Any
 
 from table.games.cards import codes
+from table.games.common import viewer_role
 
 from .poker import poker_rank_trusted
 from .round import GAME, VOID_REASONS, BoxPlay, Phase, Round, offered_settings, setting_json
 from .settlement import POKER_BONUS
 from .words import annotate
-
-DEALER_ROLE = "dealer"
-PLAYER_ROLE = "player"
-SPECTATOR_ROLE = "spectator"
 
 
 def _box_view(
@@ -82,7 +79,7 @@ def round_view(rnd: Round, viewer: str | None, *, dealer: bool = False) -> dict[
     name = None if dealer else viewer
     settled = {b["box"]: b for b in (rnd.results or {}).get("boxes", [])}
     boxes = [_box_view(rnd, rnd.boxes[n], name, settled.get(n)) for n in sorted(rnd.boxes)]
-    role = DEALER_ROLE if dealer else (PLAYER_ROLE if viewer is not None else SPECTATOR_ROLE)
+    role = viewer_role(dealer, viewer)
     view: dict[str, Any] = {
         "game": GAME,
         "round": rnd.number,

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from table.games.cards import codes
+from table.games.common import viewer_role
 from table.games.shoe import CARDS_PER_STACK
 
 from .hands import best_four, describe, max_raise_multiple
@@ -35,11 +36,6 @@ from .words import annotate
 
 if TYPE_CHECKING:
     from .round import BoxPlay, Round
-
-DEALER_ROLE = "dealer"
-PLAYER_ROLE = "player"
-SPECTATOR_ROLE = "spectator"
-
 
 def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any]) -> dict[str, Any]:
     from .round import Phase
@@ -95,7 +91,7 @@ def project(rnd: Round, viewer: str | None, dealer: bool = False) -> dict[str, A
     settled = {b["box"]: b for b in results.get("boxes", [])}
     shown = rnd.dealer_visible()
     dealer_hand = rnd.dealer_public() if shown else None
-    role = DEALER_ROLE if dealer else (PLAYER_ROLE if viewer is not None else SPECTATOR_ROLE)
+    role = viewer_role(dealer, viewer)
     view: dict[str, Any] = {
         "game": "four_card_frenzy",
         "round": rnd.number,
