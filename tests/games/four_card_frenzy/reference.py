@@ -2,7 +2,8 @@
 
 Written from the regulation (58 Pa. Code ch. 684a) and RULES.md, *not* from the engine: it
 imports nothing from ``table.engine``. Cards are the strings of the contract (``"AS"``), ranks
-2..14, and the paytables are the hand-copied posted figures of :mod:`tests.engine.posted`.
+2..14, and the paytables are the hand-copied posted figures of
+:mod:`tests.games.four_card_frenzy.posted`.
 Only valid input is handled; :func:`settle_reference` answers in the exact JSON shape of the
 ``settle_round`` contract so that it can be compared key by key with the engine.
 """

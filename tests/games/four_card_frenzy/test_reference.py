@@ -24,7 +24,7 @@ from table.games.four_card_frenzy.settlement import settle
 
 from . import reference
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def reference_max_raise(cards: Sequence[str]) -> int:

@@ -18,7 +18,7 @@ from table.games.four_card_frenzy.round import VOID_REASONS, Phase, Round
 from table.games.four_card_frenzy.rules import TableRules
 from table.games.shoe import Fault, shuffle
 
-from ..conftest import SeededSource
+from ...conftest import SeededSource
 
 RULES = TableRules(adjacent_boxes=3)
 

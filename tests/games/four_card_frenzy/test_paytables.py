@@ -1,6 +1,7 @@
 """Every paytable row against the figures as written (§684a.12, manufacturer's appendices).
 
-The expected figures live in :mod:`tests.engine.posted`, copied by hand from the seeds.
+The expected figures live in :mod:`tests.games.four_card_frenzy.posted`, copied by hand from
+the seeds.
 """
 
 from __future__ import annotations

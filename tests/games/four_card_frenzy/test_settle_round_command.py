@@ -21,7 +21,7 @@ from tests.examples import rules_md_round
 
 from .test_settlement import EXAMPLE_OUTPUT
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 Doc = dict[str, Any]
 

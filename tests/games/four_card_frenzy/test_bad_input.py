@@ -25,7 +25,7 @@ from table.games.four_card_frenzy.round import Round
 from table.games.four_card_frenzy.rules import TableRules
 from table.games.four_card_frenzy.settlement import BoxInPlay, Rules
 
-from ..conftest import SeededSource
+from ...conftest import SeededSource
 from .helpers import cards
 
 GOOD_BOX = BoxInPlay(1, "p1", tuple(cards("AS AD AH 7C 2S")), {"ante": 100, "odds": 100})
