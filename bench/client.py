@@ -28,6 +28,11 @@ class TableClient:
     """One socket: keeps every frame, answers commands, and tracks versions.
 
     ``arrivals`` maps (version) to the monotonic time the public frame of that version came.
+    Like a browser's client (static/table/protocol.js) it asks for a snapshot when a public
+    version comes with one missing before it; it counts the versions missing (``lost``), those
+    that came after a newer one or again (``late``), the snapshots it asked for on a gap
+    (``gap_snapshots``) and those the server sent unasked in place of a version it gave up on
+    (``resyncs``).
     """
 
     def __init__(self, name: str, url: str, cookie: str | None, origin: str) -> None:
@@ -53,6 +58,11 @@ class TableClient:
         #: The process that took this socket, as a proxy in front names it (HAProxy's
         #: ``X-Frenzy-Server``, docs/deploy/haproxy.cfg); None without one.
         self.server: str | None = None
+        self.version: int | None = None  # the last public version seen (or snapshot's)
+        self.lost = 0
+        self.late = 0
+        self.gap_snapshots = 0
+        self.resyncs = 0
 
     async def connect(self) -> TableClient:
         headers = {"Origin": self.origin}
@@ -94,11 +104,15 @@ class TableClient:
                 if kind == "events" and not frame.get("private"):
                     self.arrivals.setdefault(frame["version"], now)
                     self.versions.append(frame["version"])
+                    await self._check_version(frame["version"])
                     self.kinds.update(e["kind"] for e in frame["events"])
                     async with self.arrived:
                         self.arrived.notify_all()
                 elif kind == "snapshot":
+                    if self.snapshot is not None and "ref" not in frame:
+                        self.resyncs += 1
                     self.snapshot = frame
+                    self.version = max(self.version or 0, frame["version"])
                 elif kind in ("ok", "error"):
                     if kind == "error":
                         self.errors.append(frame)
@@ -109,6 +123,18 @@ class TableClient:
                         self.waiters.remove((pred, fut))
         except websockets.ConnectionClosed:
             pass
+
+    async def _check_version(self, version: int) -> None:
+        """A public version after the last one seen: the next, or a gap (counted, and a
+        snapshot asked for, as a browser does), or one that came late (counted)."""
+        last = self.version
+        if last is not None and version > last + 1:
+            self.lost += version - last - 1
+            self.gap_snapshots += 1
+            await self.ws.send(json.dumps({"cmd": "snapshot", "ref": f"gap-{version}"}))
+        elif last is not None and version <= last:
+            self.late += 1
+        self.version = max(last or 0, version)
 
     async def wait_for(
         self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10, since: int = 0

@@ -237,17 +237,12 @@ def collect_latencies(run: TableRun) -> None:
 
 
 def version_faults(client: TableClient) -> int:
-    """Lost or out-of-order public versions seen by one socket after its snapshot: each
-    version missing below the newest seen, and each one that came after a newer one or
-    again. (Until 2026-11-26 every version after a gap counted as out of place: one lost
-    frame early in a run counted hundreds.)"""
-    start = client.snapshot["version"] if client.snapshot else 0
-    seen = [v for v in client.versions if v > start]
-    if not seen:
-        return 0
-    lost = len(set(range(start + 1, max(seen) + 1)) - set(seen))
-    late = sum(1 for before, v in zip(seen, seen[1:], strict=False) if v <= before)
-    return lost + late
+    """Lost or out-of-order public versions seen by one socket, counted as they came
+    (bench.client: each version missing before a newer one, each one that came after a newer
+    one or again; a snapshot covers the versions up to its own). (Until 2026-11-26 every
+    version after a gap counted as out of place: one lost frame early in a run counted
+    hundreds; until 2026-11-27 a socket's last snapshot hid the faults before it.)"""
+    return client.lost + client.late
 
 
 async def run_tables(
@@ -352,6 +347,10 @@ async def run_tables(
         # Frames the sockets received, by type, over the whole run (the seating's included).
         "frame_types": types,
         "version_faults": faults,
+        # Snapshots the clients asked for on a gap, and those the server sent in place of a
+        # version it gave up on (table.consumers.give_up_gap).
+        "gap_snapshots": sum(c.gap_snapshots for run in runs for c in run.sockets),
+        "resyncs": sum(c.resyncs for run in runs for c in run.sockets),
         "refusals": refusals,
         # Behind a proxy that names the process (docs/deploy/haproxy.cfg): each table's
         # sockets by process.
@@ -465,7 +464,8 @@ def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
         *cpu_lines(result, baseline),
         f"seating refused       {len(result['refusals'])} times (sockets turned away or seats refused by the guard; then let in)",
         f"errors                {len(result['errors'])}",
-        f"lost/out-of-order     {result['version_faults']} versions",
+        f"lost/out-of-order     {result['version_faults']} versions   (snapshots asked on a gap "
+        f"{result['gap_snapshots']}, sent by the server in place of a lost version {result['resyncs']})",
         f"load client loop lag  p99 {result['client_lag_p99_ms']:.1f} ms   max {result['client_lag_max_ms']:.1f} ms   (the tool's own share of the latencies above)",
     ]
     if len(result["games"]) > 1:

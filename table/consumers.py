@@ -64,19 +64,22 @@ IDLE_SECONDS = 120.0
 BEAT_SECONDS = 5.0
 #: Frames of one table can cross on the way here (published by two processes, or by a
 #: consumer and the clock): a socket holds a frame whose predecessor has not come for up to
-#: this long, then sends what it holds and the client, seeing the gap, asks for a snapshot.
+#: this long (plus the lag, :func:`gap_seconds`); a version that still has not come is given
+#: up on, and the socket sends its client a snapshot in its place (:meth:`give_up_gap`).
 GAP_SECONDS = 0.5
 
-#: At most this long in all, however late this process runs.
+#: At most this long in all, however late the processes run.
 GAP_MAX_SECONDS = 5.0
 
 
 def gap_seconds() -> float:
-    """How long a socket holds frames for a missing one: GAP_SECONDS, and twice this
-    process's lag on top (table.lag): a process that runs late reads the frames another
-    process published through Redis late as well, and giving up too soon makes every
-    client of the table ask for a snapshot."""
-    return min(GAP_MAX_SECONDS, GAP_SECONDS + 2 * lag.current().value)
+    """How long a socket holds frames for a missing one: GAP_SECONDS, and twice the largest
+    lag of the deployment's processes on top (table.lag.deployment): the missing frame was
+    published by whichever process ran its command, and one that runs late publishes late
+    (its event loop hands the frame to Redis only when it gets round to it); this process,
+    late itself, reads every frame late as well. Giving up too soon costs a snapshot for
+    every socket of the table."""
+    return min(GAP_MAX_SECONDS, GAP_SECONDS + 2 * lag.deployment())
 
 
 #: A frame held for its turn: (private, frame text or None, view text or None, whether the
@@ -314,6 +317,8 @@ class TableConsumer(FrameConsumer):
         #: whether the view is a dealer console's)
         self.held: dict[int, list[Held]] = {}
         self.gap_timer: asyncio.TimerHandle | None = None
+        self.gap_since = 0.0  # when the gap held open now began (monotonic)
+        self.resyncing = False  # a snapshot in place of a version given up on is on its way
         self.sending = asyncio.Lock()
         # Protocol v2 (a felt drawn from views, ``FeltParts.view_frames``): a round view
         # after the frames, and the linked meters' frames.
@@ -481,20 +486,22 @@ class TableConsumer(FrameConsumer):
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=fastsql.dumps(content))
 
-    async def send_snapshot(self, ref: str | None = None) -> None:
+    async def send_snapshot(self, ref: str | None = None, at_least: int = 0) -> None:
         """Off the command threads (table.crowd): a spectator's comes from the per-version
         cache; a logged-in viewer asking again at the same version within a second gets the
-        one just sent. Never older than what this socket was already sent."""
+        one just sent. Never older than what this socket was already sent, nor than
+        ``at_least``."""
+        at_least = max(at_least, (self.next_version or 1) - 1)
         if not self.authenticated:
             version, text = await crowd.public_snapshot(
-                self.table_id, (self.next_version or 1) - 1, fresh=self.next_version is None
+                self.table_id, at_least, fresh=self.next_version is None
             )
             text = crowd.with_now(text, ref)
         else:
             last = self.last_snapshot
             # The shared version read may be up to VERSION_TTL old: frames this socket was
-            # sent after that snapshot say it is out of date, whatever the read says.
-            if last is not None and last[1]["version"] + 1 < (self.next_version or 0):
+            # sent or holds after that snapshot say it is out of date, whatever the read says.
+            if last is not None and last[1]["version"] < at_least:
                 last = None
             if last is not None and time.monotonic() - last[0] < crowd.REUSE_SECONDS:
                 if await crowd.table_version(self.table_id) != last[1]["version"]:
@@ -556,13 +563,17 @@ class TableConsumer(FrameConsumer):
         # seated player's view comes that way with every version), and on a loaded event
         # loop it may be processed more than GAP_SECONDS later.
         gap = any(version > self.next_version for version in self.held)
-        if gap and self.gap_timer is None:
-            self.gap_timer = asyncio.get_running_loop().call_later(
-                gap_seconds(), lambda: asyncio.ensure_future(self.give_up_gap())
-            )
+        if gap and self.gap_timer is None and not self.resyncing:
+            self.gap_since = time.monotonic()
+            self.hold_gap(gap_seconds())
         elif not gap and self.gap_timer is not None:
             self.gap_timer.cancel()
             self.gap_timer = None
+
+    def hold_gap(self, seconds: float) -> None:
+        self.gap_timer = asyncio.get_running_loop().call_later(
+            seconds, lambda: asyncio.ensure_future(self.give_up_gap())
+        )
 
     async def send_version(self, version: int, frames: list[Held]) -> tuple[int, str] | None:
         """One version's frames: the private one (if any) first, then the public one. At a
@@ -592,18 +603,36 @@ class TableConsumer(FrameConsumer):
             await self.send(text_data=view[1])
 
     async def give_up_gap(self) -> None:
-        """A version never came (a process died between commit and publish, or the layer
-        lost it): send what is held, in order; the client sees the gap and asks for a
-        snapshot."""
+        """A version has not come for :func:`gap_seconds`. If the deployment's lag has grown
+        meanwhile, wait as long as it now calls for. Else it is not coming (a process died
+        between commit and publish, or the layer lost it): the client gets a snapshot in its
+        place, at least as new as every version held; the held versions it covers are
+        dropped and the later ones follow it. Versions never go out of order or with one
+        missing (a straggler that comes after the snapshot is in it: table_frame drops it)."""
         async with self.sending:
             self.gap_timer = None
-            if self.next_version is None or not self.held:
+            if self.next_version is None or not self.held or self.resyncing:
                 return
-            view: tuple[int, str] | None = None
-            for version in sorted(self.held):
-                view = await self.send_version(version, self.held.pop(version)) or view
-                self.next_version = max(self.next_version, version + 1)
-            await self.send_view(view)
+            newest = max(self.held)
+            if newest <= self.next_version:
+                return  # no gap any more (only the next version's private frames wait)
+            more = gap_seconds() - (time.monotonic() - self.gap_since)
+            if more > 0.05:
+                self.hold_gap(more)
+                return
+            self.resyncing = True
+        log.warning(
+            "table %s: version %s never came within %.1f s; a snapshot in its place",
+            self.table_id,
+            self.next_version,
+            time.monotonic() - self.gap_since,
+        )
+        try:
+            await self.send_snapshot(at_least=newest)
+        finally:
+            self.resyncing = False
+        async with self.sending:
+            await self.release()  # a gap beyond the snapshot is held open again
 
     # --- protocol v2: the round view and the meters ----------------------------------------
 

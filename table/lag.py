@@ -12,6 +12,12 @@ again when it has caught up), and the consumers stop admitting new watchers and 
 a message that says why (``server_busy``); seated players, their commands and the dealer go
 on. It is *caught up* again once the lag has stayed under half the limit for
 ``RECOVER_SECONDS``. :func:`reading` is the metric (``/status/lag.json``, and the log).
+
+Each process also tells the others its lag, through the channel layer's Redis, and reads
+theirs (:func:`_share`, every ``SHARE_SECONDS``): a table's frames come from whichever process
+ran its command, and a process that runs late publishes late, so a socket holding a gap open
+for a frame of another process waits as long as *that* process's lag calls for
+(:func:`deployment`, consumers.gap_seconds).
 """
 
 from __future__ import annotations
@@ -20,9 +26,10 @@ import asyncio
 import logging
 import math
 import os
+import secrets
 import time
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +44,11 @@ MEMORY = 1.0
 ALPHA = 0.2
 #: Under half the limit for this long: caught up.
 RECOVER_SECONDS = 3.0
+#: How often a process tells the others its lag and reads theirs, seconds.
+SHARE_SECONDS = 0.25
+#: A process not heard from for this long is gone (stopped, died): no longer counted. Until
+#: then its silence counts as lag (a process whose event loop is stuck cannot say so).
+GONE_SECONDS = 3.0
 
 BUSY_WATCHERS = (
     "This table's server is very busy right now, so it lets no new watchers in for the "
@@ -58,6 +70,10 @@ class Lag:
     refused_watchers: int = 0
     refused_seats: int = 0
     episodes: int = 0  # times the process fell behind
+    #: The other processes' lag as they last told it: process key -> (lag s, wall time of
+    #: its telling). Wall time: the processes of a deployment share a clock (one host, or
+    #: hosts kept in step by NTP to a few milliseconds).
+    others: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def value(self) -> float:
@@ -110,6 +126,7 @@ def current() -> Lag:
     if found is None or found[1].done():
         lag = Lag()
         _lags[loop] = (lag, loop.create_task(_sample(lag)))
+        _start_sharing(lag, loop)
         _current = lag
         return lag
     return found[0]
@@ -129,6 +146,75 @@ async def _sample(lag: Lag) -> None:
         lag.update(time.monotonic())
 
 
+def others_lag(lag: Lag, now: float) -> float:
+    """The largest lag among the other processes: as each last told it, or the time since it
+    last did (less the telling period) if that is longer; those silent for GONE_SECONDS are
+    gone."""
+    worst = 0.0
+    for value, said in lag.others.values():
+        silent = now - said
+        if silent < GONE_SECONDS:
+            worst = max(worst, value, silent - SHARE_SECONDS)
+    return worst
+
+
+def deployment() -> float:
+    """The lag that frames reaching this process may carry: this process's own and the
+    largest of the others' (seconds)."""
+    watch = current()
+    return max(watch.value, others_lag(watch, time.time()))
+
+
+async def _share(lag: Lag, url: str, key: str) -> None:
+    """Every SHARE_SECONDS: this process's lag into one Redis hash of the deployment, and the
+    others' out of it (one round trip). A process's field is its pid and a token; fields of
+    this pid are skipped (in production one event loop per process; tests make one per test,
+    and a finished test's loop is no other process)."""
+    import redis.asyncio as redis
+
+    client = redis.from_url(url)
+    pid = f"{os.getpid()}:"
+    me = pid + secrets.token_hex(4)
+    try:
+        while True:
+            try:
+                pipe = client.pipeline(transaction=False)
+                pipe.hset(key, me, f"{lag.value:.4f} {time.time():.4f}")
+                pipe.expire(key, 3600)
+                pipe.hgetall(key)
+                *_, fields = await pipe.execute()
+                others: dict[str, tuple[float, float]] = {}
+                for name, text in fields.items():
+                    name = name.decode()
+                    if name.startswith(pid):
+                        continue
+                    value, said = text.decode().split()
+                    others[name] = (float(value), float(said))
+                lag.others = others
+            except Exception:  # Redis is away: the last readings age into GONE_SECONDS
+                log.debug("lag sharing: no answer from Redis", exc_info=True)
+            await asyncio.sleep(SHARE_SECONDS)
+    finally:
+        lag.others = {}
+
+
+def _start_sharing(lag: Lag, loop: asyncio.AbstractEventLoop) -> None:
+    from django.conf import settings
+
+    url = getattr(settings, "REDIS_URL", "")
+    if not url:
+        return  # one process (the in-memory layer): nothing to share
+    prefix = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix", "frenzy")
+    _sharing[loop] = loop.create_task(_share(lag, url, f"{prefix}:lag"))
+
+
+#: The sharing task of each loop's measure (kept referenced: a task only weakly held may be
+#: collected while it waits).
+_sharing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def note_wait(lag: Lag, seconds: float) -> None:
     """A command waited ``seconds`` for a service thread (measured in that thread)."""
     lag.wait += ALPHA * (seconds - lag.wait)
@@ -144,6 +230,7 @@ def reading() -> dict[str, float | int | bool]:
     lag = _current
     return {
         "lag_ms": round(lag.value * 1000, 1),
+        "others_lag_ms": round(others_lag(lag, time.time()) * 1000, 1),
         "loop_lag_ms": round(lag.loop * 1000, 1),
         "command_wait_ms": round(lag.wait * 1000, 1),
         "worst_loop_lag_ms": round(lag.worst * 1000, 1),

@@ -2,20 +2,27 @@
 
 Two Daphne processes (or a consumer and the clock) publish one table's versions
 independently, so frames can cross on the way to a socket; each socket puts them back in
-order, and gives up on a version that never comes after ``GAP_SECONDS`` (the client then sees
-the gap and asks for a snapshot).
+order, waits for a missing one as long as the slowest process's lag calls for (table.lag
+shares each process's lag through Redis), and sends a snapshot in place of a version that
+never comes: a client never gets versions out of order or with one missing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 
-from table import consumers
+from table import consumers, lag
 from table.broadcast import frame_message, group_send_many, table_group, user_group
+from table.models import Table
 
 from .conftest import open_socket
 
@@ -59,24 +66,108 @@ async def test_frames_that_cross_go_out_in_version_order(table_setup: dict[str, 
     await sock.close()
 
 
-async def test_a_version_that_never_comes_is_given_up(
+def commit_versions(table_id: int, version: int) -> None:
+    """The table's version moves on in the database, as commands committed by another
+    process would move it (their frames are sent by hand)."""
+    Table.objects.filter(pk=table_id).update(version=version)
+
+
+@asynccontextmanager
+async def lagging_peer(seconds: float) -> AsyncIterator[None]:
+    """Another process of the deployment that says, through the layer's Redis, that it runs
+    ``seconds`` late (as table.lag._share does), for as long as the block lasts."""
+    import redis.asyncio as redis
+
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+    key, field = f"{prefix}:lag", "peer-process:test"
+    client = redis.from_url(settings.REDIS_URL)
+
+    async def tell() -> None:
+        while True:
+            await client.hset(key, field, f"{seconds:.4f} {time.time():.4f}")
+            await asyncio.sleep(0.1)
+
+    telling = asyncio.ensure_future(tell())
+    watch = lag.current()
+    try:
+        for _ in range(50):  # this process reads it within SHARE_SECONDS
+            if lag.others_lag(watch, time.time()) >= seconds:
+                break
+            await asyncio.sleep(0.05)
+        assert lag.deployment() >= seconds
+        yield
+    finally:
+        telling.cancel()
+        await client.hdel(key, field)
+        await client.aclose()
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="processes share their lag through Redis")
+async def test_a_frame_published_late_by_a_lagging_process_goes_out_in_order(
+    table_setup: dict[str, Any],
+) -> None:
+    """The other process runs 1 s late, so its frame of version v + 1 reaches this process
+    1.2 s after v + 2 (published on time by another): the socket waits for it (0.5 s plus
+    twice the other's lag) and sends both in order. Before, it waited 0.5 s plus twice its
+    own lag, sent v + 2 with v + 1 missing, and dropped v + 1 when it came."""
+    table = table_setup["table"]
+    sock = await open_socket(table.pk, table_setup["alice"])
+    v = (await sock.recv())["version"]
+    await database_sync_to_async(commit_versions)(table.pk, v + 2)
+    layer = get_channel_layer()
+    async with lagging_peer(1.0):
+        await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 2)))
+        await asyncio.sleep(1.2)
+        await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 1)))
+        got = [await sock.recv(timeout=5) for _ in range(2)]
+    assert [(f["type"], f["version"]) for f in got] == [("events", v + 1), ("events", v + 2)]
+    assert await sock.comm.receive_nothing(timeout=0.3)
+    await sock.close()
+
+
+async def test_a_version_that_never_comes_is_replaced_by_a_snapshot(
     table_setup: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Version v + 1 was committed but its frame is lost (its process died before it
+    published): after the wait the socket sends a snapshot in its place, as new as what it
+    holds, and nothing of what it held that the snapshot covers; the client sees no gap."""
     monkeypatch.setattr(consumers, "GAP_SECONDS", 0.3)
     table = table_setup["table"]
     sock = await open_socket(table.pk)
     v = (await sock.recv())["version"]
+    await database_sync_to_async(commit_versions)(table.pk, v + 2)
     layer = get_channel_layer()
     started = time.monotonic()
     await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 2)))
-    late = await sock.recv(timeout=5)
+    resync = await sock.recv(timeout=5)
     waited = time.monotonic() - started
-    # Held for the missing version, then sent: the client sees v + 2 after v and resyncs.
-    assert late["version"] == v + 2 and waited >= 0.25
-    # Once given up, the next versions flow at once.
+    assert resync["type"] == "snapshot" and resync["version"] == v + 2, resync
+    assert waited >= 0.25 and "ref" not in resync
+    # The next versions flow at once.
     await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 3)))
     assert (await sock.recv(timeout=1))["version"] == v + 3
-    # A straggler older than what was sent is not sent out of order.
+    # A straggler older than what was sent is in the snapshot: not sent out of order.
     await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 1)))
+    assert await sock.comm.receive_nothing(timeout=0.5)
+    await sock.close()
+
+
+async def test_a_snapshot_in_place_of_a_lost_version_for_a_seated_player(
+    table_setup: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for a logged-in socket (its own snapshot, not the spectators' cache), with a
+    snapshot it was sent a moment ago that is now too old to stand in."""
+    monkeypatch.setattr(consumers, "GAP_SECONDS", 0.3)
+    table = table_setup["table"]
+    sock = await open_socket(table.pk, table_setup["alice"])
+    v = (await sock.recv())["version"]
+    await database_sync_to_async(commit_versions)(table.pk, v + 3)
+    layer = get_channel_layer()
+    await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 1)))
+    assert (await sock.recv(timeout=1))["version"] == v + 1
+    await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 3)))
+    resync = await sock.recv(timeout=5)
+    assert resync["type"] == "snapshot" and resync["version"] == v + 3, resync
+    await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 2)))
     assert await sock.comm.receive_nothing(timeout=0.5)
     await sock.close()

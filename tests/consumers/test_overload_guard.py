@@ -113,3 +113,18 @@ async def test_a_late_process_waits_longer_for_a_frame_that_crossed() -> None:
     watch.loop = 60.0
     assert consumers.gap_seconds() == consumers.GAP_MAX_SECONDS
     watch.loop = 0.0
+
+
+def test_another_process_lag_counts_and_so_does_its_silence() -> None:
+    """The frame a socket waits for may come from any process: the wait follows the largest
+    lag the others told (table.lag._share), and a process that has not told it for a while
+    counts as that late (a stuck event loop cannot say so), until it is gone."""
+    watch = lag.Lag()
+    now = 1000.0
+    assert lag.others_lag(watch, now) == 0.0
+    watch.others = {"1:a": (0.3, now - 0.1), "2:b": (0.9, now - 0.2)}
+    assert lag.others_lag(watch, now) == pytest.approx(0.9)
+    watch.others = {"1:a": (0.1, now - 2.0)}  # silent for 2 s
+    assert lag.others_lag(watch, now) == pytest.approx(2.0 - lag.SHARE_SECONDS)
+    watch.others = {"1:a": (0.1, now - lag.GONE_SECONDS - 1)}  # gone
+    assert lag.others_lag(watch, now) == 0.0
