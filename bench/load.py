@@ -16,17 +16,35 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from importlib import import_module
+from typing import Any, Protocol
 
 from bench.client import Refused, TableClient
+from table.games import ENTRIES
+from table.games import game as game_named
 
+#: The dealer's steps of a round at a table whose felt draws from events (its
+#: :class:`EventPlayer` says what to wait for before which).
 DEALER_STEPS = ("open_betting", "no_more_bets", "deal", "reveal", "settle")
-#: Four Card Frenzy's bots keep their own commands (``bet``, ``decide``); the other games'
-#: bots send the generic ``act`` frame (:func:`other_game_bot`).
-FOUR_CARD_FRENZY = "four_card_frenzy"
+#: The dealer's moves a view offers, as the console's commands (docs/protocol.md, "view
+#: frames"); the console never times a box out or voids in the bench.
+DEALER_COMMANDS = {
+    "close_betting": "no_more_bets",
+    "deal": "deal",
+    "reveal": "reveal",
+    "settle": "settle",
+}
+#: The players' moves a bot makes (it never takes its wagers back).
+PLAYER_MOVES = ("bet", "decide", "set_hands")
+#: A bot's required wagers (the Ante), in cents, within the move's limits; each optional
+#: wager it makes (half the time each) at its lowest.
+STAKE = 1000
+#: How often a bot picks a move's last choice (the most it may commit: the largest Raise or
+#: Play, the last setting offered) rather than its first (fold, the first setting).
+COMMIT = 0.8
 #: How long a bot or the console waits for the answer to a command. Past capacity a busy
 #: server answers late but answers (it queues, it does not drop): a bot that gave up after
 #: 10 s died with its task, never decided, and its table stalled (150 tables, 2026-11-26).
@@ -41,17 +59,50 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+class EventPlayer(Protocol):
+    """A game's bench player where its felt draws from the table's events, not from round
+    views (the ``PLAYER`` of the module its registry entry names as ``bench``): no view
+    frames come to play from, so the game's own bot plays its events."""
+
+    #: Before which dealer step (:data:`DEALER_STEPS`) to wait for how many public events of
+    #: which kind: (kind, per seated box: True, or once a round: False).
+    waits: Mapping[str, tuple[str, bool]]
+
+    async def play(
+        self, client: TableClient, box: int, rng: random.Random, think: float
+    ) -> None: ...
+
+
+def event_player(game: str) -> EventPlayer | None:
+    """The game's own bench player (None: its tables send round views, and the bots play
+    their moves)."""
+    entry = ENTRIES[game]
+    if game_named(game).felt.view_frames:
+        return None
+    found: EventPlayer | None = None
+    if entry.bench is not None:
+        found = getattr(import_module(entry.bench), "PLAYER", None)
+    if found is None:
+        raise ValueError(
+            f"{game}: its felt draws from events (no round views to play from) and its "
+            "registry entry names no bench module with a PLAYER"
+        )
+    return found
+
+
 @dataclass
 class TableRun:
     table_id: int
     dealer: TableClient
     players: list[tuple[TableClient, int]]
+    game: str
     latencies: list[float] = field(default_factory=list)
     pending: list[tuple[float, int, str]] = field(default_factory=list)  # sent, version, step
     by_step: dict[str, list[float]] = field(default_factory=dict)
-    game: str = FOUR_CARD_FRENZY
     rounds: int = 0
     errors: list[str] = field(default_factory=list)
+    #: The game's own player where its tables send no round views (:func:`event_player`).
+    events_only: EventPlayer | None = None
 
     @property
     def sockets(self) -> list[TableClient]:
@@ -104,33 +155,56 @@ async def events_of(client: TableClient) -> AsyncIterator[tuple[str, dict[str, A
                     yield event["kind"], event["data"], frame["version"]
 
 
-async def player_bot(
-    client: TableClient,
-    box: int,
-    rng: random.Random,
-    think: float,
-    game: str = FOUR_CARD_FRENZY,
-) -> None:
-    """Bet when betting opens; raise or fold when it is this box's turn."""
-    if game != FOUR_CARD_FRENZY:
-        await other_game_bot(client, box, rng, think, game)
-        return
-    hand_max = 1
-    async for kind, data, _ in events_of(client):
-        if kind == "round_opened":
+async def views_of(client: TableClient) -> AsyncIterator[dict[str, Any]]:
+    """The round as this socket's viewer sees it, each time a newer view comes (the
+    snapshot's first), for ever; of a burst only the newest, as a felt draws it. Between
+    rounds: an empty dict."""
+    seen = 0
+    newest = -1
+    if client.snapshot is not None:
+        newest = client.snapshot["version"]
+        yield client.snapshot.get("round") or {}
+    while True:
+        await client.wait_for(lambda f: True, timeout=3600, since=seen)
+        frames = client.frames[seen:]
+        seen += len(frames)
+        views = [f for f in frames if f.get("type") == "view" and f["version"] > newest]
+        if views:
+            newest = views[-1]["version"]
+            yield views[-1].get("round") or {}
+
+
+def move_args(move: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """What a bot sends with a move a view offers, knowing no game: one of its choices
+    (:data:`COMMIT`), or its amounts filled in (each required one at :data:`STAKE` within its
+    limits, each optional one half the time at its lowest)."""
+    choices = move["choices"]
+    if choices:
+        return dict(choices[-1 if rng.random() < COMMIT else 0]["args"])
+    args = {}
+    for amount in move["amounts"]:
+        if amount["required"]:
+            args[amount["arg"]] = min(max(STAKE, amount["low"]), amount["high"])
+        elif rng.random() < 0.5:
+            args[amount["arg"]] = amount["low"]
+    return args
+
+
+async def player_bot(client: TableClient, box: int, rng: random.Random, think: float) -> None:
+    """A player who knows no game: each of its box's moves its round views offer (a bet
+    when betting opens, its decision or setting when its turn comes), once a round, after
+    thinking up to ``think`` seconds, as a felt's player would (static/table/felt_generic.js
+    draws the same moves)."""
+    made: set[tuple[int, str]] = set()
+    async for view in views_of(client):
+        for move in view.get("moves", ()):
+            key = (view["round"], move["move"])
+            if move["box"] != box or move["move"] not in PLAYER_MOVES or key in made:
+                continue
+            made.add(key)
             await asyncio.sleep(rng.uniform(0, think))
-            wagers = {"ante": 1000}
-            if rng.random() < 0.5:
-                wagers["four_card_bonus"] = 500
-            if rng.random() < 0.3:
-                wagers["all_six"] = 100
-            await answered(client, cmd="act", move="bet", box=box, args=wagers)
-        elif kind == "hole_cards" and data["box"] == box:
-            hand_max = data["max_raise"]
-        elif kind == "turn" and data["box"] == box:
-            await asyncio.sleep(rng.uniform(0, think))
-            multiple = hand_max if rng.random() < 0.8 else 0
-            await answered(client, cmd="act", move="decide", box=box, args={"raise": multiple})
+            await act(client, move["move"], box, move_args(move, rng))
+            break
 
 
 async def answered(client: TableClient, **message: Any) -> None:
@@ -148,79 +222,105 @@ async def act(client: TableClient, move: str, box: int, args: dict[str, Any]) ->
     await answered(client, cmd="act", move=move, box=box, args=args)
 
 
-async def other_game_bot(
-    client: TableClient, box: int, rng: random.Random, think: float, game: str
-) -> None:
-    """A Crazy 4 Poker or Five Card Hi-Lo player: an Ante (Crazy 4 Poker's Super Bonus goes
-    with it), Play 1x or fold on its turn (Hi-Lo: always Play, so that every round reaches
-    the setting), and on its setting turn the first setting its move offers (from the round
-    view that follows the turn's frame, as a browser's felt reads it: the bot does not
-    evaluate hands)."""
-    async for kind, data, version in events_of(client):
-        if kind == "round_opened":
-            await asyncio.sleep(rng.uniform(0, think))
-            await act(client, "bet", box, {"ante": 1000})
-        elif kind == "turn" and data.get("box") == box:
-            await asyncio.sleep(rng.uniform(0, think))
-            if game == "crazy_4_poker":
-                play = 1000 if rng.random() < 0.8 else 0
-                await act(client, "decide", box, {"play": play})
-            else:
-                await act(client, "decide", box, {"play": True})
-        elif kind == "setting_turn" and data.get("box") == box:
-            await asyncio.sleep(rng.uniform(0, think))
+async def dealer_command(run: TableRun, step: str, pause: float) -> dict[str, Any] | None:
+    """The console's ``step`` after ``pause``, timed from its sending when it is done; a
+    refusal is noted (and returned); None: no answer (noted: the table stops)."""
+    await asyncio.sleep(pause)
+    sent = time.monotonic()
+    try:
+        reply = await run.dealer.command(cmd=step, timeout=REPLY_SECONDS)
+    except TimeoutError:
+        run.errors.append(f"table {run.table_id}: no answer to {step}")
+        return None
+    if reply["type"] != "ok":
+        run.errors.append(f"{step}: {reply.get('code')} {reply.get('message')}")
+    else:
+        run.pending.append((sent, reply["version"], step))
+    return reply
 
-            def is_view(f: dict[str, Any], v: int = version) -> bool:
-                return f.get("type") == "view" and f["version"] >= v
 
-            try:
-                view = await client.wait_for(is_view, timeout=REPLY_SECONDS)
-            except TimeoutError:
-                client.errors.append({"type": "error", "code": "no_view", "box": box})
+def due_step(view: dict[str, Any], seated: int) -> str | None:
+    """The console's command the dealer's view offers now, if the bench's dealer takes it:
+    no more bets once every seated box has bet, the deal, the reveal (once no box is
+    awaited: the view offers it then) and the settlement; "open_betting" between rounds."""
+    if not view or view.get("phase") in ("settled", "void"):
+        return "open_betting"
+    for move in view.get("moves", ()):
+        step = DEALER_COMMANDS.get(move["move"])
+        if step == "no_more_bets":
+            if sum(1 for b in view["boxes"] if b["wagers"]) < seated:
                 continue
-            moves = ((view.get("round") or {}).get("moves")) or []
-            setting = next((m for m in moves if m["move"] == "set_hands" and m["box"] == box), None)
-            if setting is None:
-                client.errors.append({"setting": "no set_hands move offered", "box": box})
-                continue
-            await act(client, "set_hands", box, setting["choices"][0]["args"])
-
-
-#: The event after which the dealer may reveal, per game (Hi-Lo sets the hands after the
-#: decisions).
-READY_TO_REVEAL = {"five_card_hi_lo": "settings_complete"}
+        if step is not None:
+            return step
+    return None
 
 
 async def dealer_loop(run: TableRun, rounds: int, pause: float, start: float = 0.0) -> None:
+    """The console: each step its round views offer when it is due (:func:`due_step`), for
+    ``rounds`` rounds from opening the betting to the settlement."""
+    if run.events_only is not None:
+        await event_dealer_loop(run, run.events_only, rounds, pause, start)
+        return
     dealer = run.dealer
     await asyncio.sleep(start)  # real tables do not all open betting at the same instant
+    snapshot = dealer.snapshot or {}
+    view: dict[str, Any] = snapshot.get("round") or {}
+    seen = snapshot.get("version", 0)  # the version of the view in hand
+    since = 0
+    while run.rounds < rounds:
+        step = due_step(view, len(run.players))
+        after = seen + 1  # nothing due: a newer view
+        if step is not None:
+            reply = await dealer_command(run, step, pause)
+            if reply is None:
+                return
+            if reply["type"] == "ok":
+                # The view of this command's version or a later one: an older one would
+                # offer the step just taken.
+                after = reply["version"]
+                if step == "settle":
+                    run.rounds += 1
+                    view, seen = {}, after  # the betting opens next
+                    continue
+
+        def fresh(f: dict[str, Any], after: int = after) -> bool:
+            return f.get("type") == "view" and f["version"] >= after
+
+        try:
+            found = await dealer.wait_for(fresh, timeout=60, since=since)
+        except TimeoutError:
+            # The table stops here, counted as an error: the run goes on to its report.
+            run.errors.append(
+                f"table {run.table_id}: no view from version {after} within 60 s of waiting "
+                "(a frame the console never got: see lost/out-of-order)"
+            )
+            return
+        since += dealer.frames[since:].index(found) + 1
+        view, seen = found.get("round") or {}, found["version"]
+
+
+async def event_dealer_loop(
+    run: TableRun, player: EventPlayer, rounds: int, pause: float, start: float = 0.0
+) -> None:
+    """The console at a table whose game sends no round views: :data:`DEALER_STEPS`, each
+    after the events its game's bench player says to wait for."""
+    dealer = run.dealer
+    await asyncio.sleep(start)
     for _ in range(rounds):
         for step in DEALER_STEPS:
-            try:
-                if step == "no_more_bets":
-                    # Wait until every bot has bet (each sends one bet per round).
-                    await dealer.wait_count("wagers_placed", (run.rounds + 1) * len(run.players))
-                if step == "reveal":
-                    ready = READY_TO_REVEAL.get(run.game, "decisions_complete")
-                    await dealer.wait_count(ready, run.rounds + 1)
-            except TimeoutError:
-                # The table stops here, counted as an error: the run goes on to its report.
-                run.errors.append(
-                    f"table {run.table_id}: no {step} within 60 s of waiting (a frame the "
-                    "console never got: see lost/out-of-order)"
-                )
+            if step in player.waits:
+                kind, per_box = player.waits[step]
+                count = (run.rounds + 1) * (len(run.players) if per_box else 1)
+                try:
+                    await dealer.wait_count(kind, count)
+                except TimeoutError:
+                    run.errors.append(
+                        f"table {run.table_id}: no {step} within 60 s of waiting (a frame the "
+                        "console never got: see lost/out-of-order)"
+                    )
+                    return
+            if await dealer_command(run, step, pause) is None:
                 return
-            await asyncio.sleep(pause)
-            sent = time.monotonic()
-            try:
-                reply = await dealer.command(cmd=step, timeout=REPLY_SECONDS)
-            except TimeoutError:
-                run.errors.append(f"table {run.table_id}: no answer to {step}")
-                return
-            if reply["type"] != "ok":
-                run.errors.append(f"{step}: {reply.get('code')} {reply.get('message')}")
-                continue
-            run.pending.append((sent, reply["version"], step))
         run.rounds += 1
 
 
@@ -282,9 +382,15 @@ async def run_tables(
             )
             await sit_retrying(client, box, refusals)
             players.append((client, box))
-        runs.append(TableRun(tid, dealer, players, game=spec.get("game", FOUR_CARD_FRENZY)))
+        runs.append(
+            TableRun(tid, dealer, players, spec["game"], events_only=event_player(spec["game"]))
+        )
     bots = [
-        asyncio.create_task(player_bot(c, box, random.Random(rng.random()), think, run.game))
+        asyncio.create_task(
+            (run.events_only.play if run.events_only else player_bot)(
+                c, box, random.Random(rng.random()), think
+            )
+        )
         for run in runs
         for c, box in run.players
     ]

@@ -47,6 +47,13 @@ class GameEntry:
     ``"game"`` key, so a round without one is this game's (at most one game says so).
     ``default``: the game the admin's Rules Submission form offers first and the demo's first
     table (at most one).
+    ``bench``: the module of the game's own benchmarks, if any: its engine's figures
+    (``manage.py bench_engine`` runs its ``ENGINE``, ``bench.engine.EngineBench``) and, for a
+    game whose felt draws from the table's events rather than round views
+    (``FeltParts.view_frames`` False: no view frames to play from), its bench player
+    (``manage.py bench_load`` plays its ``PLAYER``, ``bench.load.EventPlayer``). A game
+    whose felt draws from views needs none: the bench's bots play any such game from the
+    moves its views offer.
     """
 
     name: str
@@ -60,6 +67,7 @@ class GameEntry:
     report_order: int | None = None
     unkeyed: bool = False
     default: bool = False
+    bench: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():

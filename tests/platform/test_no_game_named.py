@@ -60,13 +60,10 @@ NOT_YET: dict[str, tuple[int, str]] = {
     "bench/commands.py": (2, BENCH),
     "bench/engine.py": (4, BENCH),
     "bench/enumeration.py": (1, BENCH),
-    "bench/load.py": (12, BENCH),
     "bench/rounds.py": (1, BENCH),
     "bench/settle_corpus.py": (1, BENCH),
     "table/management/commands/bench_commands.py": (10, BENCH),
     "table/management/commands/bench_engine.py": (3, BENCH),
-    "table/management/commands/bench_flood.py": (3, BENCH),
-    "table/management/commands/bench_load.py": (15, BENCH),
 }
 
 

@@ -16,15 +16,15 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from bench.flood import run, summary
-from bench.load import FOUR_CARD_FRENZY
 from table import duties, ledger, services
 from table.demo import dealer_permission, make_user
+from table.games import default_game
 from table.management.commands.bench_load import bench_rules, bot_user, cookie_for
 from table.models import DealerAssignment, Seat, Table
 
 
 def seed(tables: int) -> list[dict[str, Any]]:
-    rules = bench_rules(FOUR_CARD_FRENZY)  # bench_load's Four Card Frenzy rules
+    rules = bench_rules(default_game())  # bench_load's rules of the default game
     dealer = make_user("bench-dealer")
     dealer.user_permissions.add(dealer_permission())
     dealer_cookie = cookie_for(dealer)

@@ -22,42 +22,38 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
-from bench.load import FOUR_CARD_FRENZY, run_baseline, run_tables, summary
+from bench.load import run_baseline, run_tables, summary
 from bench.servers import HAPROXY, cpu_seconds, haproxy_config
 from table import duties, ledger, meters, services
 from table.demo import dealer_permission, make_user
-from table.games import GAMES, game
+from table.games import ENTRIES, GAMES, game
 from table.models import DealerAssignment, ProgressiveMeter, RulesSubmission, Seat, Table
-
-#: What the bench's Four Card Frenzy tables choose besides the game's default rules: one box
-#: per bot player, and time enough to decide under load.
-FOUR_CARD_FRENZY_BENCH: dict[str, Any] = {
-    "adjacent_boxes": 1,
-    "ante_min": 5_00,
-    "decision_seconds": 60,
-}
 
 
 def bench_rules(name: str) -> RulesSubmission:
-    """The bench tables' Rules Submission of a game: Four Card Frenzy's as before (its
-    defaults but :data:`FOUR_CARD_FRENZY_BENCH`); the other games' the game's default rules
-    (Crazy 4 Poker's with a Five-Card Progressive and the hand bonus, so every round moves the
-    shared meters)."""
+    """The bench tables' Rules Submission of a game: its demo table's (the game's default
+    rules with the choices its registry entry's ``demo`` makes; none: the defaults). The
+    meters those rules need are linked to every bench table of the game
+    (:func:`link_meters`)."""
     played = game(name)
-    stored = played.rules_to_dict(played.default_rules())
-    title = f"Bench rules ({played.title})"
-    if name == FOUR_CARD_FRENZY:
-        stored = played.rules_to_dict(played.parse_rules({**stored, **FOUR_CARD_FRENZY_BENCH}))
-        title = "Bench rules"
-    rules, _ = RulesSubmission.objects.get_or_create(
-        name=title, defaults={"game": name, "choices": stored}
+    demo = ENTRIES[name].demo
+    choices = dict(demo.choices) if demo is not None else {}
+    stored = played.rules_to_dict(
+        played.parse_rules({**played.rules_to_dict(played.default_rules()), **choices})
     )
-    return rules
+    title = f"Bench rules ({played.title})"
+    same = RulesSubmission.objects.filter(game=name, name__startswith=title).order_by("pk")
+    for rules in same:
+        if rules.choices == stored:
+            return rules
+    # Made again when the demo's choices changed: a Rules Submission in use stays as it was.
+    suffix = f" {same.count() + 1}" if same.exists() else ""
+    return RulesSubmission.objects.create(name=title + suffix, game=name, choices=stored)
 
 
 def link_meters(rules: RulesSubmission, tables: list[Table]) -> None:
-    """Every meter the rules need, one per pool, linked to every bench table of the game: the
-    bench's Crazy 4 Poker tables share their meters, as a casino's linked tables do."""
+    """Every meter the rules need, one per pool, linked to every bench table of the game: a
+    game's bench tables share their meters, as a casino's linked tables do."""
     for spec in game(rules.game).meters(rules.game_rules()):
         kind, paytable, wager = spec.pool.split(":")
         meter = ProgressiveMeter.objects.filter(name=f"Bench {spec.pool}").first()
@@ -67,7 +63,7 @@ def link_meters(rules: RulesSubmission, tables: list[Table]) -> None:
 
 
 def seed(tables: int, games: list[str] | None = None) -> list[dict[str, Any]]:
-    games = games or [FOUR_CARD_FRENZY]
+    games = games or list(ENTRIES)
     dealer = make_user("bench-dealer")
     dealer.user_permissions.add(dealer_permission())
     dealer_cookie = cookie_for(dealer)
@@ -78,8 +74,8 @@ def seed(tables: int, games: list[str] | None = None) -> list[dict[str, Any]]:
         rules = bench_rules(name)
         # A table keeps its game (its rounds are of that game: services.rules never switches
         # it), so each game has its own bench tables: a run with other --games than an earlier
-        # one makes new tables instead of dealing Crazy 4 Poker at a Four Card Frenzy table.
-        label = f"Bench {t}" if name == FOUR_CARD_FRENZY else f"Bench {t} ({game(name).title})"
+        # one makes new tables instead of dealing one game at another game's table.
+        label = f"Bench {t} ({game(name).title})"
         table, _ = Table.objects.get_or_create(name=label, defaults={"rules": rules})
         if table.rules_id != rules.pk:
             table.rules = rules  # the bench rules of the same game, made again
@@ -171,9 +167,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--games",
-            default=FOUR_CARD_FRENZY,
-            help="comma-separated games, dealt to the tables in turn (default: "
-            f"{FOUR_CARD_FRENZY}; e.g. {','.join(GAMES)})",
+            default=",".join(ENTRIES),
+            help="comma-separated games, dealt to the tables in turn (default: every game "
+            f"registered, {','.join(ENTRIES)})",
         )
 
     def handle(self, *args: Any, **o: Any) -> None:
