@@ -1,9 +1,9 @@
 """The load benchmark's bots know no game: they play any game whose tables send round views
-from the moves those views offer (the players' bets, decisions and settings, the console's
-steps, and the wagers its bet move offers), so a game the bench has never seen plays in it. The tests' own game
-(tests/platform/ante_pair), registered in the server and here only, plays whole rounds at
-two tables, with the rules its registry entry gives, to settlement and with the ledger
-exact."""
+from the moves those views offer (the players' bets with the wagers offered, their decisions
+and settings, the console's steps), so a game the bench has never seen plays in it. The
+tests' own game (tests/platform/ante_pair), registered in the server and here only, plays
+whole rounds at two tables, with the rules its registry entry gives, to settlement and with
+the ledger exact."""
 
 from __future__ import annotations
 
@@ -18,7 +18,11 @@ from table.games import ENTRIES, register, unregister
 from tests.live import LiveStack
 from tests.platform.ante_pair import ENTRY
 
-REGISTER = "from table.games import register\nfrom tests.platform.ante_pair import ENTRY\nregister(ENTRY)\n"
+REGISTER = (
+    "from table.games import register\n"
+    "from tests.platform.ante_pair import ENTRY\n"
+    "register(ENTRY)\n"
+)
 ROUNDS = 2
 
 
