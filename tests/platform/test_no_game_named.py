@@ -38,7 +38,6 @@ SKIPPED_FILES = {Path(__file__).relative_to(ROOT), Path("tests", "game_names.py"
 
 BENCH = "bench bots and rules per game: each game's own commands (until the bots play moves)"
 PLAYS = "a platform test playing a game by name (to derive from the registry or move)"
-OWNTESTS = "a game's own tests outside tests/games/<game>/"
 
 #: Platform tests that still name a game, by directory (each lane's tests play the in-tree
 #: games by name; a test that does should move under tests/games/<game>/ or take its games
@@ -47,12 +46,10 @@ TESTS_NOT_YET: dict[str, str] = {
     "tests/backoffice": PLAYS,
     "tests/browser": PLAYS,
     "tests/consumers": PLAYS,
-    "tests/e2e": PLAYS,
     "tests/games": PLAYS,
     "tests/integrity": PLAYS,
     "tests/services": PLAYS,
     "tests/examples.py": PLAYS,
-    "tests/test_paytable_report.py": OWNTESTS,
 }
 
 #: Platform files that still name a game: path -> (mentions at most, why).

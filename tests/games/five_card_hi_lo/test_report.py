@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from io import StringIO
 from math import comb
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
+from table.games import GAME_TITLES, REPORT_FILES
 from table.games.five_card_hi_lo import analysis
 from table.games.five_card_hi_lo import report as hilo_report
 from table.games.five_card_hi_lo.analysis import DEALS, Choice
 from table.games.five_card_hi_lo.enumeration import ACE_CLASS, tables
-from table.paytable_report import load_game_report
+from table.paytable_report import load_game_report, markdown
 
 HANDS = comb(52, 5)
 
@@ -210,3 +214,33 @@ def test_card_removal_between_boxes_lowers_the_covariance() -> None:
     assert error < 0.005
     assert 0.262 - 5 * error < estimate < 0.262 + 5 * error
     assert estimate < float(analysis.spread("D").covariance)
+
+
+def test_command_writes_the_games_asked_for(tmp_path: Path) -> None:
+    """``--game hilo`` computes Five Card Hi-Lo's report alone; the page takes the other games
+    from their committed reports."""
+    out = StringIO()
+    page = tmp_path / "paytables.md"
+    call_command(
+        "paytable_report", game="hilo", output_dir=str(tmp_path), markdown=str(page),
+        quiet=True, stdout=out,
+    )  # fmt: skip
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "five_card_hi_lo_report.json",
+        "paytables.md",
+    ]
+    written = json.loads((tmp_path / "five_card_hi_lo_report.json").read_text(encoding="utf-8"))
+    committed = load_game_report("five_card_hi_lo")
+    assert written["main_game"]["paytables"] == committed["main_game"]["paytables"]
+    assert (
+        written["wagers"]["poker_bonus"]["paytables"]
+        == (committed["wagers"]["poker_bonus"]["paytables"])
+    )
+    text = out.getvalue()
+    assert "== Five Card Hi-Lo: Ante and Play" in text and "house edge 2.7638% per Ante" in text
+    others = [g for g in REPORT_FILES if g != "five_card_hi_lo"]
+    assert others and not any(GAME_TITLES[g] in text for g in others)
+    # The page takes the games not computed now from their committed reports.
+    assert page.read_text(encoding="utf-8") == markdown(
+        {"five_card_hi_lo": written, **{g: load_game_report(g) for g in others}}
+    )

@@ -93,7 +93,7 @@ class ScheduledShoe:
 
 
 #: The shoe each server deals from, made in its own process (``tests.live.shoe_setup``).
-SHOE = "tests.e2e.test_linked_meters_two_daphnes:ScheduledShoe"
+SHOE = "tests.games.crazy_4_poker.test_linked_meters_two_daphnes:ScheduledShoe"
 
 SETUP = """
 import json
