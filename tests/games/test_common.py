@@ -145,7 +145,7 @@ def test_the_dealer_is_offered_the_step_due(
 
 
 def test_a_later_phase_may_be_the_one_the_reveal_ends() -> None:
-    """Five Card Hi-Lo reveals after its setting step (§663a.11(d)), not after decisions."""
+    """A game may reveal after a later step than the decisions (a setting step, say)."""
     assert dealer_step("decisions", True, None, "setting") is None
     assert dealer_step("setting", True, None, "setting", "Reveal") == Move(REVEAL, "Reveal")
 
