@@ -11,6 +11,7 @@ import { cardName, cardRow, setupFourColour, speakable } from "./cards.js";
 import { applyEvent, chipDollars, dollars } from "./state.js";
 import { $, ClockWarnings, confirmDialog, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
 import { describeEvent, errorText, logTime } from "./words.js";
+import { rulesNoticeText } from "./notices.js";
 import {
   boxLines,
   dealerWords,
@@ -50,6 +51,12 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   let revealScrolled = null; // the round and phase the dealer's hand was last brought into view for
   const meters = new Map(); // meter id -> newest frame
   for (const m of snapshot.table.meters || []) meters.set(m.meter, m);
+  // Rebet: each box's wagers of the last round that was dealt, kept over reloads in this
+  // browser; placed again with one press, as far as the bet move's amounts take them.
+  const rebetKey = `frenzy.rebet.${app.dataset.tableId}.${me || ""}`;
+  let lastBets = loadRebet();
+  let rememberedRound = null;
+  let recallFor = null; // the round the recall panel was last loaded after
 
   // --- frames --------------------------------------------------------------------------------
 
@@ -81,8 +88,10 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       // A refusal said for the last step is old news once the round moves on.
       if (S.round?.phase !== frame.round?.phase && $("#notice").dataset.kind === "error") messages.clear();
       S.round = frame.round;
+      rememberBets();
       render();
       bringRevealIntoView();
+      if (finished() && recallFor !== S.round?.round) loadRecall();
     },
     onMeter(frame) {
       keepMeter(frame);
@@ -177,7 +186,10 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     setText($("#round-no"), r ? `Round ${r.round}` : "");
     setText($("#phase"), S.table.is_open ? phaseWords(r) : "Table closed");
     const balance = $("#balance");
-    if (S.me) setText(balance, dollars(S.me.balance));
+    if (S.me) {
+      setText(balance, dollars(S.me.balance));
+      balance.dataset.cents = String(S.me.balance);
+    }
     const irregular = $("#irregularity");
     // The engines' explanations cite the regulation (for the console and the record); the
     // player reads what happened.
@@ -185,6 +197,10 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     show(irregular, Boolean(why));
     if (why) setText(irregular, r.phase === "void" ? `Round void: ${why}. Every stake was returned.` : why);
     show($("#spectator"), !me);
+    // A change of the table's rules, before the betting window it applies to (notices.js).
+    const rules = rulesNoticeText(S.table, r);
+    setText($("#rules-notice"), rules);
+    show($("#rules-notice"), Boolean(rules));
   }
 
   function emptySpots(n) {
@@ -522,6 +538,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     const form = $("#bet-form");
     const mine = myBoxes();
     const bets = moves().filter((m) => m.move === "bet" && mine.includes(m.box));
+    renderRebet(bets);
     const withdraws = new Set(moves().filter((m) => m.move === "withdraw").map((m) => m.box));
     form.hidden = !bets.length;
     const key = `${round()?.round}:${bets.map((m) => `${m.box}/${m.amounts.map((a) => `${a.arg}${a.low}-${a.high}`).join(",")}`).join(";")}:${[...withdraws].join(",")}`;
@@ -585,6 +602,115 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         h("button", { type: "submit", class: "btn primary", onclick: submit }, `Place wagers on box ${move.box}`),
         canWithdraw ? h("button", { type: "button", class: "btn", onclick: () => act("withdraw", move.box) }, "Take them back") : null,
       ),
+    );
+  }
+
+  // --- rebet ------------------------------------------------------------------------------------
+
+  function loadRebet() {
+    try {
+      const saved = JSON.parse(localStorage.getItem(rebetKey) || "{}");
+      return new Map(Object.entries(saved).map(([box, w]) => [Number(box), w]));
+    } catch {
+      return new Map();
+    }
+  }
+
+  /** Once betting is over, the wagers on the player's boxes are the ones Rebet places next. */
+  function rememberBets() {
+    const r = round();
+    if (!r || !me || r.phase === "betting" || r.phase === "void" || rememberedRound === r.round) return;
+    rememberedRound = r.round;
+    const mine = r.boxes.filter((b) => b.player === me && Object.values(b.wagers || {}).some((c) => c > 0));
+    if (!mine.length) return;
+    lastBets = new Map(mine.map((b) => [b.box, { ...b.wagers }]));
+    try {
+      localStorage.setItem(rebetKey, JSON.stringify(Object.fromEntries(lastBets)));
+    } catch {
+      /* private mode: rebet lasts as long as the page */
+    }
+  }
+
+  /** Each box's bet again: the same boxes if the player still holds them, else their boxes in
+   * order; only the wagers the bet move takes (a wager made later in the round is not a bet). */
+  function rebetPlan(bets) {
+    const last = [...lastBets.entries()].sort((a, b) => a[0] - b[0]);
+    const boxes = bets.map((m) => m.box);
+    const same = last.every(([box]) => boxes.includes(box));
+    return last
+      .map(([box, wagers], i) => {
+        const move = bets.find((m) => m.box === (same ? box : boxes[i]));
+        if (!move) return null;
+        const args = Object.fromEntries(move.amounts.filter((a) => wagers[a.arg] > 0).map((a) => [a.arg, wagers[a.arg]]));
+        return Object.keys(args).length ? { box: move.box, args } : null;
+      })
+      .filter(Boolean);
+  }
+
+  function renderRebet(bets) {
+    const button = $("#repeat-bets");
+    const plan = rebetPlan(bets);
+    button.hidden = !bets.length;
+    button.disabled = busy || !plan.length;
+    const say = (p) => Object.entries(p.args).map(([w, c]) => `${wagerName(w, labels())} ${dollars(c)}`).join(", ");
+    const text = plan.length === 1 ? `Rebet ${say(plan[0])}` : plan.length ? `Rebet ${plan.map((p) => `box ${p.box}: ${say(p)}`).join("; ")}` : "Rebet";
+    setText(button, text);
+  }
+
+  async function repeatBets() {
+    const bets = moves().filter((m) => m.move === "bet" && myBoxes().includes(m.box));
+    for (const p of rebetPlan(bets)) {
+      if (!(await act("bet", p.box, p.args))) return;
+    }
+    messages.announce("Last round's wagers placed again.");
+  }
+
+  // --- game recall -------------------------------------------------------------------------------
+
+  async function loadRecall() {
+    const url = app.dataset.recallUrl;
+    if (!me || !url) return;
+    recallFor = round()?.round ?? null;
+    try {
+      const res = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (res.ok) renderRecall((await res.json()).rounds || []);
+    } catch {
+      /* the panel keeps what it had */
+    }
+  }
+
+  /** The player's last rounds here: each round's net and each box's cards and decision. */
+  function renderRecall(rounds) {
+    const list = $("#recall");
+    if (!rounds.length) {
+      fill(list, h("li", { class: "hint", text: "None yet." }));
+      return;
+    }
+    fill(
+      list,
+      rounds.map((rd) => {
+        const mine = rd.boxes.filter((b) => b.mine);
+        const net = rd.players?.[me]?.net ?? mine.reduce((sum, b) => sum + (b.net || 0), 0);
+        return h(
+          "li",
+          { class: "recall-item" },
+          h(
+            "a",
+            { href: rd.url },
+            h("span", { class: "recall-no", text: `Round ${rd.number}` }),
+            h("span", { class: `recall-net ${net > 0 ? "won" : net < 0 ? "lost" : ""}`, text: rd.phase === "void" ? "void" : dollars(net, { signed: true }) }),
+          ),
+          ...mine.map((b) =>
+            h(
+              "div",
+              { class: "recall-box" },
+              // The decision in the game's words (recall's decision_text: "fold", "raise 2x").
+              h("span", { text: `Box ${b.box}${b.decision_text === "fold" ? " (folded)" : b.decision_text ? ` (${b.decision_text})` : ""}` }),
+              b.cards ? cardRow({ codes: b.cards, bestFour: b.best_four || null, size: "xs" }) : null,
+            ),
+          ),
+        );
+      }),
     );
   }
 
@@ -807,6 +933,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   // --- start -----------------------------------------------------------------------------------
 
   setupFourColour($("#four-colour"));
+  $("#repeat-bets").addEventListener("click", repeatBets);
+  $("#recall-panel").hidden = !me;
   $("#reconnect").addEventListener("click", () => conn.connect());
   $("#leave").addEventListener("click", async () => {
     // The game's one rule for a box its player leaves (FeltParts.leave_rule, e.g. §663a.7(b)).
@@ -819,6 +947,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   renderStatus($("#conn"), { state: conn.state, rtt: conn.rtt });
   render();
   for (const frame of pending) frame();
+  rememberBets();
+  loadRecall();
   window.frenzy = { connection: conn, state: () => S };
   return { state: () => S };
 }

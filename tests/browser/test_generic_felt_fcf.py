@@ -65,7 +65,7 @@ def test_four_card_frenzy_on_the_generic_felt(
     expect(turn).to_be_visible()
     decide = next(m for m in fake.driver.moves(fake.viewer()) if m.name == "decide")
     labels = [c.label for c in decide.choices]
-    assert labels[:2] == ["Fold", "Raise 1x"]
+    assert labels[:2] == ["Fold", "Raise 1x ($10.00)"]
     for label in labels:
         expect(turn.get_by_role("button", name=label)).to_be_visible()
     expect(page.locator(".my-hand .cards-row .card.face")).to_have_count(5)
@@ -75,7 +75,7 @@ def test_four_card_frenzy_on_the_generic_felt(
     expect(turn).not_to_contain_text("Prime $5.00.")
     expect_no_citation(page)
     shot(alice, f"fcf-decision-{screen[0]}")
-    turn.get_by_role("button", name="Raise 1x").click()
+    turn.get_by_role("button", name="Raise 1x ($10.00)").click()
     expect(turn).to_be_hidden()
     assert fake.driver.state().boxes[2].wagers["raise"] == 1000
     # The decision in the game's words (the view's decision_words), not as an amount.

@@ -43,6 +43,7 @@ from table.games.four_card_frenzy.settlement import (
 )
 from table.games.four_card_frenzy.words import FOLD_KEEPS
 from table.games.shoe import Fault
+from table.games.words import dollars
 
 from ..base import (
     ABANDON,
@@ -494,8 +495,13 @@ class FourCardFrenzy:
             play = state.boxes[state.to_act]
             if play.player == player and len(play.cards) == 5:
                 most = max_raise_multiple(best_four(play.cards).value)
+                ante = play.wagers.get(ANTE, 0)
                 choices = [Choice("Fold", {"raise": 0})]
-                choices += [Choice(f"Raise {m}x", {"raise": m}) for m in range(1, most + 1)]
+                # Each Raise with what it puts on the layout (§684a.11(b): 1x to 3x the Ante).
+                choices += [
+                    Choice(f"Raise {m}x ({dollars(m * ante)})", {"raise": m})
+                    for m in range(1, most + 1)
+                ]
                 moves.append(Move(DECIDE, "Raise or fold", play.box, tuple(choices)))
         return tuple(moves)
 
