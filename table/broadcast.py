@@ -1,15 +1,23 @@
 """Fan a command's events out over the channel layer, after the transaction commits.
 
-Public events go to the table's group; a player's private events (their hole cards) go only
-to that player's own group, never to a group anyone else listens on. Every command sends one
-public frame, even when it holds no public event, so each client sees every version in order
-and knows it missed something when a version is skipped (then it asks for a snapshot).
+One message per command, to the table's group: the public frame, and for each player with
+private events (their hole cards) that player's private frame, keyed by their user id. Each
+socket sends on only the public frame and its own user's private frame: another player's
+private frame never leaves the server toward a socket that is not theirs (the layer's Redis
+is the servers' own, behind them). Every command sends one public frame, even when it holds
+no public event, so each client sees every version in order and knows it missed something
+when a version is skipped (then it asks for a snapshot).
 
 At a table whose felt draws from round views (protocol v2, ``FeltParts.view_frames``) the
-command also hands over the round as each kind of viewer sees it, built once from the state
-it holds: the spectators' view rides beside the public frame, each seated player's own view
-beside a frame to that player's group (one with no events when the player had none). A
-socket sends the view after its version's frames; no socket reads the database for it.
+message also carries the round as each kind of viewer sees it, built once by the command from
+the state it holds: the spectators' view, each seated player's own and each assigned dealer's
+console's, keyed by user id like the private frames. A socket sends its view after its
+version's frames; no socket reads the database for it.
+
+One message, not one per audience: a command at a table of six players and a dealer used to
+publish eight messages (each seated player's view went to the player's own group) and each
+socket handled two of them; the layer's work (publish, receive, unpack, dispatch) is per
+message (issue 26).
 """
 
 from __future__ import annotations
@@ -51,10 +59,6 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-def user_group(table_id: int, user_id: int) -> str:
-    return f"table.{table_id}.user.{user_id}"
-
-
 def frames(
     table_id: int, version: int, round_id: int | None, events: Sequence[Event]
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -82,27 +86,51 @@ async def publish_async(
     layer = get_channel_layer()
     if layer is None:
         return
-    views = views or {}
+    message = version_message(table_id, version, round_id, events, user_ids, views or {})
+    await group_send_many(layer, [(table_group(table_id), message)])
+
+
+#: Where a user's part of a version's message (``mine[str(user id)]``) holds each text.
+PRIVATE, PLAYER_VIEW, CONSOLE_VIEW = 0, 1, 2
+
+
+def version_message(
+    table_id: int,
+    version: int,
+    round_id: int | None,
+    events: Sequence[Event],
+    user_ids: dict[str, int],
+    views: dict[str, str],
+) -> dict[str, Any]:
+    """A version's one message to the table's group, every text serialised once:
+
+    - ``text``: the public frame, for every socket;
+    - ``view``: the spectators' round view (a felt drawn from views only);
+    - ``mine``: per user id (a string: the layer's msgpack takes no other keys), the user's
+      private frame, their view as a seated player and their console's view (a dealer
+      assigned to the table), each None when there is none. A socket reads its own user's
+      entry only.
+    """
     public, private = frames(table_id, version, round_id, events)
-    # Private frames first: a client applies a box's hole cards, then the public frame of
-    # the same version (docs/protocol.md).
-    sends = [
-        (user_group(table_id, user_ids[player]), frame_message(frame, views.get(player)))
-        for player, frame in private.items()
-        if player in user_ids
-    ]
-    # A seated player with no private event this version still gets their own view; so
-    # does an assigned dealer's console.
-    sends += [
-        (
-            user_group(table_id, user_ids[viewer]),
-            view_message(version, text, console=viewer.startswith(DEALER_PREFIX)),
-        )
-        for viewer, text in views.items()
-        if viewer and viewer not in private and viewer in user_ids
-    ]
-    sends.append((table_group(table_id), frame_message(public, views.get(""))))
-    await group_send_many(layer, sends)
+    mine: dict[str, list[str | None]] = {}
+    for player, frame in private.items():
+        if player in user_ids:
+            mine.setdefault(str(user_ids[player]), [None, None, None])[PRIVATE] = fastsql.dumps(
+                frame
+            )
+    for viewer, text in views.items():
+        if viewer and viewer in user_ids:
+            entry = mine.setdefault(str(user_ids[viewer]), [None, None, None])
+            entry[CONSOLE_VIEW if viewer.startswith(DEALER_PREFIX) else PLAYER_VIEW] = text
+    message: dict[str, Any] = {
+        "type": "table.version",
+        "version": version,
+        "text": fastsql.dumps(public),
+        "mine": mine,
+    }
+    if "" in views:
+        message["view"] = views[""]
+    return message
 
 
 async def group_send_many(layer: Any, sends: list[tuple[str, dict[str, Any]]]) -> None:
@@ -147,30 +175,6 @@ async def deliver(publication: Publication) -> None:
 def view_text(version: int, round_view: dict[str, Any] | None) -> str:
     """A ``view`` frame (protocol v2): the round in play as one viewer sees it."""
     return fastsql.dumps({"type": "view", "version": version, "round": round_view})
-
-
-def frame_message(frame: dict[str, Any], view: str | None = None) -> dict[str, Any]:
-    """A frame serialised once for the whole group: each socket sends the text as it is.
-    The version (and whether the frame is private) ride beside it, so that a socket can
-    put frames that crossed on the way back in order without parsing them; so does the
-    round view's frame text for this audience, if the table's felt draws from views."""
-    message = {
-        "type": "table.frame",
-        "text": fastsql.dumps(frame),
-        "version": frame["version"],
-        "private": bool(frame.get("private")),
-    }
-    if view is not None:
-        message["view"] = view
-    return message
-
-
-def view_message(version: int, view: str, console: bool = False) -> dict[str, Any]:
-    """A player's own round view for a version that held no private event for them, or a
-    dealer console's (``console``): a private message with no frame text (the socket sends
-    only the view)."""
-    message = {"type": "table.frame", "text": None, "version": version, "private": True}
-    return message | {"view": view, "console": console}
 
 
 #: The key of an assigned dealer's round view in ``Publication.views`` (a username holds no

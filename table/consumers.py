@@ -37,7 +37,7 @@ from table.games import game as game_named
 
 from . import crowd, fastsql, lag, presence, services
 from . import snapshot as snapshots
-from .broadcast import deliver, table_group, user_group, view_text
+from .broadcast import CONSOLE_VIEW, PLAYER_VIEW, PRIVATE, deliver, table_group, view_text
 from .duties import can_deal
 from .layer_watch import layer_epoch
 from .meters import meter_group
@@ -82,9 +82,9 @@ def gap_seconds() -> float:
     return min(GAP_MAX_SECONDS, GAP_SECONDS + 2 * lag.deployment())
 
 
-#: A frame held for its turn: (private, frame text or None, view text or None, whether the
-#: view is a dealer console's).
-Held = tuple[bool, str | None, str | None, bool]
+#: A version held for its turn: (this socket's private frame or None, the public frame, this
+#: socket's round view or None).
+Held = tuple[str | None, str, str | None]
 
 
 #: Threads that run services for this process's sockets (each holds a database connection).
@@ -313,9 +313,8 @@ class TableConsumer(FrameConsumer):
         self.idle_task: asyncio.Task[None] | None = None
         # Version order (see table_frame): nothing goes out before the first snapshot.
         self.next_version: int | None = None
-        #: version -> its frames as they came: (private, frame text or None, view text or None,
-        #: whether the view is a dealer console's)
-        self.held: dict[int, list[Held]] = {}
+        #: version -> what this socket sends for it (see table_version)
+        self.held: dict[int, Held] = {}
         self.gap_timer: asyncio.TimerHandle | None = None
         self.gap_since = 0.0  # when the gap held open now began (monotonic)
         self.resyncing = False  # a snapshot in place of a version given up on is on its way
@@ -338,9 +337,10 @@ class TableConsumer(FrameConsumer):
         if not await self.admitted():
             return
         self.layer_epoch = layer_epoch()
+        # The table's group only: each version's one message carries every user's private
+        # frame and view, and this socket takes its own user's (table_version).
+        self.mine = str(self.account.pk) if self.authenticated else None
         self.groups_joined = [table_group(self.table_id)]
-        if self.authenticated:
-            self.groups_joined.append(self.private_group)
         self.groups_joined += [meter_group(m) for m in self.meters]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -379,10 +379,6 @@ class TableConsumer(FrameConsumer):
         user = self.user
         assert user is not None and user.is_authenticated
         return user
-
-    @property
-    def private_group(self) -> str:
-        return user_group(self.table_id, self.account.pk)
 
     @property
     def session_group(self) -> str:
@@ -525,43 +521,40 @@ class TableConsumer(FrameConsumer):
             await self.release()
 
     async def table_frame(self, message: dict[str, Any]) -> None:
-        """Send the table's frames in version order, a version's private frame before its
-        public one. Frames almost always come in order and go straight out; one that comes
-        early waits (at most GAP_SECONDS) for the ones before it."""
-        version = message.get("version")
-        if version is None:
-            await self.send(text_data=message["text"])
-            return
+        """A frame outside the table's versions (presence): sent as it comes."""
+        await self.send(text_data=message["text"])
+
+    async def table_version(self, message: dict[str, Any]) -> None:
+        """A version's one message (table.broadcast.version_message): this socket takes the
+        public frame, its own user's private frame, if any, and the round view meant for it
+        (a spectator's: the spectators'; a seated player's: their own; a console's: the
+        console's). Nothing of another user's entry is ever sent. Versions go out in order:
+        they almost always come in order and go straight out; one that comes early waits
+        (at most :func:`gap_seconds`) for the ones before it."""
+        version = message["version"]
+        own = message["mine"].get(self.mine) if self.mine is not None else None
+        view: str | None = None
+        if self.view_frames:
+            if self.mine is None:
+                view = message.get("view")
+            elif own is not None:
+                view = own[CONSOLE_VIEW if self.role == "dealer" else PLAYER_VIEW]
         async with self.sending:
             if self.next_version is not None and version < self.next_version:
                 return  # already in the snapshot this socket was sent
-            self.held.setdefault(version, []).append(
-                (
-                    bool(message.get("private")),
-                    message["text"],
-                    message.get("view"),
-                    bool(message.get("console")),
-                )
-            )
+            self.held[version] = (own[PRIVATE] if own is not None else None, message["text"], view)
             await self.release()
 
     async def release(self) -> None:
-        """Send every held version that is next in line and complete (its public frame came)."""
+        """Send every held version that is next in line."""
         if self.next_version is None:
             return
         view: tuple[int, str] | None = None
-        while True:
-            frames = self.held.get(self.next_version)
-            if frames is None or all(held[0] for held in frames):
-                break
-            del self.held[self.next_version]
-            view = await self.send_version(self.next_version, frames) or view
+        while (held := self.held.pop(self.next_version, None)) is not None:
+            view = await self.send_version(self.next_version, held) or view
             self.next_version += 1
         await self.send_view(view)
-        # A gap: a later version came before the next one. The next version's private frames
-        # alone are no gap: its public frame left in the same pipeline right behind them (a
-        # seated player's view comes that way with every version), and on a loaded event
-        # loop it may be processed more than GAP_SECONDS later.
+        # A gap: a later version came before the next one.
         gap = any(version > self.next_version for version in self.held)
         if gap and self.gap_timer is None and not self.resyncing:
             self.gap_since = time.monotonic()
@@ -575,24 +568,19 @@ class TableConsumer(FrameConsumer):
             seconds, lambda: asyncio.ensure_future(self.give_up_gap())
         )
 
-    async def send_version(self, version: int, frames: list[Held]) -> tuple[int, str] | None:
-        """One version's frames: the private one (if any) first, then the public one. At a
-        table whose felt draws from views: the view that came with them for this socket
-        (a seated player's own, the console's, or the spectators'), to send once the burst
-        is out; else one is built in the read pool (:meth:`view_due`: a dealer on the
-        players' page, a logged-in watcher)."""
-        for _, text, _, _ in sorted(frames, key=lambda f: not f[0]):
-            if text is not None:
-                await self.send(text_data=text)
+    async def send_version(self, version: int, held: Held) -> tuple[int, str] | None:
+        """One version: this socket's private frame (if any) first, then the public one. At
+        a table whose felt draws from views: the view that came with them for this socket,
+        to send once the burst is out; else one is built in the read pool
+        (:meth:`view_due`: a dealer on the players' page, a logged-in watcher)."""
+        private, public, view = held
+        if private is not None:
+            await self.send(text_data=private)
+        await self.send(text_data=public)
         if not self.view_frames:
             return None
-        console = self.role == "dealer"
-        if self.authenticated:
-            mine = [v for private, _, v, c in frames if private and v and c == console]
-        else:
-            mine = [v for private, _, v, _ in frames if not private and v]
-        if mine:
-            return version, mine[-1]
+        if view is not None:
+            return version, view
         self.view_due(version)
         return None
 
@@ -608,14 +596,14 @@ class TableConsumer(FrameConsumer):
         between commit and publish, or the layer lost it): the client gets a snapshot in its
         place, at least as new as every version held; the held versions it covers are
         dropped and the later ones follow it. Versions never go out of order or with one
-        missing (a straggler that comes after the snapshot is in it: table_frame drops it)."""
+        missing (a straggler that comes after the snapshot is in it: table_version drops it)."""
         async with self.sending:
             self.gap_timer = None
             if self.next_version is None or not self.held or self.resyncing:
                 return
             newest = max(self.held)
             if newest <= self.next_version:
-                return  # no gap any more (only the next version's private frames wait)
+                return  # no gap any more
             more = gap_seconds() - (time.monotonic() - self.gap_since)
             if more > 0.05:
                 self.hold_gap(more)

@@ -19,8 +19,9 @@ from channels.layers import get_channel_layer
 
 from table import meters
 from table import snapshot as snapshots
-from table.broadcast import publish_async
+from table.broadcast import publish_async, view_text
 from table.games import game
+from table.games.events import Event
 from table.models import DealerAssignment, RulesSubmission, Table
 from tests.game_names import CRAZY_4_POKER
 
@@ -217,6 +218,52 @@ async def test_views_come_with_a_commands_frames(
         assert versions == sorted(set(versions)), versions
     assert view_recorder == [], view_recorder
     for sock in (alice, dealer, watcher):
+        await sock.close()
+
+
+async def test_a_socket_sends_only_its_own_users_part_of_a_version(
+    table_setup: dict[str, Any], view_recorder: list[str | None]
+) -> None:
+    """A version's one layer message carries every player's private frame and view; alice's
+    socket sends the public frame, her private frame and her view, never bob's; a
+    spectator's socket the public frame and the spectators' view only."""
+    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
+    alice, bob = table_setup["alice"], table_setup["bob"]
+    mine = await open_socket(table.pk, alice)
+    watcher = await open_socket(table.pk, None)
+    v = 0
+    for sock in (mine, watcher):
+        v = (await sock.recv())["version"]
+    await settled_down(mine)
+    await settled_down(watcher)
+    events = [
+        Event("probe", {"secret": f"{name} only"}, f"player:{name}") for name in ("alice", "bob")
+    ]
+    views = {
+        who: view_text(v + 1, {"viewer": {"name": who}, "secret": f"{who or 'everyone'} sees"})
+        for who in ("", "alice", "bob")
+    }
+    await publish_async(table.pk, v + 1, None, events, {"alice": alice.pk, "bob": bob.pk}, views)
+    await mine.until(lambda f: f["type"] == "view")
+    await watcher.until(lambda f: f["type"] == "view")
+    await settled_down(mine)
+    await settled_down(watcher)
+    got = [f for f in mine.frames if f.get("version") == v + 1]
+    assert [(f["type"], bool(f.get("private"))) for f in got] == [
+        ("events", True),
+        ("events", False),
+        ("view", False),
+    ]
+    assert got[0]["events"][0]["data"]["secret"] == "alice only"
+    assert got[2]["round"]["secret"] == "alice sees"
+    seen = [f for f in watcher.frames if f.get("version") == v + 1]
+    assert [f["type"] for f in seen] == ["events", "view"]
+    assert seen[1]["round"]["secret"] == "everyone sees"
+    for sock, other in ((mine, "bob"), (watcher, "alice"), (watcher, "bob")):
+        assert f"{other} only" not in json.dumps(sock.frames)
+        assert f"{other} sees" not in json.dumps(sock.frames)
+    assert view_recorder == []  # every view came with the message
+    for sock in (mine, watcher):
         await sock.close()
 
 

@@ -21,7 +21,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from table import consumers, lag
-from table.broadcast import frame_message, group_send_many, table_group, user_group
+from table.broadcast import table_group, version_message
+from table.games.events import Event
 from table.models import Table
 
 from .conftest import open_socket
@@ -29,12 +30,15 @@ from .conftest import open_socket
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
 
 
-def frame(table_id: int, version: int, private: bool = False) -> dict[str, Any]:
-    body: dict[str, Any] = {"type": "events", "table": table_id, "version": version, "round": None}
-    if private:
-        body["private"] = True
-    body["events"] = [{"kind": "probe", "data": {"version": version, "private": private}}]
-    return body
+def message(table_id: int, version: int, private: dict[str, int] | None = None) -> dict[str, Any]:
+    """A version's one layer message, with a probe event for everyone and one for each
+    player named in ``private`` (name -> user id)."""
+    events = [Event("probe", {"version": version, "private": False})]
+    events += [
+        Event("probe", {"version": version, "private": True, "for": name}, f"player:{name}")
+        for name in private or {}
+    ]
+    return version_message(table_id, version, None, events, private or {}, {})
 
 
 async def test_frames_that_cross_go_out_in_version_order(table_setup: dict[str, Any]) -> None:
@@ -45,17 +49,14 @@ async def test_frames_that_cross_go_out_in_version_order(table_setup: dict[str, 
     assert snap["type"] == "snapshot"
     v = snap["version"]
     layer = get_channel_layer()
-    mine = user_group(table.pk, alice.pk)
-    await group_send_many(
-        layer,
-        [
-            (table_group(table.pk), frame_message(frame(table.pk, v + 3))),
-            (mine, frame_message(frame(table.pk, v + 2, private=True))),
-            (table_group(table.pk), frame_message(frame(table.pk, v + 2))),
-            (table_group(table.pk), frame_message(frame(table.pk, v))),  # in the snapshot
-            (table_group(table.pk), frame_message(frame(table.pk, v + 1))),
-        ],
-    )
+    group = table_group(table.pk)
+    for sent in (
+        message(table.pk, v + 3),
+        message(table.pk, v + 2, {"alice": alice.pk}),
+        message(table.pk, v),  # in the snapshot
+        message(table.pk, v + 1),
+    ):
+        await layer.group_send(group, sent)
     got = [await sock.recv() for _ in range(4)]
     assert [(f["version"], bool(f.get("private"))) for f in got] == [
         (v + 1, False),
@@ -116,9 +117,9 @@ async def test_a_frame_published_late_by_a_lagging_process_goes_out_in_order(
     await database_sync_to_async(commit_versions)(table.pk, v + 2)
     layer = get_channel_layer()
     async with lagging_peer(1.0):
-        await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 2)))
+        await layer.group_send(table_group(table.pk), message(table.pk, v + 2))
         await asyncio.sleep(1.2)
-        await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 1)))
+        await layer.group_send(table_group(table.pk), message(table.pk, v + 1))
         got = [await sock.recv(timeout=5) for _ in range(2)]
     assert [(f["type"], f["version"]) for f in got] == [("events", v + 1), ("events", v + 2)]
     assert await sock.comm.receive_nothing(timeout=0.3)
@@ -138,16 +139,16 @@ async def test_a_version_that_never_comes_is_replaced_by_a_snapshot(
     await database_sync_to_async(commit_versions)(table.pk, v + 2)
     layer = get_channel_layer()
     started = time.monotonic()
-    await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 2)))
+    await layer.group_send(table_group(table.pk), message(table.pk, v + 2))
     resync = await sock.recv(timeout=5)
     waited = time.monotonic() - started
     assert resync["type"] == "snapshot" and resync["version"] == v + 2, resync
     assert waited >= 0.25 and "ref" not in resync
     # The next versions flow at once.
-    await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 3)))
+    await layer.group_send(table_group(table.pk), message(table.pk, v + 3))
     assert (await sock.recv(timeout=1))["version"] == v + 3
     # A straggler older than what was sent is in the snapshot: not sent out of order.
-    await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 1)))
+    await layer.group_send(table_group(table.pk), message(table.pk, v + 1))
     assert await sock.comm.receive_nothing(timeout=0.5)
     await sock.close()
 
@@ -163,11 +164,11 @@ async def test_a_snapshot_in_place_of_a_lost_version_for_a_seated_player(
     v = (await sock.recv())["version"]
     await database_sync_to_async(commit_versions)(table.pk, v + 3)
     layer = get_channel_layer()
-    await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 1)))
+    await layer.group_send(table_group(table.pk), message(table.pk, v + 1))
     assert (await sock.recv(timeout=1))["version"] == v + 1
-    await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 3)))
+    await layer.group_send(table_group(table.pk), message(table.pk, v + 3))
     resync = await sock.recv(timeout=5)
     assert resync["type"] == "snapshot" and resync["version"] == v + 3, resync
-    await layer.group_send(table_group(table.pk), frame_message(frame(table.pk, v + 2)))
+    await layer.group_send(table_group(table.pk), message(table.pk, v + 2))
     assert await sock.comm.receive_nothing(timeout=0.5)
     await sock.close()
