@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from table.games import (
+    ENTRIES,
     GAMES,
     REPORTS,
     contract_settler,
@@ -50,7 +51,6 @@ from table.games.base import (
 from table.games.driver import TableDriver, choose_args, place_bets, play_round, void_now
 from table.games.errors import EngineError, InvalidInput, RuleViolation
 from tests.conftest import SeededSource
-from tests.game_names import FOUR_CARD_FRENZY
 from tests.platform.ante_pair import ENTRY as TEST_GAME
 
 #: Every game the registry finds, and the tests' own (tests/platform/ante_pair, registered
@@ -257,14 +257,16 @@ def test_every_member_of_the_interface_is_documented() -> None:
         assert "#: " in source.split(f"    {attribute}:")[0].rsplit("\n\n", 1)[-1], attribute
 
 
-def test_a_stored_round_names_its_game_and_four_card_frenzy_predates_the_key() -> None:
+def test_a_stored_round_names_its_game_but_the_unkeyed_games() -> None:
+    """Every game's stored round says its game (``"game"``) but the one whose entry is
+    ``unkeyed`` (its rounds predate the key), and is found to be that game's."""
+    unkeyed = [e.name for e in ENTRIES.values() if e.unkeyed]
+    assert len(unkeyed) == 1 and unkeyed[0] in NAMES
     for name in NAMES:
         driver, _ = _driver(name, 1)
         driver.open()
         assert game_of_state(driver.stored or {}) is game(name)
-    driver, _ = _driver(FOUR_CARD_FRENZY, 1)
-    driver.open()
-    assert "game" not in (driver.stored or {})
+        assert (driver.stored or {}).get("game") == (None if name in unkeyed else name)
     with pytest.raises(InvalidInput) as refused:
         game("blackjack")
     assert refused.value.code == "unknown_game"
@@ -374,40 +376,28 @@ def test_whole_rounds_through_the_interface_only(name: str) -> None:
     assert checks.phases >= set(g.phases) - {"void"}, checks.phases
     assert checks.checked > 10 * len(SEEDS)
     assert checks.moves_tried > 50 * len(SEEDS)  # every move offered was accepted
-    # The extra shared card: Four Card Frenzy's All-Six card, Crazy 4 Poker's Six Card Bonus
-    # card, each dealt only when a box wagers on it; Five Card Hi-Lo has none.
+    # The extra shared card (a side wager's: All-Six, Six Card Bonus), dealt only when a box
+    # wagers on it; a game without such a wager deals none.
     has_shared = any(w.key in ("all_six", "six_card_bonus") for w in g.wagers(g.default_rules()))
     assert checks.shared_card == has_shared
     assert decisions
 
 
-def test_the_decisions_each_game_really_has() -> None:
-    """A Raise multiple above 1x, a Play above the Ante, a setting with an ace low: each
-    comes up, with folds, when players pick among the moves offered."""
-    seen: dict[str, list[tuple[dict[str, Any], int]]] = {n: [] for n in NAMES}
-    for name in NAMES:
-        for seed in SEEDS:
-            driver, rng = _driver(name, seed)
-            play_round(driver, PLAYERS, rng, time_outs=False)
-            antes = {b.box: b.wagers.get("ante", 0) for b in driver.game.boxes(driver.state())}
-            seen[name] += [
-                (dict(c.args), antes.get(c.box or 0, 0))
-                for _, c, _ in driver.log
-                if c.name in (DECIDE, SET_HANDS)
-            ]
-    frenzy = [d for d, _ in seen["four_card_frenzy"]]
-    assert any(d.get("raise", 0) >= 2 for d in frenzy)
-    assert any(d.get("raise") == 0 for d in frenzy)
-    hilo = [d for d, _ in seen["five_card_hi_lo"]]
-    assert any(d.get("play") is True for d in hilo) and any(d.get("play") is False for d in hilo)
-    # One ace low: an ace among the two low cards.
-    assert any("low" in d and any(c.startswith("A") for c in d["low"]) for d in hilo)
-    if "crazy_4_poker" in seen:
-        plays = seen["crazy_4_poker"]
-        assert any(d["play"] == 0 for d, _ in plays)
-        assert any(d["play"] == ante for d, ante in plays)
-        # §657a.11(b): with aces or better, up to three times the Ante.
-        assert any(ante < d["play"] <= 3 * ante for d, ante in plays)
+@pytest.mark.parametrize("name", NAMES)
+def test_the_decisions_each_game_really_has(name: str) -> None:
+    """Players picking among the moves offered both fold and stay in, at every game (each
+    game's own decisions, a Raise above 1x, an ace set low...: tests/games/<game>/)."""
+    folds = stays = 0
+    for seed in SEEDS:
+        driver, rng = _driver(name, seed)
+        play_round(driver, PLAYERS, rng, time_outs=False)
+        boxes = {b.box: b for b in driver.game.boxes(driver.state())}
+        for _, c, _ in driver.log:
+            if c.name in (DECIDE, SET_HANDS):
+                box = boxes[c.box or 0]
+                folds += box.folded
+                stays += not box.folded
+    assert folds and stays, (folds, stays)
 
 
 @pytest.mark.parametrize(
@@ -636,70 +626,6 @@ def test_wagers_changed_and_taken_back_before_no_more_bets(name: str) -> None:
     assert not [m for m in driver.moves(Actor.dealer()) if m.name == CLOSE_BETTING]
 
 
-def _posted_before_the_platform(rules: Any) -> list[dict[str, Any]]:
-    """What the table posted before the platform called the game through its interface (the
-    snapshot's own code at c2ed4ba, kept here as the reference the signs must still equal)."""
-    from table.games.four_card_frenzy.paytables import ODDS_PAYTABLE, PaytableKind, paytable
-
-    signs: list[dict[str, Any]] = [
-        {
-            "wager": "Ante and Raise",
-            "name": "§684a.12(a)",
-            "rows": [
-                ("Ante: you beat or tie a dealer with king high or better", "1 to 1"),
-                ("Ante: dealer below king high", "push"),
-                ("Raise: you beat or tie the dealer (qualifying or not)", "1 to 1"),
-            ],
-        },
-        {
-            "wager": "Odds (your hand beats or ties the dealer's)",
-            "name": "§684a.12(b)",
-            "rows": [*ODDS_PAYTABLE.as_posted(), ("Two pair or lower", "push")],
-        },
-        {
-            "wager": "Odds bad beat (your straight or better loses to the dealer)",
-            "name": rules.bad_beat_paytable,
-            "rows": paytable(PaytableKind.BAD_BEAT, rules.bad_beat_paytable).as_posted(),
-        },
-    ]
-    for wager, kind, name, label in (
-        ("prime", PaytableKind.PRIME, rules.prime_paytable, "Prime"),
-        (
-            "four_card_bonus",
-            PaytableKind.FOUR_CARD_BONUS,
-            rules.four_card_bonus_paytable,
-            "Four Card Bonus",
-        ),
-        ("all_six", PaytableKind.ALL_SIX, rules.all_six_paytable, "All-Six Bonus"),
-    ):
-        if rules.offers(wager):
-            signs.append({"wager": label, "name": name, "rows": paytable(kind, name).as_posted()})
-    return signs
-
-
-def test_four_card_frenzys_signs_are_those_the_table_posts_today() -> None:
-    """Wiring the platform through the interface changes nothing a player sees: Four Card
-    Frenzy's signs (what the snapshot posts) are exactly what the table posted before
-    (§684a.2(b)(4), (5)), for every paytable choice."""
-    from table.snapshot import posted_paytables
-
-    g = game(FOUR_CARD_FRENZY)
-    default = g.rules_to_dict(g.default_rules())
-    for offered, bad_beat, prime in ((True, "A", "A"), (False, "D", "B"), (True, "C", "B")):
-        rules = g.parse_rules(
-            {
-                **default,
-                "bad_beat_paytable": bad_beat,
-                "prime_paytable": prime,
-                "offers_prime": offered,
-                "offers_all_six": offered,
-            }
-        )
-        expected = json.loads(json.dumps(_posted_before_the_platform(rules)))
-        assert [s.to_dict() for s in g.signs(rules)] == expected
-        assert json.loads(json.dumps(posted_paytables(rules))) == expected
-
-
 # --- what the platform asks of a finished round, and of a table -------------------------------
 
 
@@ -776,30 +702,25 @@ def test_a_round_not_dealt_has_nothing_to_recheck(name: str) -> None:
     assert g.recheck(driver.state(), ()) == []
 
 
-def test_the_best_cards_are_the_four_that_make_a_four_card_frenzy_hand() -> None:
-    """§684a.11(a): the best four of the five (the box record's column); the other games
-    name no cards of their hands."""
-    for name in NAMES:
-        driver, rng = _driver(name, 2)
-        play_round(driver, PLAYERS, rng)
-        for box in game(name).boxes(driver.state()):
-            if name == FOUR_CARD_FRENZY and len(box.cards) == 5:
-                assert len(box.best_cards) == 4 and set(box.best_cards) < set(box.cards)
-            else:
-                assert box.best_cards == ()
+@pytest.mark.parametrize("name", NAMES)
+def test_the_best_cards_are_some_of_the_boxs_own(name: str) -> None:
+    """A box record's best cards (§684a.11(a)'s best four, say) are some of the box's own
+    cards, or none for a game that names no cards of its hands (each game's own:
+    tests/games/<game>/)."""
+    driver, rng = _driver(name, 2)
+    play_round(driver, PLAYERS, rng)
+    boxes = [b for b in game(name).boxes(driver.state()) if b.cards]
+    assert boxes
+    for box in boxes:
+        assert len(set(box.best_cards)) == len(box.best_cards)
+        assert set(box.best_cards) < set(box.cards) or box.best_cards == ()
 
 
-def test_each_game_cites_its_own_adjacent_boxes_rule_and_says_how_its_felt_is_drawn() -> None:
-    in_tree = [n for n in NAMES if n != TEST_GAME.name]
-    cited = {n: game(n).table_settings(game(n).default_rules()).adjacent_rule for n in in_tree}
-    assert cited == {
-        "four_card_frenzy": "§684a.7(e)",
-        "crazy_4_poker": "§657a.7(e)",
-        "five_card_hi_lo": "§663a.7(f)",
-    }
-    # Four Card Frenzy's felt predates the interface and draws from events and state frames.
-    assert {n: game(n).felt.view_frames for n in in_tree} == {
-        "four_card_frenzy": False,
-        "crazy_4_poker": True,
-        "five_card_hi_lo": True,
-    }
+def test_each_game_cites_its_own_adjacent_boxes_rule() -> None:
+    """Each in-tree game cites a section of its own chapter for adjacent boxes (each game's
+    section, and how its felt is drawn: tests/games/<game>/)."""
+    for name in (n for n in NAMES if n != TEST_GAME.name):
+        g = game(name)
+        chapter = g.regulation.rsplit(" ", 1)[-1]
+        assert g.table_settings(g.default_rules()).adjacent_rule.startswith(f"§{chapter}."), name
+        assert isinstance(g.felt.view_frames, bool)

@@ -46,7 +46,6 @@ TESTS_NOT_YET: dict[str, str] = {
     "tests/backoffice": PLAYS,
     "tests/browser": PLAYS,
     "tests/consumers": PLAYS,
-    "tests/games": PLAYS,
     "tests/integrity": PLAYS,
     "tests/services": PLAYS,
     "tests/examples.py": PLAYS,
