@@ -2,7 +2,7 @@
 
 Run through ``python manage.py bench_commands``. One table per game, six seated players and
 an assigned dealer; each round goes through the services (open betting, six bets, no more
-bets, the deal, every decision, Hi-Lo's settings, the reveal, the settlement) with
+bets, the deal, every turn the round views offer (decisions, settings), the reveal, the settlement) with
 ``publish=False``, so what is timed is the command path itself: the locked read, the game,
 the writes, the commit and the publication built for the channel layer (the round views
 included, at a table whose felt draws from them). Not timed: the channel layer and sockets
@@ -22,8 +22,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
-
-FOUR_CARD_FRENZY = "four_card_frenzy"
 
 
 @dataclass

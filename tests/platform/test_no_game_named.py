@@ -53,12 +53,10 @@ TESTS_NOT_YET: dict[str, str] = {
 
 #: Platform files that still name a game: path -> (mentions at most, why).
 NOT_YET: dict[str, tuple[int, str]] = {
-    "bench/commands.py": (2, BENCH),
     "bench/engine.py": (4, BENCH),
     "bench/enumeration.py": (1, BENCH),
     "bench/rounds.py": (1, BENCH),
     "bench/settle_corpus.py": (1, BENCH),
-    "table/management/commands/bench_commands.py": (10, BENCH),
     "table/management/commands/bench_engine.py": (3, BENCH),
 }
 

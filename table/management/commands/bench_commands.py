@@ -1,21 +1,22 @@
 """``manage.py bench_commands``: CPU time and statements of each command, per game.
 
-See :mod:`bench.commands`. Example: ``manage.py bench_commands --rounds 30 --games
-four_card_frenzy,crazy_4_poker,five_card_hi_lo`` on the configured database.
+See :mod:`bench.commands`. Example: ``manage.py bench_commands --rounds 30`` on the configured
+database (every registered game; ``--games`` names some). Every move is played as a felt
+plays it, from the player's round view (the bench names no game).
 """
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from bench.commands import FOUR_CARD_FRENZY, Costs, timed
-from table import duties, ledger, services
+from bench.commands import Costs, timed
+from table import duties, ledger, meters, services
 from table.demo import dealer_permission
+from table.games import ENTRIES, game
 from table.management.commands.bench_load import bench_rules
 from table.models import ProgressiveMeter, Seat, Table
 
@@ -51,65 +52,58 @@ def seat_table(name: str) -> tuple[Table, Any, dict[int, Any]]:
             ledger.credit(player, 100_000_00, "bench play money")
         services.sit(table.pk, player, box, publish=False)
         players[box] = player
-    if name != FOUR_CARD_FRENZY:
-        from table import meters
-        from table.games import game
-
-        for spec in game(name).meters(rules.game_rules()):
-            kind, paytable, wager = spec.pool.split(":")
-            found = ProgressiveMeter.objects.filter(name=f"Command bench {spec.pool}").first()
-            if found is None:
-                found = meters.create_meter(
-                    f"Command bench {spec.pool}", kind, paytable, int(wager)
-                )
-            found.tables.add(table)
+    for spec in game(name).meters(rules.game_rules()):
+        kind, paytable, wager = spec.pool.split(":")
+        found = ProgressiveMeter.objects.filter(name=f"Command bench {spec.pool}").first()
+        if found is None:
+            found = meters.create_meter(f"Command bench {spec.pool}", kind, paytable, int(wager))
+        found.tables.add(table)
     return table, dealer, players
 
 
-def bet(name: str, table: Table, player: Any, box: int) -> Any:
-    if name == FOUR_CARD_FRENZY:
-        return services.place_bets(table.pk, player, box, {"ante": ANTE}, publish=False)
-    return services.act(table.pk, player, "bet", box, {"ante": ANTE}, publish=False)
-
-
-def decision(name: str, table: Table, player: Any, box: int) -> Any:
-    if name == FOUR_CARD_FRENZY:
-        return services.decide(table.pk, player, box, 1, publish=False)
-    play: Any = ANTE if name == "crazy_4_poker" else True
-    return services.act(table.pk, player, "decide", box, {"play": play}, publish=False)
-
-
-def setting(table: Table, player: Any, box: int) -> Any:
-    """Hi-Lo: the first setting the player's move offers (from their round view, untimed)."""
+def move_of(table: Table, player: Any, box: int, names: tuple[str, ...]) -> dict[str, Any] | None:
+    """The first of the box's moves named ``names`` the player's round view offers now
+    (read untimed), as a felt finds it."""
     from table.snapshot import round_view
 
     view = round_view(table.pk, player) or {}
-    move = next(
-        (m for m in view.get("moves", []) if m["move"] == "set_hands" and m["box"] == box), None
-    )
+    return next((m for m in view.get("moves", []) if m["move"] in names and m["box"] == box), None)
+
+
+def bet_args(move: dict[str, Any]) -> dict[str, Any]:
+    """The required wagers (the Ante) at :data:`ANTE` within their limits; no side wager."""
+    return {a["arg"]: min(max(ANTE, a["low"]), a["high"]) for a in move["amounts"] if a["required"]}
+
+
+def bet(table: Table, player: Any, box: int) -> Any:
+    move = move_of(table, player, box, ("bet",))
     if move is None:
+        raise CommandError(f"box {box}: no bet offered")
+    args = bet_args(move)
+    return lambda: services.act(table.pk, player, "bet", box, args, publish=False)
+
+
+def turn(table: Table, player: Any, box: int) -> tuple[str, Any] | None:
+    """The box's turn, if its view offers one: a decision (the first choice past the first,
+    which folds: the least it may commit) or a setting (the first offered)."""
+    move = move_of(table, player, box, ("decide", "set_hands"))
+    if move is None or not move["choices"]:
         return None
-    args = move["choices"][0]["args"]
-    return lambda: services.act(table.pk, player, "set_hands", box, args, publish=False)
+    choices = move["choices"]
+    args = choices[1 if move["move"] == "decide" and len(choices) > 1 else 0]["args"]
+    name = move["move"]
+    return name, lambda: services.act(table.pk, player, name, box, args, publish=False)
 
 
-def in_turn(costs: Costs, kind: str, players: dict[int, Any], attempt: Any, limit: int = 6) -> None:
-    """Each box's move in the order the game asks for it: a box not yet due is refused
-    (untimed: a refused command is not kept) and tried again after the others."""
-    due = dict(players)
+def turns(costs: Costs, players: dict[int, Any], table: Table, limit: int = 6) -> None:
+    """Every box's turns in the order the game asks for them (decisions, then whatever the
+    game asks for after them: its settings), each timed as its move's kind."""
     for _ in range(limit * limit):
-        if not due:
+        due = next((found for box, p in players.items() if (found := turn(table, p, box))), None)
+        if due is None:
             return
-        for box, player in list(due.items()):
-            run = attempt(box, player)
-            if run is None:
-                continue
-            try:
-                timed(costs, kind, run)
-                del due[box]
-            except services.ServiceError:
-                continue
-    raise CommandError(f"{kind}: boxes {sorted(due)} never became due")
+        timed(costs, *due)
+    raise CommandError("the boxes' turns never ended")
 
 
 def play_rounds(name: str, rounds: int) -> Costs:
@@ -119,17 +113,10 @@ def play_rounds(name: str, rounds: int) -> Costs:
     for _ in range(rounds):
         timed(costs, "open_betting", lambda: services.open_betting(t, dealer, publish=False))
         for box, player in players.items():
-            timed(costs, "bet", partial(bet, name, table, player, box))
+            timed(costs, "bet", bet(table, player, box))
         timed(costs, "no_more_bets", lambda: services.no_more_bets(t, dealer, publish=False))
         timed(costs, "deal", lambda: services.deal(t, dealer, publish=False))
-        in_turn(
-            costs,
-            "decide",
-            players,
-            lambda b, p: lambda: decision(name, table, p, b),
-        )
-        if name == "five_card_hi_lo":
-            in_turn(costs, "set_hands", players, lambda b, p: setting(table, p, b))
+        turns(costs, players, table)
         timed(costs, "reveal", lambda: services.reveal(t, dealer, publish=False))
         timed(costs, "settle", lambda: services.settle(t, dealer, publish=False))
     return costs
@@ -140,7 +127,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--rounds", type=int, default=30)
-        parser.add_argument("--games", default=FOUR_CARD_FRENZY)
+        parser.add_argument(
+            "--games", default=",".join(ENTRIES), help="comma-separated (default: every game)"
+        )
 
     def handle(self, *args: Any, **o: Any) -> None:
         db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
