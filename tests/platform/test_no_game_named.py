@@ -36,7 +36,6 @@ GAME_DIRS = tuple(Path(*e.adapter.split(".")[:-1]) for e in IN_TREE) + tuple(
 SKIPPED = (*GAME_DIRS, Path("table", "migrations"), Path("static", "vendor"))
 SKIPPED_FILES = {Path(__file__).relative_to(ROOT), Path("tests", "game_names.py")}
 
-BENCH = "bench bots and rules per game: each game's own commands (until the bots play moves)"
 PLAYS = "a platform test playing a game by name (to derive from the registry or move)"
 
 #: Platform tests that still name a game, by directory (each lane's tests play the in-tree
@@ -51,14 +50,10 @@ TESTS_NOT_YET: dict[str, str] = {
     "tests/examples.py": PLAYS,
 }
 
-#: Platform files that still name a game: path -> (mentions at most, why).
-NOT_YET: dict[str, tuple[int, str]] = {
-    "bench/engine.py": (4, BENCH),
-    "bench/enumeration.py": (1, BENCH),
-    "bench/rounds.py": (1, BENCH),
-    "bench/settle_corpus.py": (1, BENCH),
-    "table/management/commands/bench_engine.py": (3, BENCH),
-}
+#: Platform files that still name a game: path -> (mentions at most, why). None now: the
+#: bench's bots play any game from its round views' moves, a game's own benchmarks and bench
+#: player are in its package (``GameEntry.bench``), and its bench rules are its demo's.
+NOT_YET: dict[str, tuple[int, str]] = {}
 
 
 def platform_files() -> list[Path]:

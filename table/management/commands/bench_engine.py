@@ -9,11 +9,11 @@ Prints, with the targets:
   ``settle_document``, and end to end through ``manage.py settle_round --input FILE`` in a
   fresh process (start-up, JSON parsing and printing included).
 
-The engine is Four Card Frenzy's (the random rounds are its contract's, RULES.md). The hand
-evaluator and the enumeration are its own tables, timed by the benchmark code in ``bench/``
-(:mod:`bench.engine`, :mod:`bench.enumeration`); the rounds are settled as ``manage.py
-settle_round`` settles them, through the games' registry (:func:`table.games.settle_document`:
-a round without a ``"game"`` key is Four Card Frenzy's). So this command names no game.
+Each game whose registry entry names a bench with an engine (:mod:`bench.engine`; ``--games``
+picks some): its hand evaluator, its enumeration and its random rounds are its own code, timed
+here through that protocol; the rounds are settled as ``manage.py settle_round`` settles them,
+through the games' registry (:func:`table.games.settle_document`). So this command names no
+game.
 
 Wall-clock and CPU seconds are both shown: on a busy machine the CPU figure is the fairer one.
 """
@@ -33,12 +33,10 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from bench.engine import evaluate_values, evaluate_with_cards
-from bench.enumeration import all_five_card_values, category_counts, non_qualifying
-from bench.rounds import random_rounds
-from table.games import settle_document
+from bench.engine import EngineBench, engines
+from table.games import ENTRIES, settle_document
 
 EVALS_TARGET = 300_000
 ENUM_TARGET = 5.0
@@ -52,7 +50,7 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, float, Any]:
 
 
 class Command(BaseCommand):
-    help = "Benchmark the Four Card Frenzy engine against the issue #2 targets."
+    help = "Benchmark each game's engine against the issue #2 targets."
     requires_system_checks: list[str] = []
     requires_migrations_checks = False
 
@@ -61,12 +59,26 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=20_000, help="six-box rounds to settle")
         parser.add_argument("--seed", type=int, default=2, help="seed of the random data")
         parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+        parser.add_argument(
+            "--games", help="comma-separated (default: every game whose bench has an engine)"
+        )
 
     def line(self, label: str, value: str, ok: bool | None = None) -> None:
         mark = "" if ok is None else ("  OK" if ok else "  MISSED")
         self.stdout.write(f"{label:<52} {value}{mark}")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        names = [g.strip() for g in options["games"].split(",")] if options["games"] else None
+        try:
+            found = engines(names)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        for name, engine in found.items():
+            if len(found) > 1:
+                self.stdout.write(ENTRIES[name].title)
+            self.bench(engine, options)
+
+    def bench(self, engine: EngineBench, options: dict[str, Any]) -> None:
         repeat = max(1, options["repeat"])
         rng = np.random.default_rng(options["seed"])
         count = options["hands"]
@@ -74,37 +86,32 @@ class Command(BaseCommand):
             [int(c) for c in row] for row in np.argsort(rng.random((count, 52)), axis=1)[:, :5]
         ]
 
-        runs = [_timed(lambda: evaluate_values(hands)) for _ in range(repeat)]
+        runs = [_timed(lambda: engine.evaluate(hands)) for _ in range(repeat)]
         wall, cpu = min(r[0] for r in runs), min(r[1] for r in runs)
         self.line(
-            "best_four_value evaluations/s (one thread)",
+            f"{engine.evaluator} evaluations/s (one thread)",
             f"{count / wall:>12,.0f} wall {count / cpu:>12,.0f} cpu  (target >= {EVALS_TARGET:,})",
             count / min(wall, cpu) >= EVALS_TARGET,
         )
-        runs = [_timed(lambda: evaluate_with_cards(hands)) for _ in range(repeat)]
+        runs = [_timed(lambda: engine.evaluate_with_cards(hands)) for _ in range(repeat)]
         wall, cpu = min(r[0] for r in runs), min(r[1] for r in runs)
         self.line(
-            "best_four (value + cards) evaluations/s",
+            f"{engine.evaluator_with_cards} (value + cards) evaluations/s",
             f"{count / wall:>12,.0f} wall {count / cpu:>12,.0f} cpu",
         )
 
-        runs = [_timed(all_five_card_values) for _ in range(repeat)]
+        runs = [_timed(engine.enumerate_deals) for _ in range(repeat)]
         wall, cpu = min(r[0] for r in runs), min(r[1] for r in runs)
         values = runs[0][2]
         self.line(
-            "enumerate all C(52,5) deals, seconds",
+            f"enumerate all {engine.deals} deals, seconds",
             f"{wall:>12.3f} wall {cpu:>12.3f} cpu  (target <= {ENUM_TARGET})",
             min(wall, cpu) <= ENUM_TARGET,
         )
-        counts = category_counts(values)
-        self.stdout.write(
-            "    "
-            + ", ".join(f"{k} {v:,}" for k, v in counts.items())
-            + f"; dealer does not qualify {non_qualifying(values):,}"
-        )
+        self.stdout.write("    " + engine.deal_words(values))
 
         n = options["rounds"]
-        rounds = random_rounds(n, options["seed"], boxes=6)
+        rounds = engine.random_rounds(n, options["seed"], boxes=6)
         # As in the settle_round command: the cyclic GC off for the batch (no cycles made).
         gc.disable()
         try:

@@ -1,8 +1,9 @@
 """Random dealt rounds in the ``settle_round`` JSON format of RULES.md.
 
-Shared by ``manage.py bench_engine`` and the engine tests. Lives outside ``table/engine``
-because it uses :mod:`random` (a seeded Mersenne Twister is right for test data and wrong for
-a shoe; the engine itself never imports it).
+Shared by ``manage.py bench_engine``, ``bench/settle_corpus.py`` (through the game's bench
+``ENGINE``) and the game's tests. A bench module, not the engine's: it uses :mod:`random` (a
+seeded Mersenne Twister is right for test data and wrong for a shoe; the engine's modules never
+import it).
 
 Rounds are not only uniform deals: a share of the hands is *planted* (four aces, quads,
 straight flushes including A-2-3-4, flushes, copies of the dealer's hand, two aces and two
@@ -12,6 +13,7 @@ queen high ...) so that rare rows of every paytable are reached in a few thousan
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -345,3 +347,38 @@ def random_rounds(
 ) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     return [random_round(rng, boxes, max_raise, planted) for _ in range(count)]
+
+
+def broken_round(rng: random.Random, doc: dict[str, Any]) -> dict[str, Any]:
+    """One round broken one way (or, now and then, left valid)."""
+    doc = copy.deepcopy(doc)
+    box = rng.choice(doc["boxes"])
+    how = rng.randrange(14)
+    if how == 0:
+        del doc["dealer"]
+    elif how == 1:
+        doc["dealer"] = doc["dealer"][:4]
+    elif how == 2:
+        doc["dealer"][0] = box["cards"][0]  # a card twice
+    elif how == 3:
+        box["cards"][1] = "1X"
+    elif how == 4:
+        box["wagers"]["ante"] = -box["wagers"]["ante"]
+    elif how == 5:
+        box["wagers"]["odds"] = box["wagers"]["ante"] + 1
+    elif how == 6:
+        box["wagers"]["raise"] = box["wagers"]["ante"] * 4
+    elif how == 7:
+        doc["rules"]["bad_beat_paytable"] = "Z"
+    elif how == 8:
+        box["box"] = 7
+    elif how == 9:
+        doc["boxes"].append(copy.deepcopy(box))  # the same box twice
+    elif how == 10:
+        box["wagers"]["ante"] = str(box["wagers"]["ante"])
+    elif how == 11:
+        doc["rules"]["payout_limit"] = -5
+    elif how == 12:
+        del box["player"]
+    # how == 13: valid
+    return doc

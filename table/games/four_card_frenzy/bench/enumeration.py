@@ -1,8 +1,8 @@
 """Every five-card deal, vectorised: the best four-card value of all C(52,5) = 2,598,960 hands.
 
-Used by ``manage.py bench_engine`` (timed) and by the engine tests (the category counts of
-RULES.md). Built only from the engine's public table pieces: ``combinations_array``,
-``four_card_index`` and ``FOUR_TABLE``.
+Used by ``manage.py bench_engine`` (timed, through the game's bench ``ENGINE``) and by the
+game's tests (the category counts of RULES.md). Built only from the engine's public table
+pieces: ``combinations_array``, ``four_card_index`` and ``FOUR_TABLE``.
 """
 
 from __future__ import annotations
