@@ -1,4 +1,4 @@
-"""Protocol v2 on the table socket: ``act`` frames (a move of any game but Four Card Frenzy),
+"""Protocol v2 on the table socket: ``act`` frames (a move of any game whose felt draws from views),
 the round ``view`` that follows each table frame at such a table, and ``meter`` frames from the
 table's linked progressive meters (docs/protocol.md).
 
@@ -20,10 +20,10 @@ from channels.layers import get_channel_layer
 from table import meters
 from table import snapshot as snapshots
 from table.broadcast import publish_async, view_text
-from table.games import game
+from table.demo import link_meters
+from table.games import GAMES, game
 from table.games.events import Event
-from table.models import DealerAssignment, RulesSubmission, Table
-from tests.game_names import CRAZY_4_POKER
+from table.models import DealerAssignment, Round, RulesSubmission, Table
 
 from .conftest import Sock, open_socket
 
@@ -47,20 +47,32 @@ async def seated(sock: Sock, box: int) -> None:
     assert reply["type"] == "ok", reply
 
 
-def c4p_table(dealer: Any) -> Table:
-    """A Crazy 4 Poker table under the game's default rules, with the meters they need linked
-    (its Five-Card Progressive's and the hand bonus's)."""
-    g = game(CRAZY_4_POKER)
+#: The games whose felt draws from the round views (``Felt.view_frames``): the sockets send
+#: their tables a ``view`` after each table frame. The others' felts draw from the events.
+VIEW_GAMES = [n for n in GAMES if game(n).felt.view_frames]
+EVENT_GAMES = [n for n in GAMES if not game(n).felt.view_frames]
+#: The games whose default rules need progressive meters linked.
+METER_GAMES = [n for n in GAMES if game(n).meters(game(n).default_rules())]
+
+
+def table_of(name: str, dealer: Any) -> Table:
+    """A table of the game ``name`` under the game's default rules, dealt by ``dealer``, with
+    the meters those rules need linked."""
+    g = game(name)
     rules = RulesSubmission.objects.create(
-        name="Crazy 4 Poker test rules",
-        game=CRAZY_4_POKER,
-        choices=g.rules_to_dict(g.default_rules()),
+        name=f"{g.title} test rules", game=name, choices=g.rules_to_dict(g.default_rules())
     )
-    table = Table.objects.create(name="Crazy 1", rules=rules)
+    table = Table.objects.create(name=f"{g.title} test table", rules=rules)
     DealerAssignment.objects.create(table=table, dealer=dealer)
-    meters.create_meter("Crazy 1 five-card", "five_card", "A", 100, [table])
-    meters.create_meter("Crazy 1 hand bonus", "hand_bonus", "", 100, [table])
+    link_meters(table, rules)
     return table
+
+
+def box_cards(table: Table, box: int) -> tuple[str, ...]:
+    """The cards dealt to ``box`` in the table's current round, as its game stores them."""
+    row = Round.objects.get(pk=Table.objects.get(pk=table.pk).current_round_id)
+    g = game(row.game)
+    return next(b.cards for b in g.boxes(g.from_dict(row.state)) if b.box == box)
 
 
 @pytest.fixture
@@ -72,7 +84,7 @@ def view_recorder(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     def round_view(table_id: int, user: Any) -> dict[str, Any]:
         name = user.get_username() if user is not None and user.is_authenticated else None
         built.append(name)
-        return {"game": CRAZY_4_POKER, "viewer": {"name": name}, "moves": []}
+        return {"game": "recorded", "viewer": {"name": name}, "moves": []}
 
     monkeypatch.setattr(snapshots, "round_view", round_view, raising=False)
     return built
@@ -147,10 +159,11 @@ async def test_a_spectator_may_not_act(table_setup: dict[str, Any]) -> None:
 # --- the round view after each table frame ------------------------------------------------------
 
 
-async def test_view_follows_each_table_frame_at_another_game(
-    table_setup: dict[str, Any], view_recorder: list[str | None]
+@pytest.mark.parametrize("name", VIEW_GAMES)
+async def test_view_follows_each_table_frame_at_a_view_game(
+    table_setup: dict[str, Any], view_recorder: list[str | None], name: str
 ) -> None:
-    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
+    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
     alice = await open_socket(table.pk, table_setup["alice"])
     watchers = [await open_socket(table.pk, None, name=f"w{i}") for i in range(2)]
     for sock in (alice, *watchers):
@@ -169,14 +182,15 @@ async def test_view_follows_each_table_frame_at_another_game(
         await sock.close()
 
 
+@pytest.mark.parametrize("name", VIEW_GAMES)
 async def test_views_come_with_a_commands_frames(
-    table_setup: dict[str, Any], view_recorder: list[str | None]
+    table_setup: dict[str, Any], view_recorder: list[str | None], name: str
 ) -> None:
     """A command at another game's table hands each seated player their own view, the
     dealer's console its own and the spectators theirs with its frames: no socket reads the
     round from the database (the recorder sees none built). A player's cards are in their
     own view and in nobody else's."""
-    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
+    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
     alice = await open_socket(table.pk, table_setup["alice"])
     dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
     watcher = await open_socket(table.pk, None)
@@ -205,9 +219,10 @@ async def test_views_come_with_a_commands_frames(
     own = (await alice.until(dealt_view))["round"]["boxes"][0]
     seen = (await watcher.until(dealt_view))["round"]["boxes"][0]
     console = await dealer.until(dealt_view)
-    assert own["mine"] and len(own["cards"]) == 5
+    dealt_cards = await database_sync_to_async(box_cards)(table, 1)
+    assert own["mine"] and dealt_cards and sorted(own["cards"]) == sorted(dealt_cards)
     assert seen["cards"] is None and not seen["mine"]
-    # The console sees the dealer's moves, not the player's cards (§657a.11(a)).
+    # The console sees the dealer's moves, not the player's cards (e.g. §657a.11(a)).
     assert console["round"]["boxes"][0]["cards"] is None
     viewer = console["round"]["viewer"]
     assert (viewer["role"], viewer["name"]) == ("dealer", "dealer")
@@ -221,13 +236,14 @@ async def test_views_come_with_a_commands_frames(
         await sock.close()
 
 
+@pytest.mark.parametrize("name", VIEW_GAMES)
 async def test_a_socket_sends_only_its_own_users_part_of_a_version(
-    table_setup: dict[str, Any], view_recorder: list[str | None]
+    table_setup: dict[str, Any], view_recorder: list[str | None], name: str
 ) -> None:
     """A version's one layer message carries every player's private frame and view; alice's
     socket sends the public frame, her private frame and her view, never bob's; a
     spectator's socket the public frame and the spectators' view only."""
-    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
+    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
     alice, bob = table_setup["alice"], table_setup["bob"]
     mine = await open_socket(table.pk, alice)
     watcher = await open_socket(table.pk, None)
@@ -267,10 +283,11 @@ async def test_a_socket_sends_only_its_own_users_part_of_a_version(
         await sock.close()
 
 
-async def test_no_view_at_four_card_frenzy(
-    table_setup: dict[str, Any], view_recorder: list[str | None]
+@pytest.mark.parametrize("name", EVENT_GAMES)
+async def test_no_view_at_a_game_whose_felt_draws_from_events(
+    table_setup: dict[str, Any], view_recorder: list[str | None], name: str
 ) -> None:
-    table = table_setup["table"]
+    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
     alice = await open_socket(table.pk, table_setup["alice"])
     snap = await alice.recv()
     await publish_async(table.pk, snap["version"] + 1, None, [], {})
@@ -280,11 +297,12 @@ async def test_no_view_at_four_card_frenzy(
     await alice.close()
 
 
+@pytest.mark.parametrize("name", METER_GAMES)
 async def test_meter_frames_of_the_linked_meters(
-    table_setup: dict[str, Any], view_recorder: list[str | None]
+    table_setup: dict[str, Any], view_recorder: list[str | None], name: str
 ) -> None:
-    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
-    meter = await database_sync_to_async(lambda: table.progressive_meters.get(kind="five_card"))()
+    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
+    meter = await database_sync_to_async(lambda: table.progressive_meters.order_by("pk")[0])()
     alice = await open_socket(table.pk, table_setup["alice"])
     watcher = await open_socket(table.pk, None)
     for sock in (alice, watcher):
@@ -307,10 +325,11 @@ async def test_meter_frames_of_the_linked_meters(
 # --- moves through the services (the platform's services.act) ---------------------------------
 
 
+@pytest.mark.parametrize("name", VIEW_GAMES)
 async def test_act_places_a_bet_and_the_game_refuses_what_its_rules_forbid(
-    table_setup: dict[str, Any],
+    table_setup: dict[str, Any], name: str
 ) -> None:
-    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
+    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
     alice = await open_socket(table.pk, table_setup["alice"])
     dealer = await open_socket(table.pk, table_setup["dealer"], dealer=True)
     for sock in (alice, dealer):

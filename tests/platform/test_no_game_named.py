@@ -44,7 +44,6 @@ PLAYS = "a platform test playing a game by name (to derive from the registry or 
 TESTS_NOT_YET: dict[str, str] = {
     "tests/backoffice": PLAYS,
     "tests/browser": PLAYS,
-    "tests/consumers": PLAYS,
     "tests/integrity": PLAYS,
     "tests/services": PLAYS,
     "tests/examples.py": PLAYS,
