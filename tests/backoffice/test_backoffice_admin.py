@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from table import backoffice, reports, rollup, services
+from table.games import GAMES
 from table.models import AuditEntry, Entry, MeterEvent, Round, Seat, WagerShift
 
 from ..services.conftest import make_player
@@ -40,7 +41,8 @@ def played() -> dict[str, Any]:
     players = {n: make_player(n) for n in ("ann", "ben")}
     seats = {"ann": 1, "ben": 3}
     out = {}
-    for name, game in (("Crazy", "crazy_4_poker"), ("Frenzy", "four_card_frenzy")):
+    for n, game in enumerate(GAMES, start=1):
+        name = f"Table {n}"
         table, dealer = make_table(name, game)
         Seat.objects.filter(table=table).delete()
         for p, box in seats.items():

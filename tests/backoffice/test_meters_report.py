@@ -15,21 +15,26 @@ from django.urls import reverse
 from django.utils import timezone
 
 from table import backoffice, ledger, meters
+from table.games import GAMES, game
 from table.models import AuditEntry, MeterEvent, ProgressiveMeter, Round, Table
 
 from .play import make_table
+
+#: The first game whose default rules need progressive meters linked.
+METERED = next(n for n in GAMES if game(n).meters(game(n).default_rules()))
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
 
 
 def _meter(when: Any = None) -> ProgressiveMeter:
-    """The first meter of a Crazy 4 Poker table's, every meter seeded at ``when``."""
+    """The first meter of a table of the first game whose default rules need meters, every
+    meter seeded at ``when``."""
     from unittest import mock
 
     at = when or timezone.now()
     with mock.patch.object(meters.timezone, "now", lambda: at):
-        table, _ = make_table("Crazy", "crazy_4_poker")
+        table, _ = make_table("Metered", METERED)
     return ProgressiveMeter.objects.filter(tables=table).order_by("pk").first()  # type: ignore[return-value]
 
 
@@ -100,7 +105,7 @@ def test_a_secured_reset() -> None:
         table=table,
         number=1,
         rules_submission=table.rules,
-        game="crazy_4_poker",
+        game=table.rules.game,
         rules={},
         phase="decisions",
         state={},

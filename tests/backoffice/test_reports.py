@@ -12,12 +12,26 @@ import pytest
 from django.db.models import Sum
 
 from table import ledger, reports, rollup
+from table.games import GAMES
 from table.models import Account, Entry, Round, SettlementLine, WagerShift
 
 from ..services.conftest import make_player
 from .play import Source, make_table, play_round
 
 NY = ZoneInfo("America/New_York")
+
+
+def a_table() -> tuple[str, Any, Any, dict[str, Any]]:
+    """A table of the default game (the registry's) under that game's default rules: the
+    game's name, the Rules Submission, the table and the stored rules."""
+    from table.games import default_game, game
+    from table.models import RulesSubmission, Table
+
+    name = default_game()
+    g = game(name)
+    stored = g.rules_to_dict(g.default_rules())
+    sub = RulesSubmission.objects.create(name="r", game=name, choices=stored)
+    return name, sub, Table.objects.create(name="T", rules=sub), stored
 
 
 def test_the_gaming_day_starts_at_its_hour_in_the_casinos_zone(settings: Any) -> None:
@@ -37,104 +51,6 @@ def test_the_gaming_day_starts_at_its_hour_in_the_casinos_zone(settings: Any) ->
     assert (begin.hour, end - begin) == (6, dt.timedelta(hours=24))
 
 
-def test_a_rounds_roll_up_by_hand() -> None:
-    """Two boxes of a Four Card Frenzy round under the default rules, worked by hand."""
-    from table.games import game
-
-    g = game("four_card_frenzy")
-    rules = g.rules_to_dict(g.default_rules())
-    lines = [
-        (1, "ante", 10_00, 10_00),  # box 1: Ante wins 1 to 1,
-        (1, "odds", 10_00, -10_00),  # the Odds lose,
-        (1, "raise", 20_00, 20_00),  # a 2x Raise wins,
-        (1, "prime", 5_00, 30_00),  # the Prime pays 6 to 1
-        (2, "ante", 5_00, -5_00),  # box 2 folds: Ante and Odds lose
-        (2, "odds", 5_00, -5_00),
-    ]
-    sums = rollup.sums_of_round("four_card_frenzy", rules, rollup.rules_key(rules), lines)
-    assert sums[rollup.ROUND].lines == 1
-    # The round's main game as a whole: $15 of Ante, +20 - 10 = +$10, for the covariance.
-    r = sums[rollup.ROUND]
-    assert (r.handle, r.handle_sq, r.net, r.net_sq) == (15_00, 15_00**2, 10_00, 10_00**2)
-    ante = sums["ante"]
-    assert (ante.lines, ante.handle, ante.net, ante.paid, ante.wins) == (2, 15_00, 5_00, 10_00, 1)
-    assert ante.handle_sq == 10_00**2 + 5_00**2
-    # The main game per box: box 1 staked 10 units of Ante and won 20; box 2 5 and lost 10.
-    main = sums[rollup.MAIN]
-    assert (main.lines, main.handle, main.net) == (2, 15_00, 10_00)
-    assert main.net_sq == 20_00**2 + 10_00**2
-    assert main.net_handle == 20_00 * 10_00 + (-10_00) * 5_00
-    assert sums["prime"].paid == 30_00 and sums["prime"].net == 30_00
-
-
-@pytest.mark.django_db
-def test_the_report_by_hand(settings: Any) -> None:
-    """Rows written straight into the roll-up: the report's sums, hold and theoretical win
-    are what the arithmetic says (the edges are the game's own figures)."""
-    from table.games import game
-    from table.models import RulesSubmission, Table
-
-    g = game("four_card_frenzy")
-    stored = g.rules_to_dict(g.default_rules())
-    sub = RulesSubmission.objects.create(name="r", game="four_card_frenzy", choices=stored)
-    table = Table.objects.create(name="T", rules=sub)
-    key = rollup.rules_key(stored)
-    day = dt.date(2026, 3, 2)
-
-    def row(wager: str, lines: int, handle: int, handle_sq: int, net: int, paid: int) -> None:
-        WagerShift.objects.create(
-            gaming_day=day,
-            table=table,
-            game="four_card_frenzy",
-            rules_submission=sub,
-            rules_key=key,
-            rules=stored,
-            wager=wager,
-            lines=lines,
-            handle=handle,
-            handle_sq=handle_sq,
-            net=net,
-            paid=paid,
-        )
-
-    # One box a round ($10 of Ante each): the round's Ante squared is the box's.
-    row(rollup.ROUND, 100, 1000_00, 100 * 10_00**2, -70_00, 0)
-    row("ante", 100, 1000_00, 100 * 10_00**2, -50_00, 300_00)
-    row("odds", 100, 1000_00, 100 * 10_00**2, -40_00, 200_00)
-    row("raise", 60, 900_00, 60 * 15_00**2, 20_00, 400_00)
-    row(rollup.MAIN, 100, 1000_00, 100 * 10_00**2, -70_00, 0)
-    row("prime", 50, 250_00, 50 * 5_00**2, -30_00, 60_00)
-    report = reports.build(day, day, "table")
-    [group] = report.groups
-    assert group.rounds == 100
-    assert group.handle == 3150_00
-    assert group.paid == 960_00
-    assert group.house_win == 50_00 + 40_00 - 20_00 + 30_00
-    assert group.hold == pytest.approx(100_00 / 3150_00)
-    figures = {f.wager: f for f in g.math_report(g.default_rules())}
-    main_edge = figures["Ante, Odds and Raise"].house_edge
-    prime = figures["Prime"]
-    assert group.theoretical == pytest.approx(1000_00 * main_edge + 250_00 * prime.house_edge)
-    assert group.wagers["prime"].variance == pytest.approx(prime.variance * 50 * 5_00**2)
-    # The main game's spread is the game's exact one (its published distribution), and with
-    # one box a round no two boxes share a dealer's hand.
-    main = figures["Ante, Odds and Raise"]
-    assert main.variance is not None and main.covariance is not None
-    assert group.main is not None and not group.main.estimated and not group.main.correlated
-    assert group.main.variance == pytest.approx(main.variance * 100 * 10_00**2)
-    assert group.sigma**2 == pytest.approx(
-        main.variance * 100 * 10_00**2 + prime.variance * 50 * 5_00**2
-    )
-    # The players' decisions beside the optimal-play figure: 60 Raises on 100 boxes, $900 of
-    # Raise on $1,000 of Ante.
-    assert (group.main.decided, group.main.decision_rate) == (60, 0.6)
-    assert group.main.decision_size == pytest.approx(0.9)
-    assert "60.0% of boxes, 0.90x the Ante" in group.main.decisions_words
-    assert group.rtp == pytest.approx(1 - 100_00 / 3150_00)
-    low, high = group.band  # type: ignore[misc]
-    assert low < group.theoretical_rtp < high  # type: ignore[operator]
-
-
 @pytest.mark.django_db
 def test_the_band_by_hand_with_boxes_sharing_the_dealers_hand() -> None:
     """Round figures put in the game's place (variance 4 and covariance 1 per unit of Ante
@@ -146,24 +62,19 @@ def test_the_band_by_hand_with_boxes_sharing_the_dealers_hand() -> None:
     1 - (400 +- 1.96 x 10,000) / 20,000 = 0% to 196%; the players lost $6: RTP 97%, inside.
     Boxes taken as independent would give sigma = sqrt(8e7) = $89.44 (band 10.35% to 185.65%).
     """
-    from table.games import game
     from table.games.base import Figure
-    from table.models import RulesSubmission, Table
 
-    g = game("four_card_frenzy")
-    stored = g.rules_to_dict(g.default_rules())
-    sub = RulesSubmission.objects.create(name="r", game="four_card_frenzy", choices=stored)
-    table = Table.objects.create(name="T", rules=sub)
+    name, sub, table, stored = a_table()
     key = rollup.rules_key(stored)
     figure = Figure("main", "X", 0.02, "per unit of Ante", ("ante", "odds", "raise"), 4.0, 1.0)
-    rollup._MATH[("four_card_frenzy", key)] = rollup.Mathematics(
+    rollup._MATH[(name, key)] = rollup.Mathematics(
         (figure,), {w: figure for w in figure.wagers}, figure
     )
     day = dt.date(2026, 3, 2)
 
     def row(wager: str, lines: int, handle: int, handle_sq: int, net: int) -> None:
         WagerShift.objects.create(
-            gaming_day=day, table=table, game="four_card_frenzy", rules_submission=sub,
+            gaming_day=day, table=table, game=name, rules_submission=sub,
             rules_key=key, rules=stored, wager=wager, lines=lines, handle=handle,
             handle_sq=handle_sq, net=net,
         )  # fmt: skip
@@ -183,7 +94,7 @@ def test_the_band_by_hand_with_boxes_sharing_the_dealers_hand() -> None:
         assert "X: variance 4.0000, covariance of two boxes 1.0000" in group.main.spread_words
         # Were they independent: 4 x 2e7 only.
         figure_alone = Figure("main", "X", 0.02, "", ("ante", "odds", "raise"), 4.0)
-        rollup._MATH[("four_card_frenzy", key)] = rollup.Mathematics(
+        rollup._MATH[(name, key)] = rollup.Mathematics(
             (figure_alone,), {w: figure_alone for w in figure.wagers}, figure_alone
         )
         [alone] = reports.build(day, day, "table").groups
@@ -191,7 +102,7 @@ def test_the_band_by_hand_with_boxes_sharing_the_dealers_hand() -> None:
         assert alone.band[0] == pytest.approx(1 - (400 + 1.96 * 8e7**0.5) / 20_000)  # type: ignore[index]
         assert alone.main is not None and not alone.main.correlated
     finally:
-        rollup._MATH.pop(("four_card_frenzy", key), None)
+        rollup._MATH.pop((name, key), None)
 
 
 def _ledger_player_net(round_ids: list[int]) -> int:
@@ -207,11 +118,7 @@ def _ledger_player_net(round_ids: list[int]) -> int:
 def test_every_figure_reconciles_to_the_ledger_on_generated_play() -> None:
     src = Source(2511)
     players = {n: make_player(n) for n in ("ann", "ben", "cat")}
-    tables = [
-        make_table("Frenzy", "four_card_frenzy"),
-        make_table("Crazy", "crazy_4_poker"),
-        make_table("HiLo", "five_card_hi_lo"),
-    ]
+    tables = [make_table(f"Table {n}", name) for n, name in enumerate(GAMES, start=1)]
     from table import services
     from table.models import Seat
 
@@ -225,10 +132,10 @@ def test_every_figure_reconciles_to_the_ledger_on_generated_play() -> None:
             play_round(table, dealer, players, src, seats)
     assert ledger.verify() == []
     settled = Round.objects.filter(phase="settled")
-    assert settled.count() == 36
+    assert settled.count() == 12 * len(GAMES)
     days = sorted({rollup.gaming_day_and_shift(r.finished_at)[0] for r in settled})
     report = reports.build(days[0], days[-1], "table")
-    assert {g.label for g in report.groups} == {"Frenzy", "Crazy", "HiLo"}
+    assert {g.label for g in report.groups} == {t.name for t, _ in tables}
     for group in report.groups:
         ids = list(settled.filter(table_id=int(group.key)).values_list("pk", flat=True))
         assert group.rounds == len(ids)
@@ -261,7 +168,7 @@ def test_every_figure_reconciles_to_the_ledger_on_generated_play() -> None:
             "paid",
         )
     )
-    assert rollup.rebuild() == 36
+    assert rollup.rebuild() == 12 * len(GAMES)
     again = sorted(
         WagerShift.objects.values_list(
             "gaming_day",
@@ -293,7 +200,7 @@ def test_the_flag_shows_when_the_actual_return_lies_outside_its_band() -> None:
     seats = {"ann": 1, "ben": 3, "cat": 5}
     played = [
         (make_table(f"{name} {how}", name), how == "folding")
-        for name in ("four_card_frenzy", "crazy_4_poker", "five_card_hi_lo")
+        for name in GAMES
         for how in ("folding", "playing")
     ]
     for (table, _dealer), _fold in played:
@@ -306,7 +213,7 @@ def test_the_flag_shows_when_the_actual_return_lies_outside_its_band() -> None:
     settled = Round.objects.filter(phase="settled")
     days = sorted({rollup.gaming_day_and_shift(r.finished_at)[0] for r in settled})
     report = reports.build(days[0], days[-1], "table")
-    assert len(report.groups) == 6
+    assert len(report.groups) == 2 * len(GAMES)
     for group in [*report.groups, report.total]:
         assert group.main is not None and group.main.correlated, group.label
         assert not group.estimated
@@ -315,7 +222,7 @@ def test_the_flag_shows_when_the_actual_return_lies_outside_its_band() -> None:
         if group.label.endswith("folding"):
             assert group.rtp == 0 and low > 0.2 and group.outside, group.label
     # The same boxes taken as independent would give a narrower band: the covariance widens it.
-    folding = next(g for g in report.groups if g.label == "four_card_frenzy folding")
+    folding = next(g for g in report.groups if g.label.endswith("folding"))
     assert folding.main is not None and folding.main.variance is not None
     spread = next(iter(folding.spread.values()))
     variance, covariance, boxes_sq, rounds_sq = spread
@@ -326,65 +233,15 @@ def test_the_flag_shows_when_the_actual_return_lies_outside_its_band() -> None:
 
 
 @pytest.mark.django_db
-def test_each_round_counts_under_the_paytable_in_force_when_it_was_played() -> None:
-    """A table's rules change between rounds (Queens Up paytable A, then D): the report by
-    paytable has both, each round's wagers under its own, and theoretical win is each one's
-    handle x its own edge."""
-    from table import services
-    from table.games import game
-    from table.models import RulesSubmission, Seat
-
-    src = Source(99)
-    players = {n: make_player(n) for n in ("ann", "ben")}
-    seats = {"ann": 1, "ben": 4}
-    table, dealer = make_table("Crazy", "crazy_4_poker")
-    Seat.objects.filter(table=table).delete()
-    for name, user in players.items():
-        services.sit(table.pk, user, seats[name])
-    for _ in range(4):
-        play_round(table, dealer, players, src, seats)
-    g = game("crazy_4_poker")
-    other = RulesSubmission.objects.create(
-        name="Queens Up D",
-        game="crazy_4_poker",
-        choices={**table.rules.choices, "queens_up_paytable": "D"},
-    )
-    services.change_rules(table.pk, other, dealer)
-    table.refresh_from_db()
-    assert table.rules_id == other.pk
-    for _ in range(4):
-        play_round(table, dealer, players, src, seats)
-    settled = Round.objects.filter(phase="settled")
-    days = sorted({rollup.gaming_day_and_shift(r.finished_at)[0] for r in settled})
-    report = reports.build(days[0], days[-1], "paytable")
-    assert len(report.groups) == 2
-
-    def queens_edge(rules: Any) -> float:
-        return next(f.house_edge for f in g.math_report(rules) if f.wagers == ("queens_up",))
-
-    expected = {queens_edge(g.default_rules()), queens_edge(other.game_rules())}
-    assert len(expected) == 2  # paytables A and D differ
-    seen = set()
-    for group in report.groups:
-        queens = group.wagers["queens_up"]
-        assert queens.handle > 0
-        [edge] = [float(e.split(": ")[1].rstrip("%")) / 100 for e in queens.edges]
-        seen.add(round(edge, 6))
-        assert queens.theoretical == pytest.approx(queens.handle * edge, rel=1e-5)
-    assert seen == {round(e, 6) for e in expected}
-    assert sum(g.rounds for g in report.groups) == 8
-    assert report.total.house_win == -_ledger_player_net(list(settled.values_list("pk", flat=True)))
-
-
-@pytest.mark.django_db
-def test_the_rebuild_command_refiles_every_round() -> None:
+@pytest.mark.parametrize("name", GAMES)
+def test_the_rebuild_command_refiles_every_round(name: str) -> None:
     from io import StringIO
 
     from django.core.management import call_command
 
     src = Source(5)
     players = {"ann": make_player("ann")}
-    table, dealer = make_table("Frenzy", "four_card_frenzy")
+    table, dealer = make_table("Table", name)
     from table import services
 
     services.sit(table.pk, players["ann"], 2)
@@ -400,20 +257,14 @@ def test_the_rebuild_command_refiles_every_round() -> None:
 
 @pytest.mark.django_db
 def test_shifts_come_in_time_order() -> None:
-    from table.games import game
-    from table.models import RulesSubmission, Table
-
-    g = game("four_card_frenzy")
-    stored = g.rules_to_dict(g.default_rules())
-    sub = RulesSubmission.objects.create(name="r", game="four_card_frenzy", choices=stored)
-    table = Table.objects.create(name="T", rules=sub)
+    name, sub, table, stored = a_table()
     day = dt.date(2026, 3, 2)
     for shift in (2, 0, 1):
         WagerShift.objects.create(
             gaming_day=day,
             shift=shift,
             table=table,
-            game="four_card_frenzy",
+            game=name,
             rules_submission=sub,
             rules_key=rollup.rules_key(stored),
             rules=stored,

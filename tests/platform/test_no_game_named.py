@@ -42,7 +42,6 @@ PLAYS = "a platform test playing a game by name (to derive from the registry or 
 #: games by name; a test that does should move under tests/games/<game>/ or take its games
 #: from the registry): directory -> why. A platform test elsewhere names none.
 TESTS_NOT_YET: dict[str, str] = {
-    "tests/backoffice": PLAYS,
     "tests/browser": PLAYS,
     "tests/integrity": PLAYS,
     "tests/services": PLAYS,
