@@ -180,6 +180,10 @@ class SkeletonGame(Generic[R, S]):
         """Hook: a dealt box's hand in words."""
         return None
 
+    def box_best(self, box: Any) -> tuple[str, ...]:
+        """Hook: the cards that make a dealt box's hand, where the game names them."""
+        return ()
+
     def box_lines(self, settled: Mapping[str, Any]) -> tuple[Line, ...]:
         """Hook: a settled box's lines (its wagers' results, and any bonus paid on top)."""
         return lines_of(settled["results"], "hand")
@@ -202,6 +206,7 @@ class SkeletonGame(Generic[R, S]):
                     hand=self.box_hand(play) if len(play.cards) == 5 else None,
                     net=settled[number]["net"] if number in settled else None,
                     lines=self.box_lines(settled[number]) if number in settled else (),
+                    best_cards=self.box_best(play) if len(play.cards) == 5 else (),
                 )
             )
         return tuple(out)

@@ -31,12 +31,14 @@ Pure: no Django; it imports no game's modules (the games import it).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar, cast
 
-from table.games.cards import DECK, Card, check_distinct, codes
+from table.games.base import SUPERVISOR_VOID
+from table.games.cards import DECK, Card, card_code, check_distinct, codes
 from table.games.common import (
     boxes_of,
     check_box,
@@ -49,10 +51,13 @@ from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import Event, Step, Transfer
 from table.games.shoe import (
+    Deal,
     DealingPlan,
+    DealPlan,
     Fault,
     RandomSource,
     commitment,
+    dispense,
     new_salt,
     shuffle,
     stacks_of_five,
@@ -60,6 +65,8 @@ from table.games.shoe import (
 
 ANTE: Final = "ante"
 PLAY: Final = "play"
+#: The table closing: a void only before the deal.
+TABLE_CLOSED: Final = "table_closed"
 #: The dealer console's audience (a player's is ``to_player(name)``, everyone's ``PUBLIC``).
 DEALER: Final = "dealer"
 
@@ -84,6 +91,8 @@ class VoidReason:
     phases: tuple[StrEnum, ...]
     #: The chapter's irregularity, when it is one (its consequence says what the dealer does).
     irregularity: StrEnum | None = None
+    #: The stub count's void: only as the count shows it (counted, not taken on trust).
+    counted: bool = False
 
 
 @dataclass(slots=True)
@@ -176,6 +185,13 @@ class SkeletonRound(Generic[R, B, S]):
     IN_PLAY_WORDS: ClassVar[str] = "an Ante"
     #: The decision that folds (a box whose player left, or whose time ran out).
     FOLD: ClassVar[object] = False
+    #: The wager a decision adds to the box (paid in with the decision; its memo too).
+    DECISION_WAGER: ClassVar[str] = PLAY
+    #: The regulation's chapter, as the refusals cite its sections ("§657a").
+    CHAPTER: ClassVar[str] = ""
+    #: Whether the stored round and its ``round_opened`` name the game (False: a game whose
+    #: records are older than the key; they stay as they were, and load either way).
+    NAMED: ClassVar[bool] = True
     #: The game's rules class (with ``from_dict``), box class and step class.
     RULES: ClassVar[type[Any]]
     BOX: ClassVar[type[SkeletonBox]] = SkeletonBox
@@ -254,8 +270,9 @@ class SkeletonRound(Generic[R, B, S]):
         return {}
 
     def may_void(self, reason: str) -> bool:
-        """Hook: whether the evidence allows this void now (its phase allows it)."""
-        return True
+        """Hook: whether the evidence allows this void now (its phase allows it): the stub
+        count's only as the count shows it."""
+        return not self.VOID_REASONS[reason].counted or self.stub_count() != len(DECK)
 
     def dealer_public(self) -> dict[str, Any]:
         """Hook: the dealer's hand as everyone sees it once turned over."""
@@ -270,9 +287,18 @@ class SkeletonRound(Generic[R, B, S]):
         """Hook: settle every box (end with :meth:`settled`)."""
         raise NotImplementedError
 
-    def void(self, reason: str) -> S:
-        """Hook: a void declared outside the deal, checked (end with :meth:`voided`)."""
-        raise NotImplementedError
+    def void(self, reason: str, evidence: dict[str, Any] | None = None) -> S:
+        """A void declared outside the deal, with what was found: checked
+        (:meth:`check_void`), then every stake back (:meth:`void_step`)."""
+        return self.void_step(reason, self.check_void(reason, evidence))
+
+    def void_step(self, reason: str, evidence: dict[str, Any]) -> S:
+        """Hook: the void with its evidence (a game with meters takes its increments back)."""
+        return self.step(*self.voided(reason, {"evidence": evidence}))
+
+    def check_evidence(self, reason: str, evidence: object) -> object:
+        """Hook: the game's own checks of a void's evidence (a card said to be seen)."""
+        return evidence
 
     def view(self, player: str | None, dealer: bool = False) -> dict[str, Any]:
         """Hook: what ``player`` (None: a spectator) or the dealer console may see now."""
@@ -296,7 +322,7 @@ class SkeletonRound(Generic[R, B, S]):
             raise InvalidInput("bad_shoe", f"the shoe holds {len(order)} cards, not 52")
         rnd = cls(number, rules, deck_back, list(order), salt, cls.PHASE(BETTING))
         data = {
-            "game": cls.GAME,
+            **rnd.named(),
             "round": number,
             "deck_back": deck_back,
             "commitment": rnd.commitment,
@@ -316,6 +342,9 @@ class SkeletonRound(Generic[R, B, S]):
         """A round with a freshly shuffled deck (one deck, reshuffled every round); ``rng``
         is the shuffler's randomness (``SecretsSource`` in production)."""
         return cls.open(number, rules, deck_back, shuffle(DECK, rng), salt or new_salt())
+
+    def named(self) -> dict[str, str]:
+        return {"game": self.GAME} if self.NAMED else {}
 
     @property
     def commitment(self) -> str:
@@ -400,6 +429,30 @@ class SkeletonRound(Generic[R, B, S]):
         self.stub = list(stub)
         return in_play
 
+    def dispensed(self, faults: Sequence[Fault] = ()) -> Deal:
+        """The round's dealing plan as the shoe dispenses it with the armed ``faults``
+        (checked first; the round is not changed yet)."""
+        self.check_deal(faults)
+        stacks = self.dealing_plan()
+        return dispense(self.order, stacks, DealPlan.for_plan(faults, stacks))
+
+    def lay_out_deal(self, dealt: Deal) -> list[Event]:
+        """What the shoe dispensed, on the table: each card found face up is not used and goes
+        to the discard rack, said (§684a.13(a), §657a.13(a)); the stacks onto the boxes in play
+        and the dealer's place; a shared stack's rest discarded unseen; the stub removed."""
+        self.lay_out(dealt.box_stacks, dealt.dealer_stack, dealt.stub)
+        self.discards = [*dealt.face_up_discards, *dealt.shared_discards]
+        return [Event("face_up_card", {"card": card_code(c)}) for c in dealt.face_up_discards]
+
+    @staticmethod
+    def deal_evidence(dealt: Deal, faults: Sequence[Fault]) -> dict[str, Any]:
+        """A shoe irregularity's evidence: what the shoe was told to do and what it delivered."""
+        return {
+            "faults": [f.value for f in faults],
+            "face_up": codes(dealt.face_up_discards),
+            "stacks": [len(s) for s in (*dealt.box_stacks, dealt.dealer_stack)],
+        }
+
     def dealt(self) -> bool:
         """Whether the shoe has dispensed any card to a box or the dealer."""
         return bool(self.dealer_cards) or any(b.cards for b in self.boxes.values())
@@ -454,10 +507,11 @@ class SkeletonRound(Generic[R, B, S]):
         """The box to act decides; ``player`` None = the house acting for it (its decision
         time ran out). A Play added to the box's wagers is paid in now."""
         current = self.check_decide(box, player, decision)
-        before = current.wagers.get(PLAY, 0)
+        wager = self.DECISION_WAGER
+        before = current.wagers.get(wager, 0)
         events = self.record_decision(current, decision, why)
-        added = current.wagers.get(PLAY, 0) - before
-        transfers = (Transfer(current.player, added, "play", current.box, PLAY),) if added else ()
+        added = current.wagers.get(wager, 0) - before
+        transfers = (Transfer(current.player, added, wager, current.box, wager),) if added else ()
         events += self._advance_turn()
         return self.step(events, transfers)
 
@@ -528,6 +582,57 @@ class SkeletonRound(Generic[R, B, S]):
 
     # --- irregularities ------------------------------------------------------------------
 
+    def check_void(self, reason: object, evidence: object = None) -> dict[str, Any]:
+        """Refuse a void the rules do not allow now, changing nothing; returns the evidence
+        to record (the stub count's void: the count). Never once the dealer's hand is face
+        up (the round is settled then), but by the supervisor; never a deal irregularity
+        (only the shoe reports one, while dealing); the table closes only during betting."""
+        reasons = self.VOID_REASONS
+        if not isinstance(reason, str) or reason not in reasons:
+            self.refuse_unknown(reason)
+            raise InvalidInput(
+                "unknown_irregularity",
+                f"unknown irregularity {reason!r} (one of {', '.join(reasons)})",
+            )
+        self._require(*(p for p in self.PHASE if p not in (SETTLED, VOID)))
+        known = reasons[reason]
+        if self.phase == REVEALED and reason != SUPERVISOR_VOID:
+            raise RuleViolation(
+                "outcome_known",
+                "the dealer's hand is face up: the round is settled now, not voided "
+                f"({self.CHAPTER}.11(c))",
+            )
+        if not known.phases:
+            raise RuleViolation(
+                "shoe_only",
+                "only the shoe reports this irregularity, while dealing, and the deal then "
+                f"voids the round itself; this round's deal reported none ({self.CHAPTER}.13)",
+            )
+        if reason == TABLE_CLOSED and self.phase != BETTING:
+            raise RuleViolation("round_in_play", "the wagers are locked: finish the round first")
+        if self.phase not in known.phases:
+            raise RuleViolation(
+                "irregularity_not_now",
+                f"{reason.replace('_', ' ')} cannot void the round now: only when it is "
+                + " or ".join(p.value for p in known.phases),
+            )
+        evidence = self.check_evidence(reason, evidence)
+        if known.counted:
+            count = self.stub_count()
+            if count == len(DECK):
+                raise RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
+            return {"count": count}
+        if not isinstance(evidence, dict) or not evidence:
+            raise InvalidInput("no_evidence", "a void must say what was found")
+        try:
+            return dict(json.loads(json.dumps(evidence)))
+        except (TypeError, ValueError):
+            raise InvalidInput("no_evidence", "the evidence must be plain JSON data") from None
+
+    def refuse_unknown(self, reason: object) -> None:
+        """Hook: refuse a reason that is not a void's in words of the game's own (an
+        irregularity of its chapter that does not void the round)."""
+
     def void_reasons_now(self) -> list[str]:
         """The reasons the round may be voided for in this phase, given the evidence."""
         return [
@@ -570,7 +675,7 @@ class SkeletonRound(Generic[R, B, S]):
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": self.GAME,
+            **self.named(),
             "number": self.number,
             "rules": self.rules.to_dict(),
             "deck_back": self.deck_back,
@@ -581,8 +686,13 @@ class SkeletonRound(Generic[R, B, S]):
             **self.cards_dict(),
             "to_act": self.to_act,
             "void_reason": self.void_reason,
+            **self.outcome_dict(),
             "results": self.results,
         }
+
+    def outcome_dict(self) -> dict[str, Any]:
+        """Hook: how the game's round ended besides a void, as stored (a main game void)."""
+        return {}
 
     def cards_dict(self) -> dict[str, Any]:
         """Hook: the cards the round holds outside the boxes, as stored (the game's own
@@ -609,7 +719,7 @@ class SkeletonRound(Generic[R, B, S]):
 
     @classmethod
     def _from_dict(cls, d: dict[str, Any]) -> Self:
-        if d.get("game") != cls.GAME:
+        if d.get("game", None if cls.NAMED else cls.GAME) != cls.GAME:
             raise ValueError(f"game {d.get('game')!r} is not {cls.GAME}")
         boxes = [cls.box_from_dict(b) for b in d["boxes"]]
         to_act = d["to_act"]

@@ -31,14 +31,13 @@ the voids' evidence and the settlement's order. The table's rules and what a box
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS, MeterChange
-from table.games.cards import DECK, Card, card_code, codes, parse_card
+from table.games.cards import Card, card_code, codes, parse_card
 from table.games.common import check_adjacent_boxes, check_bettor
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Transfer, to_player
@@ -133,6 +132,7 @@ VOID_REASONS: Final[Mapping[str, VoidReason]] = {
         "the stub count shows the deck is not 52 cards; the deck leaves the table (§657a.10(f))",
         (Phase.DECISIONS,),
         Irregularity.STUB_COUNT_WRONG,
+        counted=True,
     ),
     # §657a.13(d): only before every box has played or folded.
     Irregularity.DEALER_CARD_EXPOSED.value: VoidReason(
@@ -193,6 +193,7 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
     SAVED: ClassVar[str] = "a saved Crazy 4 Poker round"
     IN_PLAY_WORDS: ClassVar[str] = "an Ante and Super Bonus"
     FOLD: ClassVar[object] = 0
+    CHAPTER: ClassVar[str] = "§657a"
 
     phase: Phase = Phase.BETTING
     six_card_bonus_card: Card | None = None
@@ -289,7 +290,7 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
                 "face_up": codes(dealt.face_up_discards),
                 "stacks": [len(s) for s in (*dealt.box_stacks, dealt.dealer_stack)],
             }
-            step = self._void(FROM_DEAL[dealt.irregularity].value, evidence)
+            step = self.void_step(FROM_DEAL[dealt.irregularity].value, evidence)
             return Step((*events, *step.events), step.transfers, step.meters)
         if Fault.DEALER_CARD_EXPOSED in faults:
             # §657a.13(d): the shoe exposed a dealer card while dealing, before any decision:
@@ -298,7 +299,7 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
                 "card": card_code(self.dealer_cards[0]),
                 "faults": [f.value for f in faults],
             }
-            step = self._void(Irregularity.DEALER_CARD_EXPOSED.value, evidence)
+            step = self.void_step(Irregularity.DEALER_CARD_EXPOSED.value, evidence)
             return Step((*events, *step.events), step.transfers, step.meters)
         self.magic_card, self.lucky_position = draws
         self.phase = Phase.DECISIONS
@@ -440,77 +441,36 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
     def more_counted(self) -> int:
         return 1 if self.six_card_bonus_card is not None else 0  # the Six Card Bonus card
 
-    def check_void(self, reason: str, evidence: object = None) -> dict[str, Any]:
-        """Refuse a void the rules do not allow now; returns the evidence to record."""
-        if not isinstance(reason, str) or reason not in VOID_REASONS:
-            if isinstance(reason, str) and reason in {i.value for i in Irregularity}:
-                raise RuleViolation(
-                    "not_void",
-                    f"{reason.replace('_', ' ')} does not void the round "
-                    f"({CONSEQUENCES[Irregularity(reason)].section})",
-                )
-            raise InvalidInput(
-                "unknown_irregularity",
-                f"unknown irregularity {reason!r} (one of {', '.join(VOID_REASONS)})",
-            )
-        self._require(*UNFINISHED)
-        known = VOID_REASONS[reason]
-        if self.phase is Phase.REVEALED and reason != SUPERVISOR_VOID:
+    def refuse_unknown(self, reason: object) -> None:
+        if isinstance(reason, str) and reason in {i.value for i in Irregularity}:
             raise RuleViolation(
-                "outcome_known",
-                "the dealer's hand is face up: the round is settled now, not voided (§657a.11(c))",
+                "not_void",
+                f"{reason.replace('_', ' ')} does not void the round "
+                f"({CONSEQUENCES[Irregularity(reason)].section})",
             )
-        if not known.phases:
-            raise RuleViolation(
-                "shoe_only",
-                "only the shoe reports this irregularity, while dealing, and the deal then "
-                "voids the round itself; this round's deal reported none (§657a.13)",
-            )
-        if reason == "table_closed" and self.phase is not Phase.BETTING:
-            raise RuleViolation("round_in_play", "the wagers are locked: finish the round first")
-        if self.phase not in known.phases:
-            raise RuleViolation(
-                "irregularity_not_now",
-                f"{reason.replace('_', ' ')} cannot void the round now: only when it is "
-                + " or ".join(p.value for p in known.phases),
-            )
-        if reason == Irregularity.DEALER_CARD_EXPOSED and self.to_act is None:
+
+    def check_evidence(self, reason: str, evidence: object) -> object:
+        if reason != Irregularity.DEALER_CARD_EXPOSED:
+            return evidence
+        if self.to_act is None:
             # §657a.13(d) voids only an exposure "prior to each player having either folded or
             # placed a Play Wager": with every decision made, the hand stands.
             raise RuleViolation(
                 "decisions_complete",
                 "every box has decided: an exposed dealer card changes nothing; reveal the hand",
             )
-        if reason == Irregularity.DEALER_CARD_EXPOSED and isinstance(evidence, dict):
-            if "card" in evidence:
-                # The card the dealer saw must be one of the dealer's: a card named that is
-                # not exposed nothing (and the console never shows the dealer's hand).
-                seen = parse_card(evidence["card"])
-                if seen not in self.dealer_cards:
-                    raise RuleViolation(
-                        "not_dealer_card",
-                        f"{card_code(seen)} is not one of the dealer's cards: no dealer card "
-                        "was exposed (§657a.13(d))",
-                    )
-                evidence = {**evidence, "card": card_code(seen)}
-        if reason == Irregularity.STUB_COUNT_WRONG:
-            count = self.stub_count()
-            if count == len(DECK):
-                raise RuleViolation("stub_correct", "the stub counts 52 cards: nothing to void")
-            return {"count": count}
-        if not isinstance(evidence, dict) or not evidence:
-            raise InvalidInput("no_evidence", "a void must say what was found")
-        try:
-            return dict(json.loads(json.dumps(evidence)))
-        except (TypeError, ValueError):
-            raise InvalidInput("no_evidence", "the evidence must be plain JSON data") from None
-
-    def void(self, reason: str, evidence: dict[str, Any] | None = None) -> Step:
-        """Void the round for an irregularity found outside the deal, with its evidence:
-        every stake back, side bets included, and the meter increments taken back out
-        (§657a.13, CRAZY_4_POKER.md)."""
-        found = self.check_void(reason, evidence)
-        return self._void(reason, found)
+        if isinstance(evidence, dict) and "card" in evidence:
+            # The card the dealer saw must be one of the dealer's: a card named that is not
+            # exposed nothing (and the console never shows the dealer's hand).
+            seen = parse_card(evidence["card"])
+            if seen not in self.dealer_cards:
+                raise RuleViolation(
+                    "not_dealer_card",
+                    f"{card_code(seen)} is not one of the dealer's cards: no dealer card "
+                    "was exposed (§657a.13(d))",
+                )
+            return {**evidence, "card": card_code(seen)}
+        return evidence
 
     def dealer_card_exposed(self, evidence: dict[str, Any] | None = None) -> Step:
         """§657a.13(d): a dealer card exposed before every box has played or folded voids the
@@ -518,7 +478,7 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
         found = {"to_act": self.to_act, **(evidence or {})}
         return self.void(Irregularity.DEALER_CARD_EXPOSED.value, found)
 
-    def _void(self, reason: str, evidence: dict[str, Any]) -> Step:
+    def void_step(self, reason: str, evidence: dict[str, Any]) -> Step:
         """Void: every stake back, and the meter increments taken back out (§657a.13)."""
         changes = tuple(
             MeterChange(name, "reverse", -inc.primary, -inc.reserve)

@@ -593,10 +593,10 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
     def _stub_refusal(self, reason: str) -> RuleViolation | None:
         return stub_refusal(reason, self.stub_count(), self.misdealt())
 
-    def void(self, reason: str) -> Step:
+    def void(self, reason: str, evidence: dict[str, Any] | None = None) -> Step:
         """Void the round for a named irregularity: every stake goes back (§663a.13). A stub
         miscount only when the stub is counted, right after the deal, and only as the count
-        shows it (§663a.10(f))."""
+        shows it (§663a.10(f)); no other evidence is recorded."""
         self._require(*UNFINISHED)
         if not isinstance(reason, str) or reason not in VOID_REASONS:
             raise InvalidInput(

@@ -11,11 +11,12 @@ game's own rules stay in its modules.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from types import MappingProxyType
 from typing import Any, Final
 
+from table.games.adapter import SkeletonGame
 from table.games.cards import card_code, codes
 from table.games.common import fixed_odds_variance, main_game_spread
 from table.games.errors import InvalidInput, RuleViolation
@@ -24,7 +25,7 @@ from table.games.four_card_frenzy import contract, staff
 from table.games.four_card_frenzy.hands import best_four, describe, max_raise_multiple
 from table.games.four_card_frenzy.paytables import ODDS_PAYTABLE, PAYTABLES, PaytableKind, paytable
 from table.games.four_card_frenzy.recheck import recheck
-from table.games.four_card_frenzy.round import DEAL_IRREGULARITIES, VOID_REASONS, Phase, Round
+from table.games.four_card_frenzy.round import BoxPlay, Phase, Round
 from table.games.four_card_frenzy.rules import (
     JURISDICTION_NAMES,
     OPTIONAL,
@@ -46,50 +47,23 @@ from table.games.shoe import Fault
 from table.games.words import dollars
 
 from ..base import (
-    ABANDON,
-    BET,
-    CLOSE_BETTING,
-    DEAL,
     DECIDE,
-    NO_INPUTS,
-    REVEAL,
-    SETTLE,
-    SUPERVISOR_VOID,
-    TIME_OUT,
-    VOID,
-    WITHDRAW,
     Actor,
-    BoxState,
     Choice,
-    Command,
-    DealingPlan,
     FeltParts,
     Figure,
     Game,
     GameStep,
-    Inputs,
-    MeterKind,
-    MeterSpec,
+    Line,
     Move,
     Problem,
     Recalled,
-    Role,
-    RoundStatus,
     RulesField,
     Sign,
     StaffPart,
     TableSettings,
-    Timer,
     WagerSpec,
-    bet_amounts,
-    betting_moves,
-    command_box,
-    dealer_step,
-    drawn_view,
     lines_of,
-    require_dealer,
-    require_player,
-    turn_timer,
 )
 
 NAME: Final = "four_card_frenzy"
@@ -186,12 +160,6 @@ ANTE_RAISE_POSTED: Final = (
 )
 #: §684a.11(c)(4)(ii): below a straight the Odds only pushes or loses.
 ODDS_BELOW_STRAIGHT: Final = ("Two pair or lower", "push")
-#: The house's own voids, not the dealer's to declare (the platform sends them).
-_HOUSE_VOIDS: Final = frozenset({"server_restart", SUPERVISOR_VOID})
-
-
-def _step(step: Step) -> GameStep:
-    return GameStep(step.events, step.transfers)
 
 
 def _paytable_words(kind: PaytableKind) -> dict[str, str]:
@@ -254,7 +222,7 @@ def _refuse_a_declared_exposure(state: Round) -> None:
     )
 
 
-class FourCardFrenzy:
+class FourCardFrenzy(SkeletonGame[TableRules, Round]):
     """Four Card Frenzy (ch. 684a): see the module docstring."""
 
     name = NAME
@@ -279,11 +247,8 @@ class FourCardFrenzy:
             "usual. Your seats are freed once the round is over."
         ),
     )
-
-    settle_one: Callable[[object], dict[str, Any]]
-
-    def __init__(self) -> None:
-        self.settle_one = contract.settle_one
+    optional_wagers = OPTIONAL
+    ante_label = "Ante and Odds (each)"
 
     # --- the Rules Submission -------------------------------------------------------------
 
@@ -295,9 +260,6 @@ class FourCardFrenzy:
 
     def parse_rules(self, data: Mapping[str, Any]) -> TableRules:
         return TableRules.from_dict(dict(data))
-
-    def rules_to_dict(self, rules: TableRules) -> dict[str, Any]:
-        return rules.to_dict()
 
     def rules_problems(self, rules: TableRules) -> list[Problem]:
         return [Problem(f, words) for f, words in rules.problems()]
@@ -327,12 +289,6 @@ class FourCardFrenzy:
             rules.payout_limit,
             adjacent_rule="§684a.7(e)",
         )
-
-    def meters(self, rules: TableRules) -> tuple[MeterSpec, ...]:
-        return ()
-
-    def meter_catalogue(self) -> tuple[MeterKind, ...]:
-        return ()
 
     def signs(self, rules: TableRules) -> tuple[Sign, ...]:
         """The signs §684a.2(b)(4),(5) require: every wager offered and its payout odds (the
@@ -408,159 +364,46 @@ class FourCardFrenzy:
         problems = rules.problems()
         if problems:
             raise InvalidInput("bad_rules", f"{problems[0][0]}: {problems[0][1]}")
-        rnd, step = Round.open(number, rules, deck_back, order, salt)
-        return rnd, _step(step)
+        return SkeletonGame.open_round(self, number, rules, deck_back, order, salt)
 
-    def round_rules(self, state: Round) -> TableRules:
-        return state.rules
+    def box_decision(self, box: BoxPlay) -> str | None:
+        if box.decision is None:
+            return None
+        return f"raise {box.decision}x" if box.decision else "fold"
 
-    def status(self, state: Round) -> RoundStatus:
-        dealt = bool(state.dealer_cards) or any(b.cards for b in state.boxes.values())
-        players = (state.results or {}).get("players")
-        return RoundStatus(
-            number=state.number,
-            phase=state.phase.value,
-            betting=state.phase is Phase.BETTING,
-            dealt=dealt,
-            revealed=state.dealer_visible(),
-            finished=state.finished,
-            void_reason=state.void_reason,
-            irregularity=state.irregularity(),
-            commitment=state.commitment,
-            deck_back=state.deck_back,
-            cards_dealt=len(state.order) - len(state.stub) if dealt else 0,
-            cards_counted=state.stub_count(),
-            players=None if players is None else {p: v["net"] for p, v in players.items()},
-        )
+    def box_hand(self, box: BoxPlay) -> str | None:
+        return describe(best_four(box.cards).value)
 
-    def boxes(self, state: Round) -> tuple[BoxState, ...]:
-        settled = {b["box"]: b for b in (state.results or {}).get("boxes", [])}
-        out = []
-        for number in sorted(state.boxes):
-            play = state.boxes[number]
-            decision = None
-            if play.decision is not None:
-                decision = f"raise {play.decision}x" if play.decision else "fold"
-            best = best_four(play.cards) if len(play.cards) == 5 else None
-            out.append(
-                BoxState(
-                    box=number,
-                    player=play.player,
-                    wagers=dict(play.wagers),
-                    cards=tuple(codes(play.cards)),
-                    decision=decision,
-                    in_play=play.in_play,
-                    folded=play.decision == 0,
-                    abandoned=play.abandoned,
-                    hand=describe(best.value) if best else None,
-                    net=settled[number]["net"] if number in settled else None,
-                    lines=lines_of(settled[number]["results"], "row") if number in settled else (),
-                    # §684a.11(a): the best four of the five make the hand.
-                    best_cards=tuple(codes(best.cards)) if best else (),
-                )
-            )
-        return tuple(out)
+    def box_best(self, box: BoxPlay) -> tuple[str, ...]:
+        # §684a.11(a): the best four of the five make the hand.
+        return tuple(codes(best_four(box.cards).cards))
 
-    def dealing_plan(self, state: Round) -> DealingPlan:
-        """§684a.10(b): a stack per box with Ante and Odds from the dealer's left, the
-        dealer's, and with an All-Six Bonus one more whose top card is the All-Six card."""
-        return state.dealing_plan()
+    def box_lines(self, settled: Mapping[str, Any]) -> tuple[Line, ...]:
+        return lines_of(settled["results"], "row")
 
-    def timer(self, state: Round) -> Timer | None:
-        deciding = state.phase is Phase.DECISIONS
-        return turn_timer(
-            state.phase is Phase.BETTING,
-            bool(state.boxes_in_play()),
-            state.to_act if deciding else None,
-            state.rules.betting_seconds,
-            state.rules.decision_seconds,
-        )
+    def decide_move(self, state: Round, box: BoxPlay) -> Move | None:
+        if len(box.cards) != 5:
+            return None
+        most = max_raise_multiple(best_four(box.cards).value)
+        ante = box.wagers.get(ANTE, 0)
+        choices = [Choice("Fold", {"raise": 0})]
+        # Each Raise with what it puts on the layout (§684a.11(b): 1x to 3x the Ante).
+        choices += [
+            Choice(f"Raise {m}x ({dollars(m * ante)})", {"raise": m}) for m in range(1, most + 1)
+        ]
+        return Move(DECIDE, "Raise or fold", box.box, tuple(choices))
 
-    def moves(self, state: Round, viewer: Actor) -> tuple[Move, ...]:
-        if state.finished:
-            return ()
-        if viewer.role is Role.DEALER:
-            return self._dealer_moves(state)
-        if viewer.role is not Role.PLAYER or not viewer.name:
-            return ()
-        player = viewer.name
-        moves: list[Move] = []
-        if state.phase is Phase.BETTING:
-            owners = {b: p.player for b, p in state.boxes.items()}
-            amounts = bet_amounts(state.rules, ANTE, "Ante and Odds (each)", OPTIONAL, LABELS)
-            moves += betting_moves(
-                owners, player, state.boxes_of(player), state.rules.adjacent_boxes, amounts
-            )
-        elif state.phase is Phase.DECISIONS and state.to_act is not None:
-            play = state.boxes[state.to_act]
-            if play.player == player and len(play.cards) == 5:
-                most = max_raise_multiple(best_four(play.cards).value)
-                ante = play.wagers.get(ANTE, 0)
-                choices = [Choice("Fold", {"raise": 0})]
-                # Each Raise with what it puts on the layout (§684a.11(b): 1x to 3x the Ante).
-                choices += [
-                    Choice(f"Raise {m}x ({dollars(m * ante)})", {"raise": m})
-                    for m in range(1, most + 1)
-                ]
-                moves.append(Move(DECIDE, "Raise or fold", play.box, tuple(choices)))
-        return tuple(moves)
+    def decision(self, args: Mapping[str, Any]) -> Any:
+        if "raise" not in args:
+            raise InvalidInput("bad_raise", "say the Raise: 1, 2 or 3 times the Ante, 0 folds")
+        return args["raise"]
 
-    def _dealer_moves(self, state: Round) -> tuple[Move, ...]:
-        phase = state.phase
-        step = dealer_step(phase.value, bool(state.boxes_in_play()), state.to_act)
-        moves = [step] if step is not None else []
-        reasons = []
-        if phase is Phase.BETTING:
-            reasons.append("table_closed")
-        if phase in (Phase.CLOSED, Phase.DECISIONS) and state.stub_count() != 52:
-            reasons.append("stub_miscount")  # §684a.10(f): only when the count shows it
-        if reasons:
-            choices = tuple(
-                Choice(VOID_REASONS[r], {"reason": r})
-                for r in reasons
-                if r not in DEAL_IRREGULARITIES and r not in _HOUSE_VOIDS
-            )
-            moves.append(Move(VOID, "Void the round", choices=choices))
-        return tuple(moves)
-
-    def apply(
-        self, state: Round, actor: Actor, command: Command, inputs: Inputs = NO_INPUTS
-    ) -> GameStep:
-        name, box, args = command.name, command.box, command.args
-        if name == BET:
-            return _step(state.bet(command_box(command), require_player(actor), dict(args)))
-        if name == WITHDRAW:
-            return _step(state.withdraw(command_box(command), require_player(actor)))
-        if name == DECIDE:
-            player = require_player(actor)
-            if "raise" not in args:
-                raise InvalidInput("bad_raise", "say the Raise: 1, 2 or 3 times the Ante, 0 folds")
-            return _step(state.decide(command_box(command), player, args["raise"]))
-        require_dealer(actor)
-        if name == CLOSE_BETTING:
-            return _step(state.close_betting())
-        if name == DEAL:
-            return _step(state.deal(list(inputs.faults)))
-        if name == TIME_OUT:
-            if box is not None and box != state.to_act:
-                raise RuleViolation("not_your_turn", f"box {box} is not deciding now")
-            return _step(state.time_out())
-        if name == REVEAL:
-            return _step(state.reveal())
-        if name == SETTLE:
-            return _step(state.settle())
-        if name == VOID:
-            reason = args.get("reason", "")
-            if reason == "dealer_card_exposed":
-                _refuse_a_declared_exposure(state)
-            evidence = args.get("evidence") or {"declared_by": actor.name or actor.role.value}
-            return _step(state.void(reason, dict(evidence)))
-        if name == ABANDON:
-            return _step(state.abandon(args.get("player", "")))
-        raise InvalidInput("unknown_command", f"Four Card Frenzy has no command {name!r}")
-
-    def view(self, state: Round, viewer: Actor) -> dict[str, Any]:
-        return drawn_view(state, viewer, self.moves(state, viewer))
+    def void(self, state: Round, actor: Actor, args: Mapping[str, Any]) -> Step:
+        reason = args.get("reason", "")
+        if reason == "dealer_card_exposed":
+            _refuse_a_declared_exposure(state)
+        evidence = args.get("evidence") or {"declared_by": actor.name or actor.role.value}
+        return state.void(reason, dict(evidence))
 
     def recalled(self, state: Round) -> Recalled:
         """The dealer's hand with its best four and the All-Six card once the table turned them
@@ -589,7 +432,7 @@ class FourCardFrenzy:
                 "a dealer card was exposed before every decision was made (§684a.13(d)). "
                 "Ante, Odds and Raise were returned; optional wagers were settled"
             )
-        return VOID_REASONS.get(reason, "")
+        return SkeletonGame.void_words(self, reason)
 
     def recheck(self, state: Round, faults: Sequence[Fault]) -> list[str]:
         return recheck(state, faults)
@@ -599,16 +442,6 @@ class FourCardFrenzy:
 
         return round_input(state)
 
-    def to_dict(self, state: Round) -> dict[str, Any]:
-        return state.to_dict()
-
-    def from_dict(self, data: Mapping[str, Any]) -> Round:
-        if not isinstance(data, Mapping):
-            raise InvalidInput("bad_state", "not a saved round")
-        if data.get("game", NAME) != NAME:
-            raise InvalidInput("bad_state", f"not a Four Card Frenzy round: {data.get('game')!r}")
-        return Round.from_dict({k: v for k, v in data.items() if k != "game"})
-
 
 _TYPES: Final = {f.name: str(f.type) for f in fields(TableRules)}
 #: Every choice of the Rules Submission (its stored form is ``TableRules.to_dict``).
@@ -617,4 +450,4 @@ _RULES_FIELDS: Final = tuple(
 )
 assert set(_ORDER) == set(_TYPES), "every field of TableRules is a choice of the form"
 
-GAME: Final[Game[TableRules, Round]] = FourCardFrenzy()
+GAME: Final[Game[TableRules, Round]] = FourCardFrenzy(Round, contract.settle_one)

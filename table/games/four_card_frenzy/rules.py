@@ -13,8 +13,8 @@ from fractions import Fraction
 from typing import Any, Final
 
 from table.games.base import MIN_CLOCK_SECONDS
-from table.games.common import limits_problems
-from table.games.errors import InvalidInput
+from table.games.common import check_amount, limits_problems
+from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import plain_dict
 
 from .hands import Category
@@ -27,7 +27,7 @@ from .paytables import (
     PaytableKind,
     paytable,
 )
-from .settlement import ALL_SIX, ANTE, FOUR_CARD_BONUS, PRIME, Rules
+from .settlement import ALL_SIX, ANTE, FOUR_CARD_BONUS, ODDS, PRIME, Rules
 
 #: §684a.12(g): a payout limit may not be under $50,000 ...
 PAYOUT_LIMIT_FLOOR: Final = 50_000_00
@@ -221,6 +221,41 @@ class TableRules:
             FOUR_CARD_BONUS: (self.four_card_bonus_min, self.four_card_bonus_max),
             ALL_SIX: (self.all_six_min, self.all_six_max),
         }[wager]
+
+    def check_wagers(self, wagers: Mapping[str, object]) -> dict[str, int]:
+        """A box's complete set of wagers against these rules and limits; returns it with the
+        Odds equal to the Ante (the round checks the box and the player)."""
+        ante = check_amount(wagers.get(ANTE, 0), "Ante")
+        placed: dict[str, int] = {}
+        if ante:
+            low, high = self.limits(ANTE)
+            if not low <= ante <= high:
+                raise RuleViolation(
+                    "out_of_limits",
+                    f"Ante must be between {low / 100:.2f} and {high / 100:.2f}",
+                )
+            # §684a.7(d)(1): Ante and Odds in equal amounts.
+            placed[ANTE] = placed[ODDS] = ante
+        for wager in OPTIONAL:
+            amount = check_amount(wagers.get(wager, 0), wager)
+            if not amount:
+                continue
+            label = wager.replace("_", " ")
+            if not self.offers(wager):
+                # §684a.7(d)(2)-(4): only if the Rules Submission offers it.
+                raise RuleViolation("not_offered", f"this table does not offer the {label} wager")
+            if not ante:
+                raise RuleViolation(
+                    "ante_required", f"the {label} wager needs an Ante and Odds on the box"
+                )
+            low, high = self.limits(wager)
+            if not low <= amount <= high:
+                raise RuleViolation(
+                    "out_of_limits",
+                    f"the {label} wager must be between {low / 100:.2f} and {high / 100:.2f}",
+                )
+            placed[wager] = amount
+        return placed
 
     def max_win_at_minimum(self) -> int:
         """The most one player can win on Ante, Raise and Odds in one round at the minimum.

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
-from table.games.cards import Card, check_distinct
+from table.games.cards import Card, check_distinct, codes
 from table.games.errors import InvalidInput
+from table.games.events import Transfer
 
 from .hands import (
     CATEGORY_SHIFT,
@@ -512,3 +513,71 @@ def _settle_lines(
     _check_payout_limit(rules.payout_limit)  # a Rules made without from_names may hold anything
     players = _player_totals([(box.player, lines) for box, _, lines in settled], rules.payout_limit)
     return SettledLines(dealer, qualifies(dealer.value), settled, players)
+
+
+#: What a wager's returned money is called on the ledger, by its outcome.
+_MEMOS: Final = {
+    Outcome.WIN: "win",
+    Outcome.PUSH: "push",
+    Outcome.VOID: "returned (void)",
+    Outcome.LOSE: "lose",
+}
+
+
+class SaidSettlement(NamedTuple):
+    """A round's settlement told as the table stores and sends it: each box's lines, each
+    player's totals, and the money it moves."""
+
+    boxes: list[dict[str, Any]]
+    players: dict[str, dict[str, Any]]
+    transfers: list[Transfer]
+
+
+def in_words(
+    result: RoundSettlement, cards: Mapping[int, Sequence[Card]], optional: Mapping[int, bool]
+) -> SaidSettlement:
+    """The settlement of boxes holding ``cards``, ``optional``: whether each has an optional
+    wager (a box folded without one goes to the discard rack unseen, §684a.11(b)(2))."""
+    boxes: list[dict[str, Any]] = []
+    transfers: list[Transfer] = []
+    for settled in result.boxes:
+        lines = [
+            {
+                "wager": r.wager,
+                "stake": r.stake,
+                "outcome": r.outcome.value,
+                "net": r.net,
+                "row": r.row,
+            }
+            for r in settled.results
+        ]
+        shown = not (settled.folded and not optional[settled.box])
+        boxes.append(
+            {
+                "box": settled.box,
+                "player": settled.player,
+                "cards": codes(cards[settled.box]) if shown else None,
+                "best_four": codes(settled.hand.cards) if shown else None,
+                "hand": settled.hand.name if shown else None,
+                "category": settled.hand.category.key if shown else None,
+                "folded": settled.folded,
+                "results": lines,
+                "net": settled.net,
+            }
+        )
+        transfers += [
+            Transfer(settled.player, -r.returned, _MEMOS[r.outcome], settled.box, r.wager)
+            for r in settled.results
+            if r.returned
+        ]
+    players = {}
+    for total in result.players:
+        players[total.player] = {
+            "net": total.net,
+            "payout_limit_applied": total.payout_limit_applied,
+            "withheld": total.withheld,
+        }
+        if total.withheld:
+            # §684a.12(g): winnings above the payout limit are not paid.
+            transfers.append(Transfer(total.player, total.withheld, "payout limit"))
+    return SaidSettlement(boxes, players, transfers)
