@@ -17,6 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+import django_stubs_ext
+
+# ModelAdmin[Table], ModelForm[Table]... at run time too (django-stubs types the admin with them).
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.forms import UserChangeForm
 from django.contrib.auth.models import Group
+from django.contrib.auth.models import User as AuthUser
 from django.db.models import Model, Prefetch, QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
@@ -30,6 +31,7 @@ from .common import (
     AuditedRefusals,
     ReadOnlyAdmin,
     _admin_link,
+    staff_of,
 )
 
 # --- The ledger ----------------------------------------------------------------------------
@@ -51,7 +53,7 @@ class CreditForm(forms.Form):
 
 
 def credit_players(
-    modeladmin: admin.ModelAdmin,
+    modeladmin: admin.ModelAdmin[Any],
     request: HttpRequest,
     users: list[Any],
     action: str,
@@ -71,7 +73,7 @@ def credit_players(
             for user in users:
                 # The cashier's duty: checked (never one's own account) and audited.
                 try:
-                    ledger.credit(user, amount, memo, by=request.user)
+                    ledger.credit(user, amount, memo, by=staff_of(request))
                 except (duties.DutyError, ledger.CreditRefused) as refused:
                     modeladmin.message_user(
                         request,
@@ -113,9 +115,9 @@ def _admin_url(obj: Model) -> str:
 
 def account_label(account: Account) -> str:
     """An account in people's words: "bob (player)", "Frenzy 1 bankroll", "the cage"."""
-    if account.kind == Account.PLAYER and account.user_id:
+    if account.kind == Account.PLAYER and account.user is not None:
         return f"{account.user.get_username()} (player)"
-    if account.kind == Account.TABLE and account.table_id:
+    if account.kind == Account.TABLE and account.table is not None:
         return f"{account.table.name} bankroll"
     if account.kind == Account.CAGE:
         return "the cage"
@@ -271,12 +273,13 @@ if admin.site.is_registered(User):
     admin.site.unregister(User)
 
 
-class DutiesUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
+class DutiesUserChangeForm(UserChangeForm[AuthUser]):
     """A user's groups, permissions and superuser flag: refused if they would let someone
     assigned to deal credit accounts (the duties stay apart, table.duties)."""
 
     def clean(self) -> dict[str, Any]:
-        data: dict[str, Any] = super().clean()
+        super().clean()
+        data: dict[str, Any] = self.cleaned_data
         if self.instance.pk:
             problem = duties.grant_problem(
                 self.instance,
@@ -294,10 +297,10 @@ class DutiesUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
 
 
 @admin.register(User)
-class PlayerUserAdmin(AuditedRefusals, UserAdmin):
+class PlayerUserAdmin(AuditedRefusals, UserAdmin[AuthUser]):
     form = DutiesUserChangeForm
     refused_action = "user_change"
-    list_display = (*UserAdmin.list_display, "balance")
+    list_display = (*UserAdmin.list_display, "balance")  # type: ignore[misc]
     actions = ("credit",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
@@ -317,7 +320,7 @@ class PlayerUserAdmin(AuditedRefusals, UserAdmin):
         return credit_players(self, request, users, "credit", [str(u.pk) for u in users])
 
 
-class DutiesGroupForm(forms.ModelForm):  # type: ignore[type-arg]
+class DutiesGroupForm(forms.ModelForm[Group]):
     """A group's permissions: refused if crediting would reach a member assigned to deal."""
 
     class Meta:
@@ -325,7 +328,8 @@ class DutiesGroupForm(forms.ModelForm):  # type: ignore[type-arg]
         fields = "__all__"
 
     def clean(self) -> dict[str, Any]:
-        data: dict[str, Any] = super().clean()
+        super().clean()
+        data: dict[str, Any] = self.cleaned_data
         permissions = data.get("permissions") or ()
         if self.instance.pk and any(
             f"{p.content_type.app_label}.{p.codename}" == duties.CREDIT_PERMISSION

@@ -7,6 +7,8 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db.models import Model
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
@@ -53,6 +55,15 @@ def _wagers_text(wagers: dict[str, int]) -> str:
     )
 
 
+def staff_of(request: HttpRequest) -> User:
+    """The staff member signed in behind an admin request (the admin lets nobody else in: an
+    anonymous request here is refused)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
+
+
 class AuditedRefusals:
     """A ModelAdmin mixin: a change its form refuses on duty grounds (a ValidationError with
     code ``duties.REFUSED_CODE``: a dealer assignment, a group or a permission that would let
@@ -71,13 +82,13 @@ class AuditedRefusals:
                 except forms.ValidationError as exc:
                     if exc.code == duties.REFUSED_CODE:
                         what = {"object": str(obj) if obj is not None else ""}
-                        duties.refused(request.user, action, " ".join(exc.messages), what)
+                        duties.refused(staff_of(request), action, " ".join(exc.messages), what)
                     raise
 
         return Audited
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
     """History: can be looked at, never added, changed or deleted here."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -90,7 +101,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(admin.TabularInline[Any, Any]):
     extra = 0
     can_delete = False
     show_change_link = False

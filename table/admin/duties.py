@@ -24,7 +24,7 @@ from table.games.events import PUBLIC
 from .. import duties
 from ..models import AuditEntry, DealerAssignment, RoundEvent
 from .audit_words import details_words
-from .common import AuditedRefusals
+from .common import AuditedRefusals, staff_of
 
 
 def in_play(phase: str | None) -> bool:
@@ -56,13 +56,14 @@ def secret_from(table_id: int) -> tuple[int, int] | None:
 # --- Segregation of duties: dealer assignments and the audit log -------------------------------
 
 
-class DealerAssignmentForm(forms.ModelForm):
+class DealerAssignmentForm(forms.ModelForm[DealerAssignment]):
     class Meta:
         model = DealerAssignment
         fields = ("table", "dealer")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         table, dealer = data.get("table"), data.get("dealer")
         if table is not None and dealer is not None:
             problem = duties.assignment_problem(table, dealer)
@@ -72,7 +73,7 @@ class DealerAssignmentForm(forms.ModelForm):
 
 
 @admin.register(DealerAssignment)
-class DealerAssignmentAdmin(AuditedRefusals, admin.ModelAdmin):
+class DealerAssignmentAdmin(AuditedRefusals, admin.ModelAdmin[DealerAssignment]):
     """Who deals which table. A dealer runs only the tables assigned here, and may not play
     at them; a cashier (or a superuser) is never assigned. Adding and removing are audited."""
 
@@ -89,22 +90,22 @@ class DealerAssignmentAdmin(AuditedRefusals, admin.ModelAdmin):
         self, request: HttpRequest, obj: DealerAssignment, form: Any, change: bool
     ) -> None:
         try:
-            assigned = duties.assign_dealer(obj.table_id, obj.dealer, request.user)
+            assigned = duties.assign_dealer(obj.table_id, obj.dealer, staff_of(request))
         except duties.DutyError as refused:
             messages.error(request, f"Not assigned: {refused.message}")
             return
         obj.pk = assigned.pk
 
     def delete_model(self, request: HttpRequest, obj: DealerAssignment) -> None:
-        duties.unassign_dealer(obj, request.user)
+        duties.unassign_dealer(obj, staff_of(request))
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[DealerAssignment]) -> None:
         for assignment in queryset.select_related("dealer"):
-            duties.unassign_dealer(assignment, request.user)
+            duties.unassign_dealer(assignment, staff_of(request))
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(admin.ModelAdmin[AuditEntry]):
     """The audit log, for compliance officers (``table.view_auditentry``): read only here,
     and append-only in the model and the database."""
 

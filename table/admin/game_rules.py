@@ -143,7 +143,7 @@ def form_values(f: RulesField, value: Any) -> dict[str, Any]:
     return out
 
 
-class GameRulesForm(forms.ModelForm):
+class GameRulesForm(forms.ModelForm[RulesSubmission]):
     """A Rules Submission of ``game_name``: its name, its game, and its game's choices."""
 
     game_name = ""
@@ -228,7 +228,8 @@ class GameRulesForm(forms.ModelForm):
         return value
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         g: Game[Any, Any] = game(self.game_name)
         fields = g.rules_fields()
         base = g.rules_to_dict(g.default_rules())
@@ -285,9 +286,9 @@ class GameRulesForm(forms.ModelForm):
     def _post_clean(self) -> None:
         # The choices were refused field by field above; the model's own check of them
         # would only repeat it under names this form does not have.
-        if self._errors:
+        if self.errors:
             return
-        super()._post_clean()
+        super()._post_clean()  # type: ignore[misc]  # BaseModelForm's, not in django-stubs
 
 
 @cache

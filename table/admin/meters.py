@@ -33,7 +33,7 @@ def _kind_choices() -> list[tuple[str, str]]:
     ]
 
 
-class MeterForm(forms.ModelForm):
+class MeterForm(forms.ModelForm[ProgressiveMeter]):
     meter = forms.ChoiceField(
         label="meter", help_text="Which meter of its game's paytables this is (its seed and rates)."
     )
@@ -44,7 +44,9 @@ class MeterForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["meter"].choices = _kind_choices()
+        meter = self.fields["meter"]
+        assert isinstance(meter, forms.ChoiceField)
+        meter.choices = _kind_choices()
         if self.instance.pk:
             self.fields["meter"].initial = f"{self.instance.kind}|{self.instance.paytable}"
             for name in ("meter", "wager", "name"):
@@ -66,7 +68,7 @@ class MeterForm(forms.ModelForm):
 
 
 @admin.register(ProgressiveMeter)
-class ProgressiveMeterAdmin(admin.ModelAdmin):
+class ProgressiveMeterAdmin(admin.ModelAdmin[ProgressiveMeter]):
     form = MeterForm
     list_display = (
         "name",
@@ -89,10 +91,10 @@ class ProgressiveMeterAdmin(admin.ModelAdmin):
         "history",
     )
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         if obj is None:
-            return ["name", "meter", "wager", "tables"]
-        return ["name", "meter", "wager", "tables", *self.readonly_fields]
+            return ("name", "meter", "wager", "tables")
+        return ("name", "meter", "wager", "tables", *self.readonly_fields)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         return () if obj is None else self.readonly_fields
@@ -157,8 +159,9 @@ class ProgressiveMeterAdmin(admin.ModelAdmin):
 
     def get_object(self, request: HttpRequest, object_id: str, from_field: Any = None) -> Any:
         obj = super().get_object(request, object_id, from_field)
-        if obj is not None:
-            obj.may_reset = request.user.has_perm(meters.RESET_PERMISSION)
+        if obj is not None:  # for the reset link (:meth:`account_link`)
+            allowed = request.user.has_perm(meters.RESET_PERMISSION)
+            obj.may_reset = allowed  # type: ignore[attr-defined]
         return obj
 
     def get_urls(self) -> list[Any]:

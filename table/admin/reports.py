@@ -375,7 +375,8 @@ def _urls(admin_: TableGamesReportAdmin) -> list[Any]:
                 raise PermissionDenied
             if request.method not in ("GET", "HEAD"):
                 return HttpResponseNotAllowed(["GET"])
-            return view(admin_, request)
+            response: HttpResponse = view(admin_, request)
+            return response
 
         return admin_.admin_site.admin_view(run)
 

@@ -36,6 +36,7 @@ from .common import (
     ReadOnlyAdmin,
     _link,
     _pretty_json,
+    staff_of,
 )
 from .duties import HASH_HIDDEN, HIDDEN_IN_PLAY, in_play, secret_from
 from .game_rules import signs_html
@@ -154,12 +155,13 @@ class RoundAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Round]:
         players = BoxRecord.objects.select_related("player").order_by("box")
-        return (
+        rounds: QuerySet[Round] = (
             super()
             .get_queryset(request)
             .annotate(net_total=Sum("box_records__net"))
             .prefetch_related(Prefetch("box_records", queryset=players))
         )
+        return rounds
 
     def has_void_round_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(services.dealing.VOID_PERMISSION))
@@ -184,7 +186,7 @@ class RoundAdmin(ReadOnlyAdmin):
                     )
                     continue
                 try:
-                    services.supervisor_void(row.table_id, reason, request.user)
+                    services.supervisor_void(row.table_id, reason, staff_of(request))
                 except services.ServiceError as refused:
                     self.message_user(
                         request, f"{row} was not voided: {refused.message}", messages.ERROR
@@ -304,7 +306,7 @@ class RoundEventAdmin(ReadOnlyAdmin):
 
     @admin.display(description="data")
     def payload(self, obj: RoundEvent) -> SafeString | str:
-        playing = obj.round_id is not None and in_play(obj.round.phase)
+        playing = obj.round is not None and in_play(obj.round.phase)
         if playing and obj.audience != PUBLIC:
             # What a player alone sees (hole cards) stays theirs until the round is over.
             return HIDDEN_IN_PLAY.format(obj.audience.removeprefix("player:"))

@@ -24,6 +24,7 @@ from ..models import (
 from ..money import dollars
 from .common import (
     _admin_link,
+    staff_of,
 )
 from .game_rules import choice_fieldsets, game_form, game_mathematics_html, game_signs_html
 
@@ -31,7 +32,7 @@ from .game_rules import choice_fieldsets, game_form, game_mathematics_html, game
 
 
 @admin.register(RulesSubmission)
-class RulesSubmissionAdmin(admin.ModelAdmin):
+class RulesSubmissionAdmin(admin.ModelAdmin[RulesSubmission]):
     list_display = (
         "name",
         "game",
@@ -109,7 +110,7 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
         ).values_list("pk", "name")
         for table_id, name in tables:
             try:
-                notice = services.rules_edited(table_id, staff=request.user).response
+                notice = services.rules_edited(table_id, staff=staff_of(request)).response
             except services.ServiceError as exc:
                 messages.error(request, f"{name}: players were not told: {exc.message}")
                 continue

@@ -28,6 +28,7 @@ from ..models import (
 from ..money import dollars
 from .common import (
     _admin_link,
+    staff_of,
 )
 
 # --- Tables --------------------------------------------------------------------------------
@@ -68,7 +69,7 @@ def deck_rows(table: Table, now: float | None = None) -> list[dict[str, Any]]:
     return rows
 
 
-class TableAdminForm(forms.ModelForm):
+class TableAdminForm(forms.ModelForm[Table]):
     class Meta:
         model = Table
         fields = ("name", "is_open", "is_test", "rules")
@@ -110,7 +111,7 @@ class TableAdminForm(forms.ModelForm):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(admin.ModelAdmin[Table]):
     form = TableAdminForm
     list_display = (
         "name",
@@ -190,7 +191,9 @@ class TableAdmin(admin.ModelAdmin):
             super().save_model(request, obj, form, change)
             ledger.table_bankroll(obj)
             if obj.is_test:
-                duties.record(request.user, "test_table_set", {"test_table": True}, table_id=obj.pk)
+                duties.record(
+                    staff_of(request), "test_table_set", {"test_table": True}, table_id=obj.pk
+                )
             return
         changed = set(form.changed_data)
         if "name" in changed:
@@ -199,11 +202,11 @@ class TableAdmin(admin.ModelAdmin):
             # Drills allowed or not: audited on its own line (issue 28), beside the admin's.
             Table.objects.filter(pk=obj.pk).update(is_test=obj.is_test)
             duties.record(
-                request.user, "test_table_set", {"test_table": obj.is_test}, table_id=obj.pk
+                staff_of(request), "test_table_set", {"test_table": obj.is_test}, table_id=obj.pk
             )
         try:
             if "rules" in changed:
-                result = services.change_rules(obj.pk, obj.rules, staff=request.user)
+                result = services.change_rules(obj.pk, obj.rules, staff=staff_of(request))
                 if result.response.get("pending"):
                     messages.warning(
                         request,
@@ -214,9 +217,9 @@ class TableAdmin(admin.ModelAdmin):
                     messages.info(request, f"“{obj.rules}” is now in force at {obj.name}.")
             if "is_open" in changed:
                 if obj.is_open:
-                    services.open_table(obj.pk, request.user)
+                    services.open_table(obj.pk, staff_of(request))
                 else:
-                    services.close_table(obj.pk, request.user)
+                    services.close_table(obj.pk, staff_of(request))
         except services.ServiceError as exc:
             messages.error(request, f"Not changed: {exc.message}")
         obj.refresh_from_db()
@@ -289,7 +292,7 @@ class TableAdmin(admin.ModelAdmin):
     def bring_new_decks(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         for table in queryset:
             try:
-                services.change_decks(table.pk, request.user)
+                services.change_decks(table.pk, staff_of(request))
                 messages.success(request, f"New decks are in play at {table.name}.")
             except services.ServiceError as exc:
                 messages.error(request, f"{table.name}: {exc.message}")
