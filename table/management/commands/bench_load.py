@@ -162,6 +162,12 @@ class Command(BaseCommand):
             help="Daphne processes to start; more than one: behind HAProxy (docs/deploy/)",
         )
         parser.add_argument(
+            "--proxy",
+            action="store_true",
+            help="HAProxy in front even of one process (to compare one and two processes "
+            "through the same proxy)",
+        )
+        parser.add_argument(
             "--pids",
             help="with --url: the Daphne processes' ids, comma-separated, to measure their CPU",
         )
@@ -191,7 +197,7 @@ class Command(BaseCommand):
         base = o["url"]
         try:
             if not base:
-                base, servers = self.start_servers(o["port"], o["processes"])
+                base, servers = self.start_servers(o["port"], o["processes"], o["proxy"])
                 # start_servers gives each its command as a list, the program first
                 pids = [s.pid for s in servers if cast(list[str], s.args)[0] != str(HAPROXY)]
                 proxies = [s.pid for s in servers if cast(list[str], s.args)[0] == str(HAPROXY)]
@@ -259,12 +265,15 @@ class Command(BaseCommand):
         out += [f"  {x}" for x in (behind[:1] + caught[-1:])]
         return out
 
-    def start_servers(self, port: int, processes: int) -> tuple[str, list[subprocess.Popen[bytes]]]:
+    def start_servers(
+        self, port: int, processes: int, proxy: bool = False
+    ) -> tuple[str, list[subprocess.Popen[bytes]]]:
         """``processes`` Daphne processes (on ``port``, ``port + 1``, ...) with this process's
-        settings; with more than one, HAProxy with the deployment's configuration
-        (docs/deploy/haproxy.cfg) in front of them on ``port + processes``. The address to
-        drive, and the processes."""
-        ports = [port + n for n in range(processes + (1 if processes > 1 else 0))]
+        settings; with more than one (or ``proxy``), HAProxy with the deployment's
+        configuration (docs/deploy/haproxy.cfg) in front of them on ``port + processes``. The
+        address to drive, and the processes."""
+        proxy = proxy or processes > 1
+        ports = [port + n for n in range(processes + (1 if proxy else 0))]
         for p in ports:
             with socket.socket() as probe:
                 if probe.connect_ex(("127.0.0.1", p)) == 0:
@@ -299,7 +308,7 @@ class Command(BaseCommand):
             out.close()  # each server has its own copy
             for p, server in zip(ports, servers, strict=False):
                 wait_for_port(p, server)
-            if processes == 1:
+            if not proxy:
                 return f"127.0.0.1:{port}", servers
             if not HAPROXY.exists():
                 raise CommandError(
@@ -308,13 +317,13 @@ class Command(BaseCommand):
             config = Path(tempfile.mkdtemp(prefix="bench-haproxy-")) / "haproxy.cfg"
             backends = [f"127.0.0.1:{p}" for p in ports[:processes]]
             config.write_text(haproxy_config(ports[-1], backends))
-            proxy = subprocess.Popen(
+            haproxy = subprocess.Popen(
                 [str(HAPROXY), "-db", "-f", str(config)],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.STDOUT,
             )
-            servers.append(proxy)
-            wait_for_port(ports[-1], proxy)
+            servers.append(haproxy)
+            wait_for_port(ports[-1], haproxy)
             return f"127.0.0.1:{ports[-1]}", servers
         except BaseException:
             for server in servers:
