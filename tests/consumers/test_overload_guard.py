@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from typing import Any
 
@@ -106,13 +107,31 @@ async def test_a_late_process_waits_longer_for_a_frame_that_crossed() -> None:
     runs late reads them late too, so a socket holds a gap open longer before it gives up
     (and its client asks for a snapshot)."""
     watch = lag.current()
-    watch.loop = watch.wait = 0.0
+    watch.loop = watch.wait = watch.peak = 0.0
     assert consumers.gap_seconds() == consumers.GAP_SECONDS
     watch.loop = 0.8
     assert consumers.gap_seconds() == pytest.approx(consumers.GAP_SECONDS + 1.6)
     watch.loop = 60.0
     assert consumers.gap_seconds() == consumers.GAP_MAX_SECONDS
-    watch.loop = 0.0
+    # A moment 1.2 s late, whose average has faded since: frames may still come that late.
+    watch.loop, watch.peak = 0.1, 1.2
+    assert consumers.gap_seconds() == pytest.approx(consumers.GAP_SECONDS + 2.4)
+    watch.loop = watch.peak = 0.0
+
+
+def test_the_recent_peak_outlasts_the_average() -> None:
+    """One event-loop wake 2 s late: the smoothed lag has forgotten it within a few seconds
+    of punctual ticks, the peak (what the other processes are told) fades over PEAK_MEMORY;
+    a command that waited for a thread raises it too."""
+    watch = lag.Lag()
+    lag.observe(watch, lag.TICK + 2.0)
+    assert watch.peak == pytest.approx(2.0)
+    for _ in range(30):  # 3 s of punctual ticks
+        lag.observe(watch, lag.TICK)
+    assert watch.value < 0.2
+    assert watch.recent == pytest.approx(2.0 * math.exp(-3.0 / lag.PEAK_MEMORY))
+    lag.note_wait(watch, 1.5)
+    assert watch.peak == 1.5
 
 
 def test_another_process_lag_counts_and_so_does_its_silence() -> None:
