@@ -1,4 +1,4 @@
-"""The audit of a round (``verify_round``) for the games after Four Card Frenzy, through their
+"""The audit of a round (``verify_round``) for every game the registry holds, through the
 interface: a clean round passes every check; a changed settlement line, box record, salt or
 ledger entry is found (§657a.10, §663a.10: every hand can be reconstructed)."""
 
@@ -12,6 +12,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from table import audit, services
+from table.demo import link_meters
+from table.games import GAMES
 from table.games import game as game_named
 from table.games.base import Actor
 from table.models import BoxRecord, Round, SettlementLine, Table
@@ -23,14 +25,13 @@ pytestmark = [pytest.mark.django_db]
 User = get_user_model()
 
 
-@pytest.fixture(params=["crazy_4_poker", "five_card_hi_lo"])
+@pytest.fixture(params=list(GAMES))
 def table_of(request: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any, Any]:
-    """A table of the game (its dealer, a shoe source), two players seated at boxes 1 and 3."""
+    """A table of the game under its default rules with the meters they need linked (its
+    dealer, a shoe source), two players seated at boxes 1 and 3."""
     game = game_named(request.param)
-    choices: dict[str, Any] = {}
-    if game.name == "crazy_4_poker":
-        choices = {"progressive": None, "hand_bonus": None}  # no meters to link
-    table, dealer = make_table(game.name, game, **choices)
+    table, dealer = make_table(game.name, game)
+    link_meters(table, table.rules)
     monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(HILO_SHOE))
     services.sit(table.pk, make_player("alice"), 1)
     services.sit(table.pk, make_player("bob"), 3)
@@ -71,7 +72,7 @@ def played(table_of: tuple[Table, Any, Any]) -> Round:
 
 def test_a_later_round_passes(table_of: tuple[Table, Any, Any]) -> None:
     """The audit of a table's second round looks back for the previous deal (the shoe faults
-    armed since): it reads that round by its own game, not as a Four Card Frenzy round."""
+    armed since): it reads that round by its own game, not as the unkeyed game's round."""
     play_round(*table_of)
     second = play_round(*table_of)
     assert second.number == 2

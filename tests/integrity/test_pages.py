@@ -14,7 +14,11 @@ from django.views import defaults
 
 from table import services
 from table.demo import DEMO_PASSWORD, ensure_demo
+from table.games import GAMES, game
 from table.models import Round, Table
+
+#: The games' own staff pages beside their Rules Submissions (``Game.staff_page``).
+GAME_PAGES = [(n, "paytable-report") for n in GAMES if game(n).staff_page("paytable-report")]
 
 pytestmark = [pytest.mark.django_db]
 
@@ -109,7 +113,10 @@ def test_every_page_sends_a_strict_policy_and_needs_nothing_inline(demo: Table) 
         (staff, "/rounds/mine/", 200),
         (staff, "/admin/", 200),
         (staff, "/admin/table/rulessubmission/", 200),
-        (staff, "/admin/table/rulessubmission/game-pages/four_card_frenzy/paytable-report/", 200),
+        *(
+            (staff, f"/admin/table/rulessubmission/game-pages/{name}/{page}/", 200)
+            for name, page in GAME_PAGES
+        ),
         (staff, "/admin/table/rulessubmission/add/", 200),
         (staff, f"/admin/table/table/{table}/change/", 200),
     ]

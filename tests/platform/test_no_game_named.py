@@ -43,7 +43,6 @@ PLAYS = "a platform test playing a game by name (to derive from the registry or 
 #: from the registry): directory -> why. A platform test elsewhere names none.
 TESTS_NOT_YET: dict[str, str] = {
     "tests/browser": PLAYS,
-    "tests/integrity": PLAYS,
     "tests/services": PLAYS,
     "tests/examples.py": PLAYS,
 }

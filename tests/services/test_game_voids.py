@@ -6,7 +6,8 @@ Crazy 4 Poker (ch. 657a): the table closing while betting; a stub count that sho
 not 52 cards (§657a.10(f)) - each returns every stake and takes the round's meter increments
 back out; a dealer card exposed (§657a.13(d)) only from the shoe, at the deal. Five Card Hi-Lo
 (ch. 663a): the table closing before the deal; a stub miscount, misdealt or not (§663a.10(f)).
-Four Card Frenzy's own refusals stay as they were (tests/integrity/test_irregularities.py)."""
+Four Card Frenzy's own refusals stay as they were
+(its services tests: tests/games/<game>/services/test_irregularities.py)."""
 
 from __future__ import annotations
 
