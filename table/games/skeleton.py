@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar, cast
 
@@ -85,10 +85,10 @@ class VoidReason:
     """Why a round may be void, every stake returned, and when."""
 
     explanation: str
-    #: The phases in which the dealer may void the round for it. Empty: it happens only while
-    #: the virtual shoe deals, so only the deal finds it (no deal irregularity is taken on
-    #: trust).
-    phases: tuple[StrEnum, ...]
+    #: The phases in which the dealer may void the round for it (their values: a game's Phase
+    #: or this module's names). Empty: it happens only while the virtual shoe deals, so only
+    #: the deal finds it (no deal irregularity is taken on trust).
+    phases: tuple[str, ...]
     #: The chapter's irregularity, when it is one (its consequence says what the dealer does).
     irregularity: StrEnum | None = None
     #: The stub count's void: only as the count shows it (counted, not taken on trust).
@@ -445,6 +445,11 @@ class SkeletonRound(Generic[R, B, S]):
         return [Event("face_up_card", {"card": card_code(c)}) for c in dealt.face_up_discards]
 
     @staticmethod
+    def after(events: Sequence[Event], step: S) -> S:
+        """``step`` with ``events`` before its own (what the deal said before it voided)."""
+        return replace(step, events=(*events, *step.events))
+
+    @staticmethod
     def deal_evidence(dealt: Deal, faults: Sequence[Fault]) -> dict[str, Any]:
         """A shoe irregularity's evidence: what the shoe was told to do and what it delivered."""
         return {
@@ -614,7 +619,7 @@ class SkeletonRound(Generic[R, B, S]):
             raise RuleViolation(
                 "irregularity_not_now",
                 f"{reason.replace('_', ' ')} cannot void the round now: only when it is "
-                + " or ".join(p.value for p in known.phases),
+                + " or ".join(known.phases),
             )
         evidence = self.check_evidence(reason, evidence)
         if known.counted:

@@ -16,13 +16,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
-from table.games.cards import Card
-from table.games.errors import InvalidInput
+from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
+from table.games.cards import Card, card_code, parse_card
+from table.games.errors import InvalidInput, RuleViolation
 from table.games.progressive import Increment, Meter, reverse_increment
 from table.games.shoe import Deal, DealPlan, Fault
 from table.games.shoe import deal as _shoe_deal
+from table.games.skeleton import BETTING, CLOSED, DECISIONS, REVEALED, VoidReason
 
 from .settlement import BoxInPlay
 
@@ -79,6 +81,88 @@ FROM_DEAL: Final[Mapping[str, Irregularity]] = {
 
 def consequence(irregularity: Irregularity) -> Consequence:
     return CONSEQUENCES[Irregularity(irregularity)]
+
+
+def procedure(irregularity: Irregularity) -> dict[str, Any]:
+    """What the dealer does with the cards and the deck (§657a.13, §657a.10(f))."""
+    c = consequence(irregularity)
+    return {"section": c.section, "reshuffle": c.reshuffle or c.void, "remove_deck": c.remove_deck}
+
+
+#: Why a round may be voided, and the phases in which it may be voided for each. No phases:
+#: only the virtual shoe produces it, while dealing, and :meth:`.round.Round.deal` then voids the
+#: round with what it found (as in Four Card Frenzy, no deal irregularity is taken on trust).
+VOID_REASONS: Final[Mapping[str, VoidReason]] = {
+    Irregularity.CARDS_FACE_UP.value: VoidReason(
+        "more than one card was found face up in the shoe while dealing (§657a.13(a))",
+        (),
+        Irregularity.CARDS_FACE_UP,
+    ),
+    Irregularity.SHOE_JAM.value: VoidReason(
+        "the dealing shoe jammed or failed to deal all cards (§657a.13(f))",
+        (),
+        Irregularity.SHOE_JAM,
+    ),
+    Irregularity.WRONG_CARD_COUNT.value: VoidReason(
+        "a box or the dealer was dealt a wrong number of cards (§657a.13(c), §657a.10(f))",
+        (),
+        Irregularity.WRONG_CARD_COUNT,
+    ),
+    # §657a.10(c)-(f): the stub is counted once the stacks are dispensed; counted, not trusted.
+    Irregularity.STUB_COUNT_WRONG.value: VoidReason(
+        "the stub count shows the deck is not 52 cards; the deck leaves the table (§657a.10(f))",
+        (DECISIONS,),
+        Irregularity.STUB_COUNT_WRONG,
+        counted=True,
+    ),
+    # §657a.13(d): only before every box has played or folded.
+    Irregularity.DEALER_CARD_EXPOSED.value: VoidReason(
+        "a dealer card was exposed before every box had played or folded (§657a.13(d)): "
+        "every wager is returned, side bets included",
+        (DECISIONS,),
+        Irregularity.DEALER_CARD_EXPOSED,
+    ),
+    "table_closed": VoidReason("the table closed before the round was dealt", (BETTING,)),
+    "server_restart": VoidReason(
+        "the round could not resume after an interruption",
+        (BETTING, CLOSED, DECISIONS),
+    ),
+    SUPERVISOR_VOID: VoidReason(SUPERVISOR_VOID_WORDS, (BETTING, CLOSED, DECISIONS, REVEALED)),
+}
+
+
+def refuse_not_void(reason: object) -> None:
+    """Refuse an irregularity of the chapter that does not void the round, in its words."""
+    if isinstance(reason, str) and reason in {i.value for i in Irregularity}:
+        raise RuleViolation(
+            "not_void",
+            f"{reason.replace('_', ' ')} does not void the round "
+            f"({CONSEQUENCES[Irregularity(reason)].section})",
+        )
+
+
+def exposure_evidence(evidence: object, to_act: int | None, dealer_cards: Sequence[Card]) -> object:
+    """An exposed dealer card's evidence, checked: only before every box has decided, and a
+    card named must be one of the dealer's (§657a.13(d))."""
+    if to_act is None:
+        # §657a.13(d) voids only an exposure "prior to each player having either folded or
+        # placed a Play Wager": with every decision made, the hand stands.
+        raise RuleViolation(
+            "decisions_complete",
+            "every box has decided: an exposed dealer card changes nothing; reveal the hand",
+        )
+    if isinstance(evidence, dict) and "card" in evidence:
+        # The card the dealer saw must be one of the dealer's: a card named that is not
+        # exposed nothing (and the console never shows the dealer's hand).
+        seen = parse_card(evidence["card"])
+        if seen not in dealer_cards:
+            raise RuleViolation(
+                "not_dealer_card",
+                f"{card_code(seen)} is not one of the dealer's cards: no dealer card "
+                "was exposed (§657a.13(d))",
+            )
+        return {**evidence, "card": card_code(seen)}
+    return evidence
 
 
 def dealer_card_exposed(decided_boxes: int, boxes: int) -> Irregularity | None:

@@ -12,9 +12,12 @@ every game's: :mod:`table.games.progressive`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from table.games.base import MeterKind
+from table.games.errors import InvalidInput
+from table.games.progressive import Meter
 
 from .paytables import FIXED_WAGERS, HAND_BONUS_METER, PROGRESSIVES, ProgressiveType
 from .settlement import HAND_BONUS_DEALER, HAND_BONUS_PLAYER, PROGRESSIVE
@@ -60,3 +63,15 @@ def _catalogue() -> tuple[MeterKind, ...]:
 #: Every meter of §657a.12: the hand-bonus meter (no paytable letter), then each progressive
 #: paytable's meters ("four_card A" ... "five_card D" are their families).
 CATALOGUE: Final = _catalogue()
+
+
+def check_meters(meters: object, names: tuple[str, ...]) -> dict[str, Meter]:
+    """The shared meters a settlement is given: exactly the table's, each a :class:`Meter`."""
+    if not isinstance(meters, Mapping) or not all(isinstance(m, Meter) for m in meters.values()):
+        raise InvalidInput("bad_meters", "meters must map each meter's name to its Meter")
+    if sorted(meters) != sorted(names):
+        raise InvalidInput(
+            "bad_meters",
+            f"the meters must be exactly this table's {sorted(names)}, not {sorted(meters)}",
+        )
+    return dict(meters)

@@ -1,32 +1,19 @@
-"""One round of Crazy 4 Poker as an explicit state machine, shaped like Four Card Frenzy's.
+"""One round of Crazy 4 Poker (ch. 657a) on the shared skeleton.
 
     betting ──no more bets──► closed ──deal──► decisions ──reveal──► revealed ──settle──► settled
        └──────────────────────────┴────────────────┴──────────────────────────────void──► void
 
-The same conventions as :mod:`table.games.four_card_frenzy.round`: every command has a ``check_*``
-that raises
-a domain error (:class:`RuleViolation` or :class:`InvalidInput`, with a code) and changes
-nothing, and an apply that changes the round and returns a :class:`Step` - the events it
-caused, in order, each with its audience (everyone, one player, or the dealer), and the money
-it moves between players and the table. The events are Four Card Frenzy's :class:`Event`, the
-transfers its :class:`Transfer`; this game's :class:`Step` adds ``meters``: what the round
-asks the platform to do to the progressive and hand-bonus meters.
-
-The meters are not the round's: they live outside it, shared by every table linked to them.
-"No more bets" returns this round's increments (§657a.10(a)(2)); :meth:`Round.settle` takes
-the meters as they stand and returns what each pays, in settlement order (box 6 to box 1,
-§657a.11(c)), how often each reset, and where each ends; a void round returns the increments
-to take back out (§657a.13, CRAZY_4_POKER.md).
-
-The shoe order is fixed when betting opens and only its SHA-256 commitment is published; the
-order and salt are revealed when the round is over, as in Four Card Frenzy.
-
 The round is the shared skeleton's (:mod:`table.games.skeleton`: betting, no more bets, the
-turn, time-outs, leaving, voids, commit-reveal, the stored form); this module keeps what ch. 657a
-decides: the wagers, the meters, the deal with its shared card and draws, the Play decision,
-the voids' evidence and the settlement's order. The table's rules and what a box may wager are
-:class:`.rules.TableRules`'s; the settlement told in words is :func:`.settlement.in_words`'s.
-(Past 500 lines: the deal's irregularities (§657a.13) and the void's checks are still here.)
+turn, time-outs, leaving, voids with their checks, commit-reveal, the stub count and the stored
+form); this module keeps what ch. 657a decides: the wagers, the meters, the deal with its Six
+Card Bonus card and draws, the Play decision, the exposed dealer card's evidence and the
+settlement. Its :class:`Step` adds ``meters``: what the round asks the platform to do to the
+progressive and hand-bonus meters, which live outside it, shared by every table linked to
+them: "no more bets" returns this round's increments (§657a.10(a)(2)); :meth:`Round.settle`
+takes the meters as they stand and returns what each pays, in settlement order (box 6 to box
+1, §657a.11(c)), and where each ends; a void takes the increments back out (§657a.13). What a
+box may wager is :class:`.rules.TableRules`'s, the voids and their consequences
+:mod:`.irregularities`', the settlement told in words :func:`.settlement.in_words`'s.
 """
 
 from __future__ import annotations
@@ -36,30 +23,33 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
-from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS, MeterChange
-from table.games.cards import Card, card_code, codes, parse_card
+from table.games.base import MeterChange
+from table.games.cards import Card, card_code
 from table.games.common import check_adjacent_boxes, check_bettor
 from table.games.errors import InvalidInput, RuleViolation
-from table.games.events import PUBLIC, Event, Transfer, to_player
+from table.games.events import Event, to_player
 from table.games.events import Step as EngineStep
 from table.games.progressive import Increment, Meter
 from table.games.shoe import (
     CARDS_PER_STACK,
     DealingPlan,
-    DealPlan,
     Fault,
     RandomSource,
     SecretsSource,
-    dispense,
     stacks_of_five,
 )
 from table.games.skeleton import DEALER, SkeletonBox, SkeletonRound, VoidReason
 
-from .hands import (
-    best_four,
-    dealer_qualifies,
+from .hands import best_four, dealer_qualifies
+from .irregularities import (
+    FROM_DEAL,
+    VOID_REASONS,
+    Irregularity,
+    exposure_evidence,
+    procedure,
+    refuse_not_void,
 )
-from .irregularities import CONSEQUENCES, FROM_DEAL, Irregularity
+from .meters import check_meters
 from .rules import (
     ANTE,
     BET_WAGERS,
@@ -86,70 +76,8 @@ class Phase(StrEnum):
     VOID = "void"
 
 
-UNFINISHED: Final = (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
-
-
-__all__ = [
-    "BOXES",
-    "DEALER",
-    "GAME",
-    "PUBLIC",
-    "VOID_REASONS",
-    "BoxPlay",
-    "Event",
-    "MeterChange",
-    "Phase",
-    "Round",
-    "Step",
-    "TableRules",
-    "Transfer",
-    "hand_json",
-    "to_player",
-]
-
-
-#: Why a round may be voided, and the phases in which it may be voided for each. No phases:
-#: only the virtual shoe produces it, while dealing, and :meth:`Round.deal` then voids the
-#: round with what it found (as in Four Card Frenzy, no deal irregularity is taken on trust).
-VOID_REASONS: Final[Mapping[str, VoidReason]] = {
-    Irregularity.CARDS_FACE_UP.value: VoidReason(
-        "more than one card was found face up in the shoe while dealing (§657a.13(a))",
-        (),
-        Irregularity.CARDS_FACE_UP,
-    ),
-    Irregularity.SHOE_JAM.value: VoidReason(
-        "the dealing shoe jammed or failed to deal all cards (§657a.13(f))",
-        (),
-        Irregularity.SHOE_JAM,
-    ),
-    Irregularity.WRONG_CARD_COUNT.value: VoidReason(
-        "a box or the dealer was dealt a wrong number of cards (§657a.13(c), §657a.10(f))",
-        (),
-        Irregularity.WRONG_CARD_COUNT,
-    ),
-    # §657a.10(c)-(f): the stub is counted once the stacks are dispensed; counted, not trusted.
-    Irregularity.STUB_COUNT_WRONG.value: VoidReason(
-        "the stub count shows the deck is not 52 cards; the deck leaves the table (§657a.10(f))",
-        (Phase.DECISIONS,),
-        Irregularity.STUB_COUNT_WRONG,
-        counted=True,
-    ),
-    # §657a.13(d): only before every box has played or folded.
-    Irregularity.DEALER_CARD_EXPOSED.value: VoidReason(
-        "a dealer card was exposed before every box had played or folded (§657a.13(d)): "
-        "every wager is returned, side bets included",
-        (Phase.DECISIONS,),
-        Irregularity.DEALER_CARD_EXPOSED,
-    ),
-    "table_closed": VoidReason("the table closed before the round was dealt", (Phase.BETTING,)),
-    "server_restart": VoidReason(
-        "the round could not resume after an interruption",
-        (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS),
-    ),
-    SUPERVISOR_VOID: VoidReason(
-        SUPERVISOR_VOID_WORDS, (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS, Phase.REVEALED)
-    ),
-}
+#: What the game's view, recheck and tests take from here besides the round's own names.
+__all__ = ["DEALER", "VOID_REASONS", "MeterChange", "TableRules", "hand_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,56 +194,33 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
         the Six Card Bonus card, the rest discarded unseen. A shoe irregularity voids the round
         (§657a.13(a), (c), (f)); otherwise the table game system draws the Magic Card and the
         Lucky position when the round triggers them (``rng``: ``secrets`` in play)."""
-        self.check_deal(faults)
-        in_play = self.boxes_in_play()
-        stacks = self.dealing_plan()
-        six = any(s.to == "shared" for s in stacks.stacks)
-        dealt = dispense(self.order, stacks, DealPlan.for_plan(faults, stacks))
+        dealt = self.dispensed(faults)
         exposed = Fault.DEALER_CARD_EXPOSED in faults
-        draws = (
-            (None, None) if dealt.irregularity or exposed else self._draw(rng or SecretsSource())
-        )
-        events: list[Event] = []
-        for card in dealt.face_up_discards:
-            # §657a.13(a): a card found face up is not used and goes to the discard rack.
-            events.append(Event("face_up_card", {"card": card_code(card)}))
-        self.lay_out(dealt.box_stacks, dealt.dealer_stack, dealt.stub)
+        # Drawn before the round changes: a faulty source of randomness refuses the deal.
+        no_draws = dealt.irregularity or exposed
+        draws = (None, None) if no_draws else draw_bonuses(self.rules.rules, rng or SecretsSource())
+        events = self.lay_out_deal(dealt)
         self.six_card_bonus_card = dealt.shared_card
-        self.discards = [*dealt.face_up_discards, *dealt.shared_discards]
         self.face_up = list(dealt.face_up_discards)
         if dealt.irregularity:
-            # The evidence: what the shoe was told to do and what it delivered.
-            evidence = {
-                "faults": [f.value for f in faults],
-                "face_up": codes(dealt.face_up_discards),
-                "stacks": [len(s) for s in (*dealt.box_stacks, dealt.dealer_stack)],
-            }
-            step = self.void_step(FROM_DEAL[dealt.irregularity].value, evidence)
-            return Step((*events, *step.events), step.transfers, step.meters)
-        if Fault.DEALER_CARD_EXPOSED in faults:
+            evidence = self.deal_evidence(dealt, faults)
+            return self.after(events, self.void_step(FROM_DEAL[dealt.irregularity].value, evidence))
+        if exposed:
             # §657a.13(d): the shoe exposed a dealer card while dealing, before any decision:
             # all hands void, every wager returned (nothing stays in action, unlike ch. 684a).
-            evidence = {
-                "card": card_code(self.dealer_cards[0]),
-                "faults": [f.value for f in faults],
-            }
+            card, faulted = card_code(self.dealer_cards[0]), [f.value for f in faults]
+            evidence = {"card": card, "faults": faulted}
             step = self.void_step(Irregularity.DEALER_CARD_EXPOSED.value, evidence)
-            return Step((*events, *step.events), step.transfers, step.meters)
+            return self.after(events, step)
         self.magic_card, self.lucky_position = draws
         self.phase = Phase.DECISIONS
+        in_play = self.boxes_in_play()
+        six = any(b.wagers.get(SIX_CARD_BONUS, 0) for b in in_play)
         events.append(
-            Event(
-                "cards_dealt",
-                {"boxes": [b.box for b in in_play], "six_card_bonus": six},
-            )
+            Event("cards_dealt", {"boxes": [b.box for b in in_play], "six_card_bonus": six})
         )
-        events.append(
-            Event(
-                "shoe_stub",
-                {"stub": len(self.stub), "discards": len(self.discards)},
-                DEALER,
-            )
-        )
+        stub = {"stub": len(self.stub), "discards": len(self.discards)}
+        events.append(Event("shoe_stub", stub, DEALER))
         for box in in_play:
             low, high = self.play_range(box)
             events.append(
@@ -327,11 +232,6 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
             )
         events.extend(self._advance_turn())
         return Step(tuple(events))
-
-    def _draw(self, rng: RandomSource) -> tuple[Card | None, int | str | None]:
-        """The Magic Card and Lucky position (§657a.1), drawn before the round changes so a
-        faulty source of randomness refuses the deal and changes nothing."""
-        return draw_bonuses(self.rules.rules, _Checked(rng))
 
     # --- decisions ---------------------------------------------------------------------
 
@@ -393,27 +293,14 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
             "lucky_position": self.lucky_position,
         }
 
-    def check_settle(self, meters: Mapping[str, Meter]) -> dict[str, Meter]:
-        self._require(Phase.REVEALED)
-        if not isinstance(meters, Mapping) or not all(
-            isinstance(m, Meter) for m in meters.values()
-        ):
-            raise InvalidInput("bad_meters", "meters must map each meter's name to its Meter")
-        if sorted(meters) != sorted(self.meter_names):
-            raise InvalidInput(
-                "bad_meters",
-                f"the meters must be exactly this table's {sorted(self.meter_names)}, "
-                f"not {sorted(meters)}",
-            )
-        return dict(meters)
-
     def settle(self, meters: Mapping[str, Meter] | None = None) -> Step:
         """Settle every box from the dealer's right, box 6 to box 1 (§657a.11(c)-(g)).
 
         ``meters`` are the shared meters as they stand now, this round's increments included;
         the step's ``meters`` list what left each, in settlement order, and
         ``results["meters"]`` where each ends (the platform stores those)."""
-        now = self.check_settle(meters or {})
+        self._require(Phase.REVEALED)
+        now = check_meters(meters or {}, self.meter_names)
         boxes = self._boxes_for_settlement()
         draws = Draws(self.magic_card, self.lucky_position)
         settled, after, paid, reseeds, journal = settle(
@@ -442,35 +329,12 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
         return 1 if self.six_card_bonus_card is not None else 0  # the Six Card Bonus card
 
     def refuse_unknown(self, reason: object) -> None:
-        if isinstance(reason, str) and reason in {i.value for i in Irregularity}:
-            raise RuleViolation(
-                "not_void",
-                f"{reason.replace('_', ' ')} does not void the round "
-                f"({CONSEQUENCES[Irregularity(reason)].section})",
-            )
+        refuse_not_void(reason)
 
     def check_evidence(self, reason: str, evidence: object) -> object:
         if reason != Irregularity.DEALER_CARD_EXPOSED:
             return evidence
-        if self.to_act is None:
-            # §657a.13(d) voids only an exposure "prior to each player having either folded or
-            # placed a Play Wager": with every decision made, the hand stands.
-            raise RuleViolation(
-                "decisions_complete",
-                "every box has decided: an exposed dealer card changes nothing; reveal the hand",
-            )
-        if isinstance(evidence, dict) and "card" in evidence:
-            # The card the dealer saw must be one of the dealer's: a card named that is not
-            # exposed nothing (and the console never shows the dealer's hand).
-            seen = parse_card(evidence["card"])
-            if seen not in self.dealer_cards:
-                raise RuleViolation(
-                    "not_dealer_card",
-                    f"{card_code(seen)} is not one of the dealer's cards: no dealer card "
-                    "was exposed (§657a.13(d))",
-                )
-            return {**evidence, "card": card_code(seen)}
-        return evidence
+        return exposure_evidence(evidence, self.to_act, self.dealer_cards)
 
     def dealer_card_exposed(self, evidence: dict[str, Any] | None = None) -> Step:
         """§657a.13(d): a dealer card exposed before every box has played or folded voids the
@@ -489,13 +353,7 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
         return Step(*self.voided(reason, more), changes)
 
     def procedure(self, irregularity: StrEnum) -> dict[str, Any]:
-        """What the dealer does with the cards and the deck (§657a.13, §657a.10(f))."""
-        c = CONSEQUENCES[Irregularity(irregularity)]
-        return {
-            "section": c.section,
-            "reshuffle": c.reshuffle or c.void,
-            "remove_deck": c.remove_deck,
-        }
+        return procedure(Irregularity(irregularity))
 
     # --- views ---------------------------------------------------------------------------
 
@@ -539,16 +397,3 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
                 for name, v in d["increments"].items()
             },
         }
-
-
-class _Checked:
-    """A source of randomness whose every answer is checked to be in range."""
-
-    def __init__(self, rng: RandomSource) -> None:
-        self.rng = rng
-
-    def randbelow(self, n: int, /) -> int:
-        j = self.rng.randbelow(n)
-        if type(j) is not int or not 0 <= j < n:
-            raise InvalidInput("bad_random", f"randbelow({n}) answered {j!r}")
-        return j

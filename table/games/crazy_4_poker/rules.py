@@ -254,7 +254,9 @@ def _triggered(probability: Fraction, rng: RandomSource) -> bool:
 def draw_bonuses(rules: Rules, rng: RandomSource) -> tuple[Card | None, int | str | None]:
     """After dealing, the table game system's draws (house design, CRAZY_4_POKER.md): on a
     round triggered with the Rules Submission's probability, a card uniformly from a separate
-    full deck and/or a position uniformly from boxes 1-6 and the dealer."""
+    full deck and/or a position uniformly from boxes 1-6 and the dealer. Each answer of ``rng``
+    is checked to be in range (a faulty source refuses the draw)."""
+    rng = _Checked(rng)
     magic = rng.randbelow(52) if _triggered(rules.magic_card_probability, rng) else None
     lucky = None
     if _triggered(rules.lucky_bonus_probability, rng):
@@ -434,3 +436,16 @@ class TableRules:
             raise InvalidInput("bad_rules", f"not a Crazy 4 Poker table's rules: {exc}") from None
         limits = {f.name: d[f.name] for f in fields(cls) if f.name != "rules" and f.name in d}
         return cls(rules, **limits)
+
+
+class _Checked:
+    """A source of randomness whose every answer is checked to be in range."""
+
+    def __init__(self, rng: RandomSource) -> None:
+        self.rng = rng
+
+    def randbelow(self, n: int, /) -> int:
+        j = self.rng.randbelow(n)
+        if type(j) is not int or not 0 <= j < n:
+            raise InvalidInput("bad_random", f"randbelow({n}) answered {j!r}")
+        return j

@@ -32,6 +32,7 @@ from .words import annotate
 if TYPE_CHECKING:
     from .round import BoxPlay, Round
 
+
 def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any]) -> dict[str, Any]:
     from .round import Phase, hand_json
 

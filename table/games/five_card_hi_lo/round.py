@@ -608,7 +608,7 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
             when = (
                 "it happens only while the shoe deals: the deal finds it"
                 if not known.phases
-                else "only when the round is " + " or ".join(p.value for p in known.phases)
+                else "only when the round is " + " or ".join(known.phases)
             )
             if reason in STUB_VOIDS:
                 when += " (the stub is counted right after the deal, §663a.10(c)-(f))"

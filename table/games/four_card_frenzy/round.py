@@ -142,8 +142,9 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
         events = self.lay_out_deal(dealt)
         self.all_six_card = dealt.shared_card
         if dealt.irregularity:
-            step = self.void_step(dealt.irregularity, self.deal_evidence(dealt, faults))
-            return Step((*events, *step.events), step.transfers)
+            return self.after(
+                events, self.void_step(dealt.irregularity, self.deal_evidence(dealt, faults))
+            )
         self.phase = Phase.DECISIONS
         in_play = self.boxes_in_play()
         boxes = [b.box for b in in_play]
@@ -163,13 +164,8 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
             events.append(Event("hole_cards", data, to_player(box.player)))
         if Fault.DEALER_CARD_EXPOSED in faults:
             # §684a.13(d): the shoe exposed a dealer card while dealing, before any Raise.
-            step = self._main_game_void(
-                {
-                    "card": card_code(self.dealer_cards[0]),
-                    "evidence": {"faults": [f.value for f in faults]},
-                }
-            )
-            return Step((*events, *step.events), step.transfers)
+            card, evidence = card_code(self.dealer_cards[0]), {"faults": [f.value for f in faults]}
+            return self.after(events, self._main_game_void({"card": card, "evidence": evidence}))
         return Step((*events, *self._advance_turn()))
 
     def dealt(self) -> bool:
@@ -283,8 +279,7 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
         self.to_act = None
         exposed = Event("dealer_card_exposed", {"reason": MAIN_GAME_VOID_REASON, **details})
         revealed = Event("dealer_revealed", self.dealer_public())
-        step = self._settle()
-        return Step((exposed, revealed, *step.events), step.transfers)
+        return self.after((exposed, revealed), self._settle())
 
     def void_step(self, reason: str, evidence: dict[str, Any]) -> Step:
         """Every stake back (§684a.13); the dealer's procedure is ch. 684a's own words."""
