@@ -111,6 +111,10 @@ class TableClient:
                 elif kind == "snapshot":
                     if self.snapshot is not None and "ref" not in frame:
                         self.resyncs += 1
+                    # The versions it covers reached this socket now (in the snapshot).
+                    if self.version is not None:
+                        for covered in range(self.version + 1, frame["version"] + 1):
+                            self.arrivals.setdefault(covered, now)
                     self.snapshot = frame
                     self.version = max(self.version or 0, frame["version"])
                 elif kind in ("ok", "error"):

@@ -168,7 +168,10 @@ async def views_of(client: TableClient) -> AsyncIterator[dict[str, Any]]:
         await client.wait_for(lambda f: True, timeout=3600, since=seen)
         frames = client.frames[seen:]
         seen += len(frames)
-        views = [f for f in frames if f.get("type") == "view" and f["version"] > newest]
+        # A snapshot the server sent in place of a version it gave up on holds the round too.
+        views = [
+            f for f in frames if f.get("type") in ("view", "snapshot") and f["version"] > newest
+        ]
         if views:
             newest = views[-1]["version"]
             yield views[-1].get("round") or {}
@@ -284,7 +287,8 @@ async def dealer_loop(run: TableRun, rounds: int, pause: float, start: float = 0
                     continue
 
         def fresh(f: dict[str, Any], after: int = after) -> bool:
-            return f.get("type") == "view" and f["version"] >= after
+            # A snapshot in place of a version given up on holds the round as well.
+            return f.get("type") in ("view", "snapshot") and f["version"] >= after
 
         try:
             found = await dealer.wait_for(fresh, timeout=60, since=since)

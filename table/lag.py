@@ -53,7 +53,7 @@ RECOVER_SECONDS = 3.0
 SHARE_SECONDS = 0.25
 #: A process not heard from for this long is gone (stopped, died): no longer counted. Until
 #: then its silence counts as lag (a process whose event loop is stuck cannot say so).
-GONE_SECONDS = 3.0
+GONE_SECONDS = 10.0
 
 BUSY_WATCHERS = (
     "This table's server is very busy right now, so it lets no new watchers in for the "
