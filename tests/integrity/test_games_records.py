@@ -18,11 +18,15 @@ from table.games import game as game_named
 from table.games.base import Actor
 from table.models import BoxRecord, Round, SettlementLine, Table
 from tests.services.conftest import StackedSource, make_player
-from tests.services.test_games_at_table import HILO_SHOE, make_table
+from tests.services.tables import make_table
 
 pytestmark = [pytest.mark.django_db]
 
 User = get_user_model()
+#: The first cards of each shuffle: box 1 two aces, box 3 a straight, then the dealer's.
+SHOE = (
+    ["AS", "AD", "7C", "4H", "2S"] + ["5C", "6D", "7H", "8S", "9C"] + ["KC", "QD", "JS", "3C", "8D"]
+)
 
 
 @pytest.fixture(params=list(GAMES))
@@ -32,7 +36,7 @@ def table_of(request: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any,
     game = game_named(request.param)
     table, dealer = make_table(game.name, game)
     link_meters(table, table.rules)
-    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(HILO_SHOE))
+    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(SHOE))
     services.sit(table.pk, make_player("alice"), 1)
     services.sit(table.pk, make_player("bob"), 3)
     return table, dealer, game

@@ -14,9 +14,11 @@ from table import meters, services
 from table.demo import make_user
 from table.models import RoundEvent, RulesSubmission
 from table.services import place_bets, withdraw_bets
+from tests.games.crazy_4_poker.services.test_at_table import C4P
+from tests.games.five_card_hi_lo.services.test_at_table import HILO
+from tests.services.tables import make_table, refused
 
 from .conftest import make_player
-from .test_games_at_table import C4P, HILO, make_table, refused
 
 pytestmark = [pytest.mark.django_db]
 

@@ -13,7 +13,7 @@ from table.games import game as game_named
 from table.games.base import MIN_CLOCK_SECONDS
 from table.models import RulesSubmission
 
-from .test_games_at_table import make_table
+from .tables import make_table
 
 pytestmark = [pytest.mark.django_db]
 

@@ -12,9 +12,10 @@ from table import services
 from table.demo import make_user
 from table.games.base import Actor
 from table.models import Round, SettlementLine
+from tests.games.crazy_4_poker.services.test_at_table import C4P, c4p  # noqa: F401  (the fixture)
+from tests.services.tables import state
 
 from .conftest import make_player
-from .test_games_at_table import C4P, c4p, state  # noqa: F401  (the fixture)
 
 pytestmark = [pytest.mark.django_db]
 

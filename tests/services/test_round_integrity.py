@@ -13,9 +13,10 @@ from table import audit, integrity, ledger, meters, services
 from table.games import settle_one
 from table.games.cards import parse_card
 from table.models import MeterEvent, ProgressiveMeter, Round
+from tests.games.crazy_4_poker.services.test_at_table import C4P
+from tests.services.tables import books_balance, make_table, state
 
 from .conftest import START, StackedSource, balance, make_player
-from .test_games_at_table import C4P, books_balance, make_table, state
 
 pytestmark = [pytest.mark.django_db]
 

@@ -15,7 +15,7 @@ from table.games.base import SUPERVISOR_VOID
 from table.models import AuditEntry, MeterEvent, Round
 
 from .conftest import START, User, balance
-from .test_games_at_table import books_balance
+from .tables import books_balance
 from .test_round_integrity import _c4p_round_after_no_more_bets, play1x, standing, state_row
 
 pytestmark = [pytest.mark.django_db]

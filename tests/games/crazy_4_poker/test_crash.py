@@ -24,7 +24,7 @@ from tests.integrity.test_crash import SETTLE_DELAY, query
 pytestmark = [pytest.mark.realstack, pytest.mark.slow]
 
 #: Box 1 a royal flush in hearts, box 2 a pair of nines, the dealer king high (as in
-#: tests/services/test_games_at_table.py): the royal takes both meters whole.
+#: tests/games/crazy_4_poker/services/test_at_table.py): the royal takes both meters whole.
 C4P_SHOE = (
     ["AH", "KH", "QH", "JH", "TH"] + ["9S", "9D", "4C", "6S", "2D"] + ["KC", "8D", "5S", "3C", "7D"]
 )

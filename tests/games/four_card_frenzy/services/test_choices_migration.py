@@ -11,8 +11,7 @@ import pytest
 
 from table.games import game
 from table.games.four_card_frenzy.rules import TableRules
-
-from .migrating import around, migrate_to
+from tests.services.migrating import around, migrate_to
 
 MIGRATION = ("table", "0010_four_card_frenzy_choices")
 #: A submission of every kind of choice away from its default.

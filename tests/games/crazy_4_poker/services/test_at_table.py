@@ -1,94 +1,35 @@
-"""Tables of every game through the same services: whole rounds of Crazy 4 Poker (with shared
-meters fed at "no more bets" and paying out, §657a.12) and Five Card Hi-Lo (its decisions,
-then every box setting a high and a low hand, §663a.11(d)), with the money balanced, the meters
-agreeing with their accounts and the event chain intact; and a player's hostile commands
-refused with nothing changed."""
+"""Crazy 4 Poker tables through the platform's services: whole rounds with shared meters fed
+at "no more bets" and paying out (§657a.12), a void taking the increments back, hostile
+commands refused with nothing changed, an unattended round, and a table without the meters
+its rules need."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.utils import timezone
 
-from table import audit, ledger, meters, services
+from table import audit, meters, services
 from table.games import game as game_named
 from table.games.base import Actor
 from table.models import (
-    DealerAssignment,
     MeterEvent,
     ProgressiveMeter,
     Round,
     RoundEvent,
     RulesSubmission,
-    Seat,
     Table,
 )
 from table.services.context import LAG_ALLOWANCE
-
-from .conftest import START, StackedSource, balance, make_player
+from tests.services.conftest import START, StackedSource, balance, make_player
+from tests.services.tables import User, books_balance, make_table, refused, standing, state
 
 pytestmark = [pytest.mark.django_db]
 
-User = get_user_model()
+
 C4P = game_named("crazy_4_poker")
-HILO = game_named("five_card_hi_lo")
 
-
-def make_table(name: str, game: Any, **choices: Any) -> tuple[Table, Any]:
-    """A table of ``game`` under its default rules (with ``choices`` changed), its bankroll
-    and a dealer assigned to it."""
-    stored = {**game.rules_to_dict(game.default_rules()), **choices}
-    rules = RulesSubmission.objects.create(name=f"{name} rules", game=game.name, choices=stored)
-    table = Table.objects.create(name=name, rules=rules, is_test=True)  # drills allowed
-    ledger.table_bankroll(table)
-    dealer = User.objects.create_user(f"dealer-{name}", password="pw")
-    dealer.user_permissions.add(
-        Permission.objects.get(codename="deal_table", content_type__app_label="table")
-    )
-    DealerAssignment.objects.create(table=table, dealer=dealer)
-    return table, User.objects.get(pk=dealer.pk)
-
-
-def state(table: Table) -> Any:
-    table.refresh_from_db()
-    row = Round.objects.get(pk=table.current_round_id)
-    return game_named(row.game).from_dict(row.state)
-
-
-def snapshot(table: Table, *users: Any) -> tuple[Any, ...]:
-    """Everything a refused command must leave as it was."""
-    table.refresh_from_db()
-    row = Round.objects.filter(pk=table.current_round_id).values_list("state", flat=True).first()
-    return (
-        table.version,
-        table.last_hash,
-        RoundEvent.objects.filter(table=table).count(),
-        row,
-        tuple(balance(u) for u in users),
-        tuple(ProgressiveMeter.objects.order_by("pk").values_list("amount", "reserve")),
-    )
-
-
-def refused(code: str, table: Table, users: tuple[Any, ...], command: Callable[[], Any]) -> None:
-    before = snapshot(table, *users)
-    with pytest.raises(services.ServiceError) as info:
-        command()
-    assert info.value.code == code, info.value.message
-    assert info.value.message
-    assert snapshot(table, *users) == before
-
-
-def books_balance(table: Table) -> None:
-    assert ledger.verify() == []
-    assert meters.verify() == []
-    assert audit.verify_chain(table.pk).broken is None
-
-
-# --- Crazy 4 Poker ------------------------------------------------------------------------------
 
 #: Box 1 a royal flush in hearts, box 2 a pair of nines, the dealer king high.
 C4P_SHOE = (
@@ -105,11 +46,6 @@ def c4p(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any, dict[str, Progress
     }
     monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(C4P_SHOE, C4P_SHOE))
     return table, dealer, linked
-
-
-def standing(meter: ProgressiveMeter) -> tuple[int, int]:
-    meter.refresh_from_db()
-    return meter.amount, meter.reserve
 
 
 def test_a_crazy_4_poker_round_feeds_and_pays_its_meters(c4p: Any) -> None:
@@ -276,129 +212,6 @@ def test_an_unattended_crazy_4_poker_round(c4p: Any, monkeypatch: pytest.MonkeyP
     for user in (alice, bob):
         assert balance(user) - START == settled[user.username]["net"]
     assert settled["bob"]["net"] == -(10_00 + 10_00 + 1_00)  # Ante, Super Bonus, hand bonus
-    books_balance(table)
-    assert audit.verify_round(row.pk).problems == []
-
-
-# --- Five Card Hi-Lo ----------------------------------------------------------------------------
-
-#: Alice's box 1 holds two aces (an ace may count low, §663a.11(d)), bob's box 3 a straight.
-HILO_SHOE = (
-    ["AS", "AD", "7C", "4H", "2S"] + ["5C", "6D", "7H", "8S", "9C"] + ["KC", "QD", "JS", "3C", "8D"]
-)
-
-
-@pytest.fixture
-def hilo(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any]:
-    table, dealer = make_table("Hi-Lo", HILO)
-    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(HILO_SHOE))
-    return table, dealer
-
-
-def test_a_five_card_hi_lo_round_with_a_setting_and_a_time_out(hilo: Any) -> None:
-    table, dealer = hilo
-    alice, bob = make_player("alice"), make_player("bob")
-    services.sit(table.pk, alice, 1)
-    services.sit(table.pk, bob, 3)
-    everyone = (alice, bob)
-    services.open_betting(table.pk, dealer)
-    services.act(table.pk, alice, "bet", 1, {"ante": 10_00, "tie": 1_00})
-    services.act(table.pk, bob, "bet", 3, {"ante": 5_00})
-    services.no_more_bets(table.pk, dealer)
-    services.deal(table.pk, dealer)
-    assert RoundEvent.objects.filter(table=table, kind="turn").last().data["seconds"] == 20
-    services.act(table.pk, alice, "decide", 1, {"play": True})
-    refused(
-        "not_your_box",
-        table,
-        everyone,
-        lambda: services.act(table.pk, alice, "decide", 3, {"play": True}),
-    )
-    services.act(table.pk, bob, "decide", 3, {"play": True})
-
-    # Every box sets its hands now (§663a.11(d)), against one clock.
-    assert HILO.status(state(table)).phase == "setting"
-    table.refresh_from_db()
-    assert table.turn_deadline is not None
-    started = RoundEvent.objects.filter(table=table, kind="setting_started").get()
-    assert started.data["seconds"] == 30
-    [move] = HILO.moves(state(table), Actor.player("alice"))
-    assert move.name == "set_hands" and move.box == 1
-    # An illegal setting (a two-card high hand) and bob setting alice's box: refused.
-    refused(
-        "bad_setting",
-        table,
-        everyone,
-        lambda: services.act(
-            table.pk, alice, "set_hands", 1, {"high": ["AS", "AD"], "low": ["7C", "4H", "2S"]}
-        ),
-    )
-    # The setting with an ace low (its two aces split: one high, one counted as 1).
-    with_ace_low = next(c.args for c in move.choices if "AD" in c.args["low"])
-    refused(
-        "not_your_box",
-        table,
-        everyone,
-        lambda: services.act(table.pk, bob, "set_hands", 1, with_ace_low),
-    )
-    services.act(table.pk, alice, "set_hands", 1, with_ace_low)
-    # Bob lets the clock run out: the house sets his hand (aces high, house rule).
-    refused("not_yet", table, everyone, lambda: services.time_out(table.pk))
-    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - LAG_ALLOWANCE)
-    answer = services.time_out(table.pk).response
-    assert answer["boxes"] == [3]
-    assert all(b.decision for b in HILO.boxes(state(table)))
-    services.reveal(table.pk, dealer)
-    refused(
-        "wrong_phase",
-        table,
-        everyone,
-        lambda: services.act(table.pk, alice, "set_hands", 1, with_ace_low),
-    )
-    settled = services.settle(table.pk, dealer).response
-    for user in everyone:
-        assert balance(user) - START == settled["players"][user.username]["net"]
-    row = Round.objects.get(pk=table.current_round_id)
-    assert row.game == HILO.name and row.phase == "settled"
-    records = {r.box: r for r in row.box_records.all()}
-    assert records[1].cards == "AS AD 7C 4H 2S"
-    assert sum(line.net for line in row.settlement_lines.filter(box=1)) == records[1].net
-    books_balance(table)
-    assert audit.verify_round(row.pk).problems == []
-    assert not Seat.objects.filter(table=table, connected=False).exists()
-
-
-def test_an_unattended_five_card_hi_lo_round(hilo: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The automatic dealer runs a Hi-Lo table from the game's moves and clock alone: the
-    step due, a decision that times out (a fold) and a setting that times out (aces high)."""
-    from table import autodealer, presence
-
-    monkeypatch.setattr(autodealer, "REVEAL_PAUSE", 0)
-    monkeypatch.setattr(autodealer, "RESULT_PAUSE", 0)
-    table, _ = hilo
-    alice, bob = make_player("alice"), make_player("bob")
-    for user, box in ((alice, 1), (bob, 3)):
-        services.sit(table.pk, user, box)
-        presence.claim(table.pk, user, f"socket-{user.username}")
-    clock = autodealer.AutoDealer(table.pk)
-    assert clock.tick() == "open_betting"
-    services.act(table.pk, alice, "bet", 1, {"ante": 10_00})
-    services.act(table.pk, bob, "bet", 3, {"ante": 5_00})
-    Table.objects.filter(pk=table.pk).update(betting_deadline=timezone.now() - LAG_ALLOWANCE)
-    assert clock.tick() == "no_more_bets"
-    assert clock.tick() == "deal"
-    assert clock.tick() is None  # box 1 has decision time left
-    services.act(table.pk, alice, "decide", 1, {"play": True})
-    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - LAG_ALLOWANCE)
-    assert clock.tick() == "time_out"  # bob's box folds
-    assert HILO.status(state(table)).phase == "setting"
-    assert clock.tick() is None  # alice has setting time left
-    Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - LAG_ALLOWANCE)
-    assert clock.tick() == "time_out"  # the house sets alice's hand
-    assert clock.tick() == "reveal"
-    assert clock.tick() == "settle"
-    row = Round.objects.get(pk=Table.objects.get(pk=table.pk).current_round_id)
-    assert row.phase == "settled"
     books_balance(table)
     assert audit.verify_round(row.pk).problems == []
 
