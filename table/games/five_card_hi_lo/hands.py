@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from table.games.cards import ACE, Card, card_code, check_distinct, codes
+from table.games.cards import ACE, Card, card_code, check_distinct, codes, parse_card
 from table.games.errors import InvalidInput, RuleViolation
 
 #: §663a.6(a): 2-9 their pips; 10, J, Q, K count 10; an ace 11 in the high hand ...
@@ -209,3 +209,18 @@ def offered_settings(cards: Sequence[Card]) -> list[dict[str, Any]]:
     """The settings the felt offers (§663a.11(d)): aces high, and one ace low when the hand
     has that choice, each with its totals."""
     return [setting_json(s) for s in possible_settings(cards)]
+
+
+def cards_given(value: object, what: str) -> list[Card]:
+    """A hand as the player sends it: card codes ("AS") or cards 0..51."""
+    if not isinstance(value, list | tuple):
+        raise InvalidInput("bad_setting", f"{what} must be a list of cards")
+    out: list[Card] = []
+    for item in value:
+        if isinstance(item, str):
+            out.append(parse_card(item))
+        elif type(item) is int and 0 <= item < 52:
+            out.append(item)
+        else:
+            raise InvalidInput("bad_card", f"no such card {item!r} in {what}")
+    return out

@@ -7,15 +7,18 @@ Unlike ch. 684a there is no rule for a dealer card exposed early. A void round l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
+from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
 from table.games.cards import DECK, Card
 from table.games.errors import InvalidInput, RuleViolation
+from table.games.setting import SETTING
 from table.games.shoe import Deal, DealingPlan, DealPlan, deal, dispense
+from table.games.skeleton import BETTING, CLOSED, DECISIONS, REVEALED, VoidReason
 
 from .settlement import BoxInPlay
 
@@ -122,6 +125,70 @@ STUB_COUNT_EVERY_ROUNDS: Final = 5
 
 def consequence(irregularity: Irregularity) -> Consequence:
     return CONSEQUENCES[Irregularity(irregularity)]
+
+
+def procedure(irregularity: Irregularity) -> dict[str, Any]:
+    """What the dealer does with the cards and the deck (§663a.13, §663a.10(f))."""
+    c = consequence(irregularity)
+    return {
+        "section": c.section,
+        "reshuffle": c.reshuffle or c.void,
+        "remove_deck": c.remove_deck,
+        "reshuffle_with_dealt": c.reshuffle_with_dealt,
+        "words": c.words,
+    }
+
+
+UNFINISHED: Final = (
+    BETTING,
+    CLOSED,
+    DECISIONS,
+    SETTING,
+    REVEALED,
+)
+#: §663a.10(c)-(f), §663a.11(a): the stub is counted once every stack is delivered, before the
+#: players examine their cards and play goes on; the count's void happens then, never once
+#: the hands are set or the dealer's is face up (the dealer would choose the outcome).
+STUB_COUNTED: Final = (DECISIONS,)
+#: The stub-count voids, each checked against the count (§663a.10(f)).
+STUB_VOIDS: Final = frozenset(
+    {Irregularity.STUB_MISCOUNT.value, Irregularity.STUB_MISCOUNT_MISDEALT.value}
+)
+
+
+#: Why a round is void, every stake returned, and when each can happen.
+VOID_REASONS: Final[Mapping[str, VoidReason]] = {
+    Irregularity.CARDS_FACE_UP.value: VoidReason(
+        "more than one card was found face up while dealing (§663a.13(a))",
+        (),
+        Irregularity.CARDS_FACE_UP,
+    ),
+    Irregularity.WRONG_CARD_COUNT.value: VoidReason(
+        "a box or the dealer was dealt a wrong number of cards (§663a.13(c))",
+        (),
+        Irregularity.WRONG_CARD_COUNT,
+    ),
+    Irregularity.SHOE_JAM.value: VoidReason(
+        "the dealing shoe jammed or failed to deal all cards (§663a.13(e))",
+        (),
+        Irregularity.SHOE_JAM,
+    ),
+    # §663a.10(c)-(f): the stub is counted once the stacks are dispensed, before play goes
+    # on; counted, not trusted (as Crazy 4 Poker's, §657a.10(f)).
+    Irregularity.STUB_MISCOUNT_MISDEALT.value: VoidReason(
+        "the stub count is wrong because the cards were misdealt (§663a.10(f))",
+        STUB_COUNTED,
+        Irregularity.STUB_MISCOUNT_MISDEALT,
+    ),
+    Irregularity.STUB_MISCOUNT.value: VoidReason(
+        "the stub count shows the deck is not 52 cards; the deck is removed (§663a.10(f))",
+        STUB_COUNTED,
+        Irregularity.STUB_MISCOUNT,
+    ),
+    "table_closed": VoidReason("the table closed before the round was dealt", (BETTING, CLOSED)),
+    "server_restart": VoidReason("the round could not resume after an interruption", UNFINISHED),
+    SUPERVISOR_VOID: VoidReason(SUPERVISOR_VOID_WORDS, UNFINISHED),
+}
 
 
 def face_up_irregularity(cards_found_face_up: int) -> Irregularity | None:

@@ -1,33 +1,22 @@
-"""One round of Five Card Hi-Lo as an explicit state machine, shaped like Four Card Frenzy's.
+"""One round of Five Card Hi-Lo (ch. 663a) on the shared skeleton, with the setting step.
 
     betting ─no more bets─► closed ─deal─► decisions ─► setting ─reveal─► revealed ─settle─► settled
        └───────────────────────┴─────────────┴───────────┴───────────────┴──void──► void
 
-Every command checks first and raises :class:`RuleViolation` or :class:`InvalidInput` (with a
-code) when it is not allowed now, changing nothing; then it changes the round and returns a
-:class:`Step` (the same type as Four Card Frenzy's): the events it caused, in order, each with
-its audience (everyone, one box's owner, or the dealer), and the money it moves between
-players and the table.
-
 The steps of §663a.10 and §663a.11: wagers until "no more bets"; one stack of five per box
-with an Ante from the dealer's left, then the dealer's stack; each box folds or makes a Play
-Wager equal to its Ante, box by box from the dealer's left; then every playing box sets its
-high and low hands (the players set at the same time; a player on two boxes sets them in the
-order of §663a.7(f), each locked before the next); then the dealer turns over and sets the
-house way, and every box is settled from the dealer's right.
-
-The round holds the shuffled order of its one deck (the shoe) from the moment betting opens,
-so that its SHA-256 commitment can be published before any card is dealt; the order and the
-salt are published when the round is over.
+with an Ante from the dealer's left, then the dealer's; each box folds or makes a Play Wager
+equal to its Ante, box by box from the dealer's left; then every playing box sets its high
+and low hands (a player on two boxes in the order of §663a.7(f)); then the dealer turns over
+and sets the house way, and every box is settled from the dealer's right.
 
 The round is the shared skeleton's (:mod:`table.games.skeleton`: betting, no more bets, the
-turn, time-outs, leaving, voids, commit-reveal, the stored form); this module keeps what ch. 663a
-decides: the deal's words, the fold-or-Play decision, the setting step, when the stub count's
-two voids may be called and the settlement's order. What a box may wager is
-:meth:`.rules.HiLoRules.check_wagers`'s, what the stub count shows
-:func:`.irregularities.stub_refusal`'s, and the settlement told in words
-:func:`.settlement.in_words`'s. (Past 500 lines: the setting step, §663a.11(d) and
-§663a.7(f), is a phase of this game's own, with its turns, time-outs and players leaving.)
+turn, time-outs, leaving, voids, commit-reveal, the stored form) with its setting step
+(:mod:`table.games.setting`: turns, time-outs and players leaving while hands are set); this
+module keeps what ch. 663a decides: the deal's words, the fold-or-Play decision, what a
+setting is and the order a player's boxes are set in, when the stub count's two voids may be
+called and the settlement. What a box may wager is :meth:`.rules.HiLoRules.check_wagers`'s,
+the voids and what the stub count shows :mod:`.irregularities`', and the settlement told in
+words :func:`.settlement.in_words`'s.
 """
 
 from __future__ import annotations
@@ -37,17 +26,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final
 
-from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
-from table.games.cards import Card, card_code, codes, parse_card
+from table.games.cards import Card, card_code, codes
 from table.games.common import adjacent, check_bettor
 from table.games.common import check_player as _player
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import PUBLIC, Event, Step, Transfer, to_player
+from table.games.setting import SettingBox, SettingRound
 from table.games.shoe import DealPlan, Fault
-from table.games.skeleton import DEALER, SkeletonBox, SkeletonRound, VoidReason
+from table.games.skeleton import DEALER, VoidReason
 
 from .hands import (
     Setting,
+    cards_given,
     default_setting,
     house_way,
     offered_settings,
@@ -55,7 +45,15 @@ from .hands import (
     set_hands,
     setting_json,
 )
-from .irregularities import Irregularity, consequence, deal_round, stub_refusal
+from .irregularities import (
+    STUB_VOIDS,
+    UNFINISHED,
+    VOID_REASONS,
+    Irregularity,
+    deal_round,
+    procedure,
+    stub_refusal,
+)
 from .poker import poker_rank_trusted
 from .rules import OPTIONAL, HiLoRules
 from .settlement import (
@@ -74,22 +72,8 @@ from .settlement import (
 GAME: Final = "five_card_hi_lo"
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left (§663a.10(b))
 
-__all__ = [
-    "BOXES",
-    "DEALER",
-    "GAME",
-    "PUBLIC",
-    "VOID_REASONS",
-    "BoxPlay",
-    "Event",
-    "Phase",
-    "Round",
-    "Step",
-    "Transfer",
-    "offered_settings",
-    "setting_json",
-    "to_player",
-]
+#: What the game's adapter, view and tests take from here besides the round's own names.
+__all__ = ["DEALER", "PUBLIC", "VOID_REASONS", "Transfer", "offered_settings", "setting_json"]
 
 
 class Phase(StrEnum):
@@ -102,72 +86,17 @@ class Phase(StrEnum):
     VOID = "void"
 
 
-UNFINISHED: Final = (
-    Phase.BETTING,
-    Phase.CLOSED,
-    Phase.DECISIONS,
-    Phase.SETTING,
-    Phase.REVEALED,
-)
-#: §663a.10(c)-(f), §663a.11(a): the stub is counted once every stack is delivered, before the
-#: players examine their cards and play goes on; the count's void happens then, never once
-#: the hands are set or the dealer's is face up (the dealer would choose the outcome).
-STUB_COUNTED: Final = (Phase.DECISIONS,)
-#: The stub-count voids, each checked against the count (§663a.10(f)).
-STUB_VOIDS: Final = frozenset(
-    {Irregularity.STUB_MISCOUNT.value, Irregularity.STUB_MISCOUNT_MISDEALT.value}
-)
-
-
-#: Why a round is void, every stake returned, and when each can happen.
-VOID_REASONS: Final = {
-    Irregularity.CARDS_FACE_UP.value: VoidReason(
-        "more than one card was found face up while dealing (§663a.13(a))",
-        (),
-        Irregularity.CARDS_FACE_UP,
-    ),
-    Irregularity.WRONG_CARD_COUNT.value: VoidReason(
-        "a box or the dealer was dealt a wrong number of cards (§663a.13(c))",
-        (),
-        Irregularity.WRONG_CARD_COUNT,
-    ),
-    Irregularity.SHOE_JAM.value: VoidReason(
-        "the dealing shoe jammed or failed to deal all cards (§663a.13(e))",
-        (),
-        Irregularity.SHOE_JAM,
-    ),
-    # §663a.10(c)-(f): the stub is counted once the stacks are dispensed, before play goes
-    # on; counted, not trusted (as Crazy 4 Poker's, §657a.10(f)).
-    Irregularity.STUB_MISCOUNT_MISDEALT.value: VoidReason(
-        "the stub count is wrong because the cards were misdealt (§663a.10(f))",
-        STUB_COUNTED,
-        Irregularity.STUB_MISCOUNT_MISDEALT,
-    ),
-    Irregularity.STUB_MISCOUNT.value: VoidReason(
-        "the stub count shows the deck is not 52 cards; the deck is removed (§663a.10(f))",
-        STUB_COUNTED,
-        Irregularity.STUB_MISCOUNT,
-    ),
-    "table_closed": VoidReason(
-        "the table closed before the round was dealt", (Phase.BETTING, Phase.CLOSED)
-    ),
-    "server_restart": VoidReason("the round could not resume after an interruption", UNFINISHED),
-    SUPERVISOR_VOID: VoidReason(SUPERVISOR_VOID_WORDS, UNFINISHED),
-}
-
 PLAY_DECISION: Final = "play"
 FOLD_DECISION: Final = "fold"
-#: ``set_by`` of a box its player left before setting it: never set (ABANDON_RULE).
-ABANDONED: Final = "abandoned"
 
 
 @dataclass(slots=True)
-class BoxPlay(SkeletonBox):
+class BoxPlay(SettingBox):
     # wagers: ante, tie, poker_bonus, play
     decision: str | None = None  # "play", "fold" or None = not yet
     high: list[Card] | None = None  # the setting, once made and locked (§663a.7(f))
     low: list[Card] | None = None
-    set_by: str | None = None  # "player", "timeout" (aces high) or "abandoned" (never set)
+    # set_by: "player", "timeout" (aces high) or "abandoned" (never set: ABANDON_RULE)
 
     @property
     def playing(self) -> bool:
@@ -177,15 +106,8 @@ class BoxPlay(SkeletonBox):
     def folded(self) -> bool:
         return self.decision == FOLD_DECISION
 
-    @property
-    def is_set(self) -> bool:
-        """Set and locked; or left by its player before setting it (never set: it loses,
-        ABANDON_RULE), so nothing is waited for."""
-        return (self.high is not None and self.low is not None) or self.forfeited
-
-    @property
-    def forfeited(self) -> bool:
-        return self.set_by == ABANDONED and self.high is None
+    def has_setting(self) -> bool:
+        return self.high is not None and self.low is not None
 
     def setting(self) -> Setting | None:
         if self.high is None or self.low is None:
@@ -218,24 +140,10 @@ class BoxPlay(SkeletonBox):
         }
 
 
-def _cards_given(value: object, what: str) -> list[Card]:
-    """A hand as the player sends it: card codes ("AS") or cards 0..51."""
-    if not isinstance(value, list | tuple):
-        raise InvalidInput("bad_setting", f"{what} must be a list of cards")
-    out: list[Card] = []
-    for item in value:
-        if isinstance(item, str):
-            out.append(parse_card(item))
-        elif type(item) is int and 0 <= item < 52:
-            out.append(item)
-        else:
-            raise InvalidInput("bad_card", f"no such card {item!r} in {what}")
-    return out
-
-
 @dataclass(slots=True)
-class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
-    """A round of Five Card Hi-Lo on the shared skeleton, with the setting step of its own."""
+class Round(SettingRound[HiLoRules, BoxPlay, Step]):
+    """A round of Five Card Hi-Lo on the shared skeleton, with the setting step
+    (:mod:`table.games.setting`): three cards high, two low (§663a.11(d))."""
 
     GAME: ClassVar[str] = GAME
     PHASE: ClassVar[type[StrEnum]] = Phase
@@ -243,6 +151,10 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
     BOX = BoxPlay
     STEP = Step
     VOID_REASONS: ClassVar[Mapping[str, VoidReason]] = VOID_REASONS
+    ORDER_WORDS: ClassVar[str] = (
+        "the larger Ante first, equal Antes the box farther to the dealer's right first, each "
+        "locked before the next (§663a.7(f))"
+    )
 
     phase: Phase = Phase.BETTING
 
@@ -316,18 +228,6 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
 
     # --- decisions: fold or Play (§663a.11(b)) -------------------------------------------------
 
-    def decisions_complete(self) -> list[Event]:
-        """Every box has decided (§663a.11(b)): the setting step begins (§663a.11(d)), or
-        with every box folded there is nothing to set and the dealer reveals from here."""
-        return self._start_setting() if self.anyone_plays() else []
-
-    def anyone_plays(self) -> bool:
-        return any(b.playing for b in self.boxes_in_play())
-
-    def all_folded(self) -> bool:
-        """Every box has decided and none plays: the round skips the setting step."""
-        return self.phase is Phase.DECISIONS and self.to_act is None and not self.anyone_plays()
-
     def record_decision(self, box: BoxPlay, play: bool, why: str) -> list[Event]:
         box.decision = PLAY_DECISION if play else FOLD_DECISION
         if play:
@@ -361,57 +261,7 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
         }
         return setting_order(antes)
 
-    def next_to_set(self, player: str) -> int | None:
-        """The box ``player`` may set now, or None."""
-        if self.phase is not Phase.SETTING:
-            return None
-        for number in self.setting_order_of(player):
-            if not self.boxes[number].is_set:
-                return number
-        return None
-
-    def pending_settings(self) -> list[int]:
-        """Playing boxes not yet set, in the order the house would set them on a time-out."""
-        out: list[int] = []
-        for player in dict.fromkeys(b.player for b in self.boxes_in_play()):
-            out += [n for n in self.setting_order_of(player) if not self.boxes[n].is_set]
-        return out
-
-    def _start_setting(self) -> list[Event]:
-        self.phase = Phase.SETTING
-        playing = [b for b in self.boxes_in_play() if b.playing]
-        players = list(dict.fromkeys(b.player for b in playing))
-        events = [
-            Event(
-                "setting_started",
-                {
-                    "boxes": [b.box for b in playing],
-                    "order": {p: self.setting_order_of(p) for p in players},
-                },
-            )
-        ]
-        for player in players:
-            for number in self.setting_order_of(player):
-                play = self.boxes[number]
-                if play.abandoned:
-                    # §663a.7(b): the player left; the box is not set for them (ABANDON_RULE).
-                    events += self._forfeit(play)
-            events += self._setting_turn(player)
-        events += self._settings_complete()
-        return events
-
-    def _setting_turn(self, player: str) -> list[Event]:
-        number = self.next_to_set(player)
-        if number is None:
-            return []
-        return [Event("setting_turn", {"box": number, "player": player})]
-
-    def _settings_complete(self) -> list[Event]:
-        if self.pending_settings():
-            return []
-        return [Event("settings_complete", {})]
-
-    def _record_setting(self, box: BoxPlay, setting: Setting, why: str) -> list[Event]:
+    def record_setting(self, box: BoxPlay, setting: Setting, why: str) -> list[Event]:
         box.high, box.low, box.set_by = list(setting.high), list(setting.low), why
         return [
             # Set face down: everyone sees that the box is set, only its owner how.
@@ -423,65 +273,31 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
             ),
         ]
 
-    def _forfeit(self, box: BoxPlay) -> list[Event]:
-        """The player left before setting this box: it is never set, and its Ante, Play and
-        Tie lose at settlement (ABANDON_RULE, §663a.7(b)); no hand is made up for it."""
-        box.set_by = ABANDONED
-        forfeited = box.wagers[ANTE] + box.wagers.get(PLAY, 0) + box.wagers.get(TIE, 0)
-        return [
-            Event(
-                "hands_set",
-                {"box": box.box, "player": box.player, "why": ABANDONED, "forfeited": forfeited},
-            )
-        ]
+    def default_setting(self, box: BoxPlay) -> Setting:
+        """Aces high (house rule: the house never moves an ace low for a player)."""
+        return default_setting(box.cards)
 
-    def _settable(self, box: int, player: str | None) -> BoxPlay:
-        """The box, if ``player`` (None: the house) may set it now."""
-        self._require(Phase.SETTING)
-        box = self._box(box)
-        if player is not None:
-            _player(player)
-        play = self.boxes.get(box)
-        if play is None or not play.in_play:
-            raise RuleViolation("not_in_play", f"box {box} has no cards in this round")
-        if player is not None and play.player != player:
-            # §663a.11(a)(1): each player sets his own hands; nobody else touches them.
-            raise RuleViolation("not_your_box", f"box {box} is not yours")
-        if not play.playing:
-            raise RuleViolation("folded", f"box {box} folded: only a box that played is set")
-        if play.is_set:
-            # §663a.7(f), §663a.11(a)(3): a set hand is placed face down and cannot change.
-            raise RuleViolation("already_set", f"box {box} is set and locked")
-        first = self.next_to_set(play.player)
-        if first != box:
-            raise RuleViolation(
-                "set_other_box_first",
-                f"set box {first} first: the larger Ante first, equal Antes the box farther "
-                "to the dealer's right first, each locked before the next (§663a.7(f))",
-            )
-        return play
+    def forfeited_stake(self, box: BoxPlay) -> int:
+        """Ante, Play and Tie lose at settlement (ABANDON_RULE, §663a.7(b))."""
+        return box.wagers[ANTE] + box.wagers.get(PLAY, 0) + box.wagers.get(TIE, 0)
 
     def check_set_hands(
         self, box: int, player: str | None, high: object, low: object
     ) -> tuple[BoxPlay, Setting]:
-        play = self._settable(box, player)
+        play = self.settable(box, player)
         setting = set_hands(
-            play.cards, _cards_given(high, "the high hand"), _cards_given(low, "the low hand")
+            play.cards, cards_given(high, "the high hand"), cards_given(low, "the low hand")
         )
         return play, setting
 
     def set_hands(self, box: int, player: str, high: object, low: object) -> Step:
         """The player sets ``box``: three cards high, two low (§663a.11(d)); refused when the
         setting is not legal or it is not this box's turn; locked once set."""
-        play, setting = self.check_set_hands(box, _player(player), high, low)
-        events = self._record_setting(play, setting, "player")
-        events += self._setting_turn(play.player)
-        events += self._settings_complete()
-        return Step(tuple(events))
+        return self.set_box(*self.check_set_hands(box, _player(player), high, low))
 
     def choose_setting(self, box: int, player: str, ace_low: object) -> Step:
         """The felt's two buttons: aces high, or one ace low when the hand offers it."""
-        play = self._settable(box, _player(player))
+        play = self.settable(box, _player(player))
         if not isinstance(ace_low, bool):
             raise InvalidInput("bad_setting", "choose aces high (false) or one ace low (true)")
         offered = possible_settings(play.cards)
@@ -493,61 +309,7 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
         chosen = offered[1 if ace_low else 0]
         return self.set_hands(play.box, player, list(chosen.high), list(chosen.low))
 
-    # --- time-outs and players leaving -------------------------------------------------------
-
-    def time_out(self, box: int | None = None) -> Step:
-        """Time ran out. Deciding: the box to act folds (no Play Wager was made). Setting: the
-        house sets aces high (house rule; it never moves an ace low for a player) every box
-        still unset, or only ``box`` when given (it must be settable now)."""
-        self._require(Phase.DECISIONS, Phase.SETTING)
-        if self.phase is Phase.DECISIONS:
-            return SkeletonRound.time_out(self, box)
-        pending = self.pending_settings()
-        if not pending:
-            raise RuleViolation("nobody_to_act", "every playing box is set")
-        if box is not None:
-            number = self._box(box)
-            owner = self.boxes[number].player if number in self.boxes else None
-            if owner is None or number not in pending or self.next_to_set(owner) != number:
-                raise RuleViolation("not_your_turn", f"box {box} is not waiting to be set")
-            pending = [number]
-        events: list[Event] = []
-        for number in pending:
-            play = self.boxes[number]
-            events += self._record_setting(play, default_setting(play.cards), "timeout")
-        if box is not None:
-            events += self._setting_turn(self.boxes[box].player)
-        events += self._settings_complete()
-        return Step(tuple(events))
-
-    def leaves(self, box: BoxPlay) -> bool:
-        """A player who leaves (§663a.7(b)) abandons each box still to decide, and each box
-        that played and is not set yet: it is not set for them (ABANDON_RULE)."""
-        return box.decision is None or (box.playing and not box.is_set)
-
-    def leave_later(self, player: str) -> list[Event]:
-        """Leaving while the hands are set: the player's unset boxes are forfeited now."""
-        if self.phase is not Phase.SETTING:
-            return []
-        events: list[Event] = []
-        for number in self.setting_order_of(player):
-            play = self.boxes[number]
-            if not play.is_set:
-                events += self._forfeit(play)
-        if events:
-            events += self._settings_complete()
-        return events
-
     # --- reveal and settlement ----------------------------------------------------------------
-
-    def check_reveal(self) -> None:
-        """The dealer's cards are turned over and set the house way once every playing box
-        is set (§663a.11(e)), or once every box folded (no setting step)."""
-        if not self.all_folded():
-            self._require(Phase.SETTING)
-        pending = self.pending_settings()
-        if pending:
-            raise RuleViolation("settings_pending", f"box {pending[0]} has not set its hands")
 
     def dealer_public(self) -> dict[str, Any]:
         """The dealer's five cards and the house way (§663a.11(e))."""
@@ -625,15 +387,7 @@ class Round(SkeletonRound[HiLoRules, BoxPlay, Step]):
         return Step(*self.voided(reason))
 
     def procedure(self, irregularity: StrEnum) -> dict[str, Any]:
-        """What the dealer does with the cards and the deck (§663a.13, §663a.10(f))."""
-        c = consequence(Irregularity(irregularity))
-        return {
-            "section": c.section,
-            "reshuffle": c.reshuffle or c.void,
-            "remove_deck": c.remove_deck,
-            "reshuffle_with_dealt": c.reshuffle_with_dealt,
-            "words": c.words,
-        }
+        return procedure(Irregularity(irregularity))
 
     # --- views ---------------------------------------------------------------------------
 
