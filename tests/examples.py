@@ -65,23 +65,3 @@ RULES_SUBMISSION_FORM: dict[str, str] = {
     "betting_seconds": "15",
     "betting_unit": "1",
 }
-
-
-def fcf_choices(**overrides: Any) -> dict[str, Any]:
-    """A Four Card Frenzy Rules Submission's stored choices: the game's default rules but
-    ``overrides`` (``TableRules``' own names), as the game writes them (``rules_to_dict``)."""
-    from dataclasses import replace
-
-    from table.games.four_card_frenzy.game import GAME
-    from table.games.four_card_frenzy.rules import TableRules
-
-    return GAME.rules_to_dict(replace(TableRules(), **overrides))
-
-
-def fcf_rules(name: str, **overrides: Any) -> Any:
-    """A Four Card Frenzy Rules Submission named ``name`` with :func:`fcf_choices`."""
-    from table.models import RulesSubmission
-
-    return RulesSubmission.objects.create(
-        name=name, game="four_card_frenzy", choices=fcf_choices(**overrides)
-    )

@@ -44,7 +44,6 @@ PLAYS = "a platform test playing a game by name (to derive from the registry or 
 TESTS_NOT_YET: dict[str, str] = {
     "tests/browser": PLAYS,
     "tests/services": PLAYS,
-    "tests/examples.py": PLAYS,
 }
 
 #: Platform files that still name a game: path -> (mentions at most, why). None now: the

@@ -16,7 +16,7 @@ from table.games.cards import parse_card
 from table.games.four_card_frenzy.round import Round as EngineRound
 from table.models import Account, DealerAssignment, Round, RulesSubmission, Table
 from tests.conftest import SeededSource
-from tests.examples import fcf_rules
+from tests.games.four_card_frenzy.examples import fcf_rules
 
 User = get_user_model()
 START = 10_000_00  # every test player starts with $10,000

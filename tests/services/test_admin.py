@@ -22,7 +22,8 @@ from django.urls import reverse
 
 from table import services
 from table.models import Account, Round, RulesSubmission, Table
-from tests.examples import RULES_SUBMISSION_FORM, fcf_rules
+from tests.examples import RULES_SUBMISSION_FORM
+from tests.games.four_card_frenzy.examples import fcf_rules
 
 from .conftest import START, Game, balance, current_row
 

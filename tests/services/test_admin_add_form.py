@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from table.demo import make_user
-from tests.examples import fcf_rules
+from tests.games.four_card_frenzy.examples import fcf_rules
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from table.demo import make_user
 from table.paytable_report import load_report
-from tests.examples import fcf_rules
+from tests.games.four_card_frenzy.examples import fcf_rules
 
 pytestmark = pytest.mark.django_db
 

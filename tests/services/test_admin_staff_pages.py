@@ -17,7 +17,8 @@ from table.games.cards import card_label, parse_card
 from table.models import LedgerTransaction, Round, RulesSubmission, Table
 from table.paytable_report import load_report
 from table.templatetags.frenzy_tags import WAGER_NAMES
-from tests.examples import RULES_SUBMISSION_FORM, fcf_rules
+from tests.examples import RULES_SUBMISSION_FORM
+from tests.games.four_card_frenzy.examples import fcf_rules
 
 from .conftest import Game, current_row
 

@@ -23,7 +23,7 @@ from table.models import (
     SettlementLine,
 )
 from tests.conftest import SeededSource
-from tests.examples import fcf_rules
+from tests.games.four_card_frenzy.examples import fcf_rules
 
 from .conftest import START, Game, balance, current_row, engine_round, make_player
 
