@@ -29,17 +29,25 @@ export function install({ $, command, autodealerDeals }) {
     return S.round?.moves || [];
   }
 
-  /** The one next action: [cmd, label, enabled, detail]. */
+  /** The one next action: [cmd, label, enabled, detail]; while an automatic dealer deals, the
+   * console only watches and says how to take over. */
   function nextAction() {
+    const [cmd, label, enabled, detail] = stepAction();
+    if (autodealerDeals() && cmd && cmd !== "open_table") {
+      return [cmd, label, false, `${detail}${detail ? " " : ""}The automatic dealer does this: take over to do it yourself.`];
+    }
+    return [cmd, label, enabled, detail];
+  }
+
+  function stepAction() {
     const r = S.round;
     if (!S.table.is_open) return ["open_table", "Open the table", true, "The table is closed."];
     if (!r || ["settled", "void"].includes(r.phase)) return ["open_betting", "Open betting", true, "Shuffle the next deck and take bets."];
     const step = moves().find((m) => STEPS.includes(m.move));
     if (step) {
-      const auto = autodealerDeals();
       const inPlay = r.boxes.length;
       const detail = step.move === "close_betting" ? `${inPlay} box${inPlay === 1 ? "" : "es"} with wagers.` : "";
-      return [COMMANDS[step.move], step.label, !auto, auto ? `${detail} The automatic dealer does this: take over to do it yourself.` : detail];
+      return [COMMANDS[step.move], step.label, true, detail];
     }
     if (r.phase === "betting") return ["no_more_bets", "No more bets", false, "Waiting for a first bet."];
     const waiting = r.to_act ? `Box ${r.to_act} is deciding.` : (r.setting_pending || []).length ? `Box ${r.setting_pending.join(", box ")} setting their hands.` : "";
@@ -105,6 +113,8 @@ export function install({ $, command, autodealerDeals }) {
       if (b && r.to_act === n && r.phase === "decisions") decision = "to act";
       if (b && r.phase === "setting" && (r.setting_pending || []).includes(n)) decision = "setting";
       if (b && r.phase === "void") decision = "void";
+      // The main game returned before every decision (its dealer card exposed): none is asked for.
+      else if (b && b.dealt && r.main_game_void && decision === "—") decision = "none: main game void";
       // A hand set high and low, once settlement turns the hands over: the totals and who set them.
       if (b && b.setting) decision += ` · high ${b.setting.high_total} / low ${b.setting.low_total}${b.set_by === "timeout" ? " (set by the house: time ran out)" : ""}`;
       const result = b && b.results
@@ -138,12 +148,13 @@ export function install({ $, command, autodealerDeals }) {
       fill($("#dealer-cards"), h("span", { class: "hint", text: "no cards" }));
       setText($("#dealer-hand"), "");
     }
-    const six = r?.six_card_bonus;
+    // A shared card's spot, with the view's label (e.g. a Six Card Bonus card, §657a.10(b)).
+    const six = r?.shared_card ?? r?.six_card_bonus;
     const extra = $("#all-six-card");
     if (extra) {
       // A game without a shared card has no spot for one.
       extra.parentElement.hidden = !six;
-      extra.previousElementSibling && setText(extra.previousElementSibling, "Six Card Bonus card");
+      extra.previousElementSibling && setText(extra.previousElementSibling, six?.label || "Six Card Bonus card");
       fill(extra, six && six.card ? cardRow({ codes: [six.card], size: "sm" }) : six && six.dealt ? cardRow({ count: 1, back: r.deck_back, size: "sm" }) : h("span", { class: "hint", text: "none dealt" }));
     }
   }

@@ -11,7 +11,7 @@ import { cardName, cardRow, setupFourColour, speakable } from "./cards.js";
 import { applyEvent, chipDollars, dollars } from "./state.js";
 import { $, ClockWarnings, confirmDialog, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
 import { describeEvent, errorText, logTime } from "./words.js";
-import { rulesNoticeText } from "./notices.js";
+import { renderNotices } from "./notices.js";
 import {
   boxLines,
   dealerWords,
@@ -56,6 +56,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   const rebetKey = `frenzy.rebet.${app.dataset.tableId}.${me || ""}`;
   let lastBets = loadRebet();
   let rememberedRound = null;
+  let leftMidRound = false; // left while a box was in play: the seats go once the round is over
   let recallFor = null; // the round the recall panel was last loaded after
 
   // --- frames --------------------------------------------------------------------------------
@@ -91,6 +92,10 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       rememberBets();
       render();
       bringRevealIntoView();
+      if (leftMidRound && finished() && myBoxes().length) {
+        leftMidRound = false;
+        command("leave"); // nothing in play now: free the seats
+      }
       if (finished() && recallFor !== S.round?.round) loadRecall();
     },
     onMeter(frame) {
@@ -190,17 +195,29 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       setText(balance, dollars(S.me.balance));
       balance.dataset.cents = String(S.me.balance);
     }
-    const irregular = $("#irregularity");
-    // The engines' explanations cite the regulation (for the console and the record); the
-    // player reads what happened.
-    const why = plainWords(r?.void_explanation || r?.irregularity);
-    show(irregular, Boolean(why));
-    if (why) setText(irregular, r.phase === "void" ? `Round void: ${why}. Every stake was returned.` : why);
     show($("#spectator"), !me);
-    // A change of the table's rules, before the betting window it applies to (notices.js).
-    const rules = rulesNoticeText(S.table, r);
-    setText($("#rules-notice"), rules);
-    show($("#rules-notice"), Boolean(rules));
+    // What ended the round irregularly, and a change of the table's rules before the betting
+    // window it applies to, in words without the regulation's sections (notices.js).
+    renderNotices(S);
+    tellRulesNotice();
+  }
+
+  /** A rules change sits at the top of the felt: on a phone scrolled down to the hand it is
+   * out of sight (or under the pinned bar), so it is told once in the message bar too. */
+  let rulesNoticeTold = "";
+  function tellRulesNotice() {
+    const el = $("#rules-notice");
+    const text = el.hidden ? "" : el.textContent;
+    if (text === rulesNoticeTold) return;
+    const told = $("#notice");
+    // The bar still telling the old words ("From the next round") would contradict the felt.
+    if (!told.hidden && rulesNoticeTold && told.textContent.includes(rulesNoticeTold)) told.hidden = true;
+    if (text) {
+      const rect = el.getBoundingClientRect();
+      const bar = $("#pinned").getBoundingClientRect().bottom;
+      if (rect.top < bar - 1 || rect.bottom > window.innerHeight) messages.notice(text);
+    }
+    rulesNoticeTold = text;
   }
 
   function emptySpots(n) {
@@ -289,7 +306,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     const r = round();
     const seat = seatOf(n);
     const b = boxOf(n);
-    const mine = Boolean(me && ((seat && seat.player === me) || (b && b.player === me)));
+    const left = Boolean(b && b.abandoned);
+    const mine = Boolean(me && !left && ((seat && seat.player === me) || (b && b.player === me)));
     el.li.classList.toggle("mine", mine);
     el.li.classList.toggle("empty", !seat && !b);
     const acting = Boolean(r && (r.to_act === n || (r.phase === "setting" && (r.setting_pending || []).includes(n))));
@@ -301,7 +319,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     el.player.classList.toggle("offline", Boolean(seat && !seat.connected));
     let badge = "";
     if (b && r?.phase === "void") badge = "Void";
-    else if (b && b.abandoned) badge = "Left";
+    else if (left) badge = b.folded ? "Left — folded" : "Left";
     else if (r && r.phase === "decisions" && r.to_act === n) badge = "To act";
     else if (r && r.phase === "setting" && (r.setting_pending || []).includes(n)) badge = "Setting";
     else if (b) badge = decisionWords(b);
@@ -334,7 +352,9 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       lines.map((x) => h("li", { class: `outcome-${x.outcome}` }, h("span", { class: "res-wager", text: x.name }), h("span", { class: "amt", text: x.amount }))),
       b && b.results && typeof b.net === "number" ? h("li", { class: "box-net" }, h("span", { text: "Net" }), h("span", { class: "amt", text: dollars(b.net, { signed: true }) })) : null,
     );
-    el.sit.hidden = Boolean(seat || b || !S.table.is_open || !me);
+    // A box of a finished round is free once its seat is (the round keeps showing its result);
+    // a spectator's "Sit here" leads to the login.
+    el.sit.hidden = Boolean(seat || (b && !finished()) || !S.table.is_open || !maySit(n));
     el.sit.disabled = busy;
     el.stand.hidden = !(seat && seat.player === me);
     el.stand.disabled = busy || Boolean(b && !finished() && r.phase !== "betting");
@@ -374,7 +394,9 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     else if (!moves().length) hint = "Betting is closed: waiting for the other boxes and the dealer.";
     setText($("#play-hint"), hint);
     const leave = $("#leave");
-    leave.hidden = !mine.length;
+    // Left mid-round: the seats are held until the round is over, but are no longer in play.
+    const gone = !finished() && mine.length && mine.every((n) => boxOf(n)?.abandoned);
+    leave.hidden = !mine.length || Boolean(gone);
     leave.disabled = busy;
   }
 
@@ -714,6 +736,15 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     );
   }
 
+  /** Up to the table's number of boxes a player may hold, side by side (the Rules
+   * Submission's): offer only the boxes that keep the player's boxes adjacent and within it. */
+  function maySit(n) {
+    const mine = myBoxes();
+    if (!mine.length) return true;
+    if (mine.length >= (Number(app.dataset.boxesPerPlayer) || 1)) return false;
+    return n === mine[0] - 1 || n === mine[mine.length - 1] + 1;
+  }
+
   async function sit(n) {
     if (!me) {
       location.href = app.dataset.loginUrl;
@@ -940,7 +971,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     // The game's one rule for a box its player leaves (FeltParts.leave_rule, e.g. §663a.7(b)).
     const rule = S.table.felt?.leave_rule || "Your boxes still in play are settled as the rules say; your seats are freed once the round is over.";
     const text = finished() ? "You give up your boxes." : rule;
-    if (await confirmDialog($("#leave-dialog"), text, "Leave the table")) command("leave");
+    if (await confirmDialog($("#leave-dialog"), text, "Leave the table")) leftMidRound = Boolean(await command("leave")) && !finished();
   });
   setInterval(tick, 250);
   conn.watchStalls(() => waitingOnHouse(conn.now()));

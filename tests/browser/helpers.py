@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -78,31 +79,43 @@ def _has(cls: str) -> Any:
     return re.compile(rf"(^|\s){cls}(\s|$)")
 
 
-def pick_chip(client: Client, cents: int) -> None:
-    chip = client.page.locator(f'.chip[data-cents="{cents}"]')
-    chip.click()
-    expect(chip).to_have_attribute("aria-pressed", "true")
+def placed_wagers(client: Client, box: int) -> dict[str, int]:
+    """The wagers the page's round view holds on ``box`` (cents by wager)."""
+    return dict(
+        client.page.evaluate(
+            "(box) => { const b = window.frenzy.state().round?.boxes.find((x) => x.box === box);"
+            " return b ? b.wagers : {}; }",
+            box,
+        )
+    )
 
 
-def add_chips(client: Client, box: int, chips: list[tuple[int, str]]) -> None:
-    """Click chips onto a box's wager spots: [(cents, wager), ...]."""
+def add_chips(client: Client, box: int, chips: list[tuple[int, str]], placed: bool = True) -> None:
+    """Add wagers to a box, [(cents, wager), ...], with the box's bet form (each wager's new
+    total in dollars, then "Place wagers on box N"). ``placed``: wait until the table holds
+    them (False: a bet the felt or the table refuses)."""
+    totals = placed_wagers(client, box)
+    target = {w: c for w, c in totals.items() if w not in ("odds", "raise")}
     for cents, wager in chips:
-        pick_chip(client, cents)
-        client.page.click(f'#box-{box} .spot[data-wager="{wager}"]')
+        target[wager] = target.get(wager, 0) + cents
+    form = client.page.locator(f"#bet-form fieldset[data-box='{box}']")
+    for wager, cents in target.items():
+        form.locator(f"#bet-{box}-{wager}").fill(f"{cents / 100:g}")
+    form.get_by_role("button", name=f"Place wagers on box {box}").click()
+    if placed:
+        # Polled (the page's Content-Security-Policy may forbid evaluating strings in a wait).
+        deadline = time.monotonic() + 10
+        while True:
+            now = placed_wagers(client, box)
+            if all(now.get(w, 0) == c for w, c in target.items()):
+                return
+            assert time.monotonic() < deadline, f"box {box}: {now}, not {target}"
+            time.sleep(0.05)
 
 
 def place_bets(client: Client) -> None:
-    # Chips on the layout are placed by themselves a moment after the last one; the button
-    # only places them sooner (it is disabled once nothing is left to place).
-    button = client.page.locator("#place-bets")
-    if button.is_enabled():
-        try:
-            button.click(timeout=2_000)
-        except Exception:  # placed by itself between the check and the click
-            pass
-    # Placed: nothing is pending any more.
-    expect(client.page.locator(".spot.pending")).to_have_count(0)
-    expect(client.page.locator("#place-bets")).to_be_disabled()
+    """The wagers just put down are on the felt: nothing was refused."""
+    expect(client.page.locator("#notice[data-kind='error']:visible")).to_have_count(0)
 
 
 def shown_balance(client: Client) -> int:
@@ -116,14 +129,16 @@ def expect_balance(client: Client, cents: int) -> None:
 def decide(client: Client, box: int, raise_: int | str, keyboard: bool = False) -> int:
     """On the box's turn: fold (0), raise 1-3, or "max"; returns the multiple used.
     ``keyboard``: focus the button and press Enter instead of clicking."""
-    panel = client.page.locator("#decision")
+    panel = client.page.locator("#my-turn")
     expect(panel).to_be_visible()
-    expect(client.page.locator("#decision-box")).to_have_text(f"Your turn — box {box}")
-    expect(client.page.locator("#decision-hand")).to_contain_text("you may raise")
+    expect(panel.locator(".decision-title strong")).to_contain_text(f"Your turn — box {box}")
+    expect(panel.locator(".g-play-why")).to_contain_text("you may raise")
     if raise_ == "max":
-        raise_ = 3 if client.page.locator('#decision [data-raise="3"]').is_enabled() else 1
+        raise_ = 3 if panel.locator("button", has_text="Raise 3x").count() else 1
     assert isinstance(raise_, int)
-    button = client.page.locator(f'#decision [data-raise="{raise_}"]')
+    button = panel.locator(
+        ".decision-buttons button", has_text="Fold" if raise_ == 0 else f"Raise {raise_}x"
+    )
     if keyboard:
         button.focus()
         client.page.keyboard.press("Enter")

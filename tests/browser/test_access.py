@@ -175,7 +175,9 @@ print(table.pk)
 """
 
 
-def test_single_key_shortcuts_can_be_turned_off(browser: Any, site: Site) -> None:
+def test_more_time_and_the_keyboard_after_the_decision(browser: Any, site: Site) -> None:
+    """No single-key shortcuts on the felt (WCAG 2.1.4 holds by having none): every move is a
+    button or a field, named by its own words."""
     table_id = int(site.stack.manage("shell", "-c", MAKE_FRENZY).strip().splitlines()[-1])
     carol = login(browser, site, "carol")
     dealer = login(browser, site, "dealer")
@@ -187,45 +189,31 @@ def test_single_key_shortcuts_can_be_turned_off(browser: Any, site: Site) -> Non
     button = dealer.page.locator("#next-action")
     expect(button).to_have_text("Open betting")
     button.click()
-    expect(page.locator("#bet-keys")).to_be_visible()
-    # On: "3" picks the $25 chip.
-    page.locator("#boxes").click(position={"x": 2, "y": 2})
-    page.keyboard.press("3")
-    expect(page.locator(".chip[data-cents='2500']")).to_have_attribute("aria-pressed", "true")
-    # Off: the keys do nothing and their hints go; the choice outlives a reload.
-    page.uncheck("#single-keys")
-    expect(page.locator("#bet-keys")).to_be_hidden()
-    page.reload()
-    expect(page.locator("#app")).to_have_attribute("data-ready", "1")
-    expect(page.locator("#single-keys")).not_to_be_checked()
-    expect(page.locator("#bet-keys")).to_be_hidden()
-    page.locator(".chip[data-cents='500']").click()
+    form = page.locator("#bet-form fieldset[data-box='4']")
+    expect(form).to_be_visible()
+    # Keys typed on the felt do nothing: no wager is put down by a stray key.
     page.locator("#boxes").click(position={"x": 2, "y": 2})
     page.keyboard.press("3")
     page.keyboard.press("a")
-    expect(page.locator(".chip[data-cents='500']")).to_have_attribute("aria-pressed", "true")
-    expect(page.locator("#box-4 .spot[data-wager='ante']")).not_to_have_class(
-        re.compile(r"\bhas-chips\b")
-    )
+    expect(page.locator("#box-4 .g-chip")).to_have_count(0)
     # Sit here is named by its own words first (WCAG 2.5.3).
     assert (page.locator("#box-1 .sit").get_attribute("aria-label") or "").startswith("Sit here")
-    page.check("#single-keys")
 
     # Her turn: more time once a round, and after the decision the keyboard stays on her box.
-    page.locator(".chip[data-cents='500']").click()
-    page.click("#box-4 .spot[data-wager='ante']")
-    expect(page.locator("#place-bets")).to_be_disabled()  # placed
+    form.locator("#bet-4-ante").fill("5")
+    form.get_by_role("button", name="Place wagers on box 4").click()
+    expect(page.locator("#box-4 .g-chip[data-wager='ante']")).to_contain_text("$5")
     expect(button).to_have_text("No more bets")
     button.click()
     expect(button).to_have_text("Deal")
     button.click()
-    decision = page.locator("#decision")
+    decision = page.locator("#my-turn")
     expect(decision).to_be_visible()
     expect(page.locator("#announce-now p").first).to_contain_text("seconds to decide")
-    page.click("#more-time")
-    expect(page.locator("#more-time")).to_be_hidden()
+    decision.locator(".more-time").click()
+    expect(decision.locator(".more-time")).to_have_count(0)
     expect(page.locator("#log")).to_contain_text("asked for more time: 20 s more on the clock")
-    page.click('#decision [data-raise="1"]')
+    decision.get_by_role("button", name="Raise 1x ($5.00)").click()
     expect(decision).to_be_hidden()
     page.wait_for_function("() => document.activeElement !== document.body")
     assert page.evaluate("() => document.activeElement.id") == "box-4"

@@ -1,5 +1,5 @@
 """The felt as new players meet it (one desktop 1440x900, one phone 390x844, the dealer):
-chips on the layout are the bet, the result says why and stays in view on a phone, leaving
+a box's bet form is the bet, the result says why and stays in view on a phone, leaving
 asks first, the keyboard reaches the decision at once. Screenshots go to /tmp/shots/felt/
 (``FELT_SHOTS``) for people to look at."""
 
@@ -17,6 +17,7 @@ from .conftest import PHONE, Client, Site, login
 from .helpers import (
     add_chips,
     dealer_does,
+    decide,
     expect_balance,
     expect_no_citation,
     expect_opaque_bar,
@@ -40,8 +41,8 @@ def shot(client: Client, name: str, full_page: bool = False) -> None:
 
 
 def no_pending(client: Client) -> None:
-    """Every chip on the layout has been placed (is a bet the table holds)."""
-    expect(client.page.locator(".spot.pending")).to_have_count(0)
+    """Every wager put down has been placed (is a bet the table holds): nothing refused."""
+    place_bets(client)
 
 
 def start_round(dealer: Client, *players: Client) -> None:
@@ -76,7 +77,7 @@ def seated(browser: Any, site: Site, name: str, box: int, **options: Any) -> tup
 
 
 def bet_and_place(player: Client, box: int, chips: list[tuple[int, str]]) -> None:
-    """Chips on a box, confirmed with "Place bets" (see the chips test for not confirming)."""
+    """Wagers on a box, placed with its bet form."""
     add_chips(player, box, chips)
     place_bets(player)
 
@@ -85,8 +86,7 @@ def play_round(dealer: Client, player: Client, box: int, raise_: int) -> None:
     start_round(dealer, player)
     bet_and_place(player, box, [(500, "ante")])
     close_and_deal(dealer, player)
-    player.page.click(f'#decision [data-raise="{raise_}"]')
-    expect(player.page.locator("#decision")).to_be_hidden()
+    decide(player, box, raise_)
     reveal_and_settle(dealer, player)
 
 
@@ -120,7 +120,7 @@ def test_sitting_keeps_the_keyboard_and_sit_here_goes_at_the_limit(
     no_errors(frank)
 
 
-def test_chips_never_confirmed_still_play_and_a_fold_leaves_the_layout(
+def test_a_bet_below_the_minimum_is_told_and_a_fold_leaves_the_layout(
     browser: Any, site: Site
 ) -> None:
     frank, dealer = seated(browser, site, "frank", 6)
@@ -129,27 +129,22 @@ def test_chips_never_confirmed_still_play_and_a_fold_leaves_the_layout(
     sit(erin, 4)
     start = site.balances()["frank"]
     start_round(dealer, frank, erin)
-    # Below the table minimum: the chips cannot be placed, and at "no more bets" she is told.
-    add_chips(erin, 4, [(100, "ante")])
-    # Chips on the spot, "Place bets" never pressed: they are the bet.
+    # Below the table minimum: the bet is not placed, and she is told where she looks.
+    add_chips(erin, 4, [(100, "ante")], placed=False)
+    expect(erin.page.locator("#notice")).to_contain_text("$5.00 to $500.00")
+    expect(erin.page.locator("#notice")).to_be_in_viewport()
+    shot(erin, "phone-bet-refused-told")
+    # The Ante and its Odds, both taken from the balance.
     add_chips(frank, 6, [(500, "ante"), (500, "ante")])
     no_pending(frank)
     expect_balance(frank, start - 2000)
-    # Undo takes back the last chip (placed or not).
-    add_chips(frank, 6, [(100, "prime")])
-    frank.page.click("#undo-bets")
-    expect(frank.page.locator("#box-6 .spot-prime .spot-amount")).to_have_text("")
-    no_pending(frank)
-    expect_balance(frank, start - 2000)
-    shot(frank, "desktop-betting-placed-by-themselves")
+    shot(frank, "desktop-betting-placed")
     close_and_deal(dealer, frank, erin)
-    expect(erin.page.locator("#notice")).to_contain_text("did not play")
-    expect(erin.page.locator("#notice")).to_be_in_viewport()
-    shot(erin, "phone-unplaced-chips-told")
+    expect(erin.page.locator("#box-4 .card")).to_have_count(0)  # her box did not play
     expect(frank.page.locator("#my-hands .card.face")).to_have_count(5)
     expect(dealer.page.locator('#box-rows tr[data-box="6"]')).to_contain_text("frank")
     # Folded with no optional wager: off the layout at once for everyone else (§684a.11(b)(2)).
-    frank.page.click('#decision [data-raise="0"]')
+    decide(frank, 6, 0)
     expect(erin.page.locator("#box-6 .mucked")).to_be_visible()
     expect(erin.page.locator("#box-6 .card")).to_have_count(0)
     shot(erin, "phone-others-fold-mucked")
@@ -164,12 +159,15 @@ def test_the_decision_takes_the_keyboard(browser: Any, site: Site) -> None:
     start_round(dealer, frank)
     bet_and_place(frank, 6, [(500, "ante")])
     close_and_deal(dealer, frank)
-    expect(frank.page.locator("#decision")).to_be_focused()
+    turn = frank.page.locator("#my-turn")
+    expect(turn).to_be_focused()
     frank.page.keyboard.press("Tab")
-    expect(frank.page.locator('#decision [data-raise="0"]')).to_be_focused()
+    expect(turn.get_by_role("button", name="Fold")).to_be_focused()
     shot(frank, "desktop-decision-focused")
-    frank.page.keyboard.press("1")  # raise 1x
-    expect(frank.page.locator("#decision")).to_be_hidden()
+    frank.page.keyboard.press("Tab")
+    expect(turn.get_by_role("button", name="Raise 1x ($5.00)")).to_be_focused()
+    frank.page.keyboard.press("Enter")  # raise 1x
+    expect(turn).to_be_hidden()
     expect(frank.page.locator("#box-6 .box-badge")).to_have_text("Raised 1x")
     reveal_and_settle(dealer, frank)
     stand(frank, 6)
@@ -181,7 +179,8 @@ def test_results_say_why_and_times_agree(browser: Any, site: Site) -> None:
     play_round(dealer, frank, 6, 1)
     text = frank.page.locator("#round-result").inner_text()
     assert re.match(r"You (won|lost) \$[\d,]+\.\d\d|You broke even", text), text
-    assert "−" not in text and "-$" not in text, text  # no "You lost −$15.00"
+    # No "You lost −$15.00" (each wager's own line after it is signed).
+    assert not re.match(r"You (won|lost) [−-]", text), text
     assert "dealer" in text, text  # what beat you, or what you beat
     lines = frank.page.locator("#my-result .result-lines li")
     expect(lines).to_have_count(3)  # Ante, Raise, Odds
@@ -225,7 +224,7 @@ def test_results_say_why_and_times_agree(browser: Any, site: Site) -> None:
     no_errors(frank, dealer)
 
 
-def test_rebet_survives_a_reload_and_doubles_within_limits(browser: Any, site: Site) -> None:
+def test_rebet_survives_a_reload(browser: Any, site: Site) -> None:
     frank, dealer = seated(browser, site, "frank", 6)
     play_round(dealer, frank, 6, 0)
     frank.page.reload()
@@ -233,23 +232,17 @@ def test_rebet_survives_a_reload_and_doubles_within_limits(browser: Any, site: S
     before = site.balances()["frank"]
     start_round(dealer, frank)
     rebet = frank.page.locator("#repeat-bets")
-    expect(rebet).to_have_text("Rebet $10.00")
+    expect(rebet).to_have_text("Rebet Ante $5.00")
     rebet.click()  # one tap: placed
     no_pending(frank)
+    expect(frank.page.locator("#box-6 .g-chip[data-wager='ante'] .g-chip-amt")).to_have_text("$5")
     expect_balance(frank, before - 1000)
-    frank.page.click("#double-bets")
-    no_pending(frank)
-    expect(frank.page.locator("#box-6 .spot-ante .spot-amount")).to_have_text("$10")
+    # More on top: the form holds what is on the felt.
+    add_chips(frank, 6, [(500, "ante")])
+    expect(frank.page.locator("#box-6 .g-chip[data-wager='ante'] .g-chip-amt")).to_have_text("$10")
     expect_balance(frank, before - 2000)
-    # Keys: "2" picks the $5 chip, "a" puts it on the Ante.
-    frank.page.locator("#box-6").focus()
-    frank.page.keyboard.press("2")
-    frank.page.keyboard.press("a")
-    expect(frank.page.locator("#box-6 .spot-ante .spot-amount")).to_have_text("$15")
-    no_pending(frank)
-    expect_balance(frank, before - 3000)
     close_and_deal(dealer, frank)
-    frank.page.click('#decision [data-raise="0"]')
+    decide(frank, 6, 0)
     reveal_and_settle(dealer, frank)
     stand(frank, 6)
     no_errors(frank, dealer)
@@ -265,18 +258,18 @@ def test_leaving_on_your_turn_asks_first_and_shows_the_seat_as_left(
     frank.page.click("#leave")
     dialog = frank.page.locator("#leave-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("Box 6 folds now: you lose its Ante and Odds ($50.00)")
+    expect(dialog).to_contain_text("folds on its turn: its Ante and Odds lose")
     shot(frank, "desktop-leave-confirm")
     dialog.locator(".confirm-cancel").click()
     expect(dialog).to_be_hidden()
-    expect(frank.page.locator("#decision")).to_be_visible()  # nothing happened
+    expect(frank.page.locator("#my-turn")).to_be_visible()  # nothing happened
     expect(frank.page.locator("#box-6")).to_have_class(re.compile(r"\bmine\b"))
     frank.page.click("#leave")
     dialog.locator(".confirm-ok").click()
     expect(frank.page.locator("#box-6 .box-badge")).to_have_text("Left — folded")
     expect(frank.page.locator("#box-6")).not_to_have_class(re.compile(r"\bmine\b"))
     expect(frank.page.locator("#leave")).to_be_hidden()
-    expect(frank.page.locator("#decision")).to_be_hidden()
+    expect(frank.page.locator("#my-turn")).to_be_hidden()
     shot(frank, "desktop-left")
     reveal_and_settle(dealer, frank)
     expect(frank.page.locator("#box-6 .sit")).to_be_visible()  # freed once the round is over
@@ -295,21 +288,20 @@ def test_a_phone_reads_the_boxes_in_table_order_with_readable_labels(
     # Two rows in table order, as on the desktop: 6 5 4 over 3 2 1.
     assert boxes[6]["y"] < boxes[1]["y"] and boxes[6]["x"] < boxes[4]["x"], boxes
     assert boxes[3]["x"] < boxes[1]["x"] and abs(boxes[3]["y"] - boxes[1]["y"]) < 30, boxes
-    label = erin.page.locator("#box-4 .spot-ante .spot-name")
-    size = float(label.evaluate("n => parseFloat(getComputedStyle(n).fontSize)"))
-    assert size >= 10, size
     # Money in refusals says "$".
     sit(erin, 4)
     dealer = login(browser, site, "dealer")
     open_console(dealer, site)
     start_round(dealer, erin)
-    add_chips(erin, 4, [(100, "ante")])
-    erin.page.click("#place-bets")
-    expect(erin.page.locator("#notice")).to_contain_text("between $5.00 and $500.00")
-    add_chips(erin, 4, [(500, "ante")])  # $6: a bet the table takes, placed by itself
+    add_chips(erin, 4, [(100, "ante")], placed=False)
+    expect(erin.page.locator("#notice")).to_contain_text("$5.00 to $500.00")
+    add_chips(erin, 4, [(600, "ante")])  # $6: a bet the table takes
     no_pending(erin)
+    label = erin.page.locator("#box-4 .g-chip[data-wager='ante'] .g-chip-name")
+    size = float(label.evaluate("n => parseFloat(getComputedStyle(n).fontSize)"))
+    assert size >= 10, size
     close_and_deal(dealer, erin)
-    erin.page.click('#decision [data-raise="0"]')
+    decide(erin, 4, 0)
     reveal_and_settle(dealer, erin)
     stand(erin, 4)
     no_errors(erin, dealer)
@@ -326,12 +318,11 @@ def test_a_phone_keeps_balance_timer_and_result_in_view(browser: Any, site: Site
     shot(erin, "phone-betting")
     close_and_deal(dealer, erin)
     # Down at her hand and the decision, the timer and balance stay in view.
-    erin.page.locator("#decision").scroll_into_view_if_needed()
+    erin.page.locator("#my-turn").scroll_into_view_if_needed()
     expect(erin.page.locator("#countdown")).to_be_in_viewport()
     expect(erin.page.locator("#balance")).to_be_in_viewport()
     shot(erin, "phone-decision")
-    erin.page.click('#decision [data-raise="1"]')
-    expect(erin.page.locator("#decision")).to_be_hidden()
+    decide(erin, 4, 1)
     erin.page.locator(".table-actions").scroll_into_view_if_needed()
     assert erin.page.evaluate("window.scrollY") > 200
     dealer_does(dealer, "Reveal", "revealed")

@@ -1,8 +1,7 @@
 """Four Card Frenzy's round on the generic dealer console (issue 27: one console for every
 game): console_generic.js draws the game's dealer moves, served over a routed socket by the
-game itself (tests/browser/generic_feed.py), as it does Crazy 4 Poker's and Five Card Hi-Lo's.
-The live table still has dealer.js draw it (``FeltParts.console_module``); this test keeps
-the generic console able to run a whole round of it."""
+game itself (tests/browser/generic_feed.py), as it does Crazy 4 Poker's and Five Card Hi-Lo's
+and the live table's (test_play)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """Four Card Frenzy on the generic felt (issue 27: a game is one package, one felt): its round
 view and moves drawn by felt_generic.js, served over a routed socket by the game itself
-(tests/browser/generic_feed.py), as Crazy 4 Poker's and Five Card Hi-Lo's are. The live table
-still draws Four Card Frenzy with table.js (``FeltParts.felt_module``); this test keeps the
-generic felt able to play it whole: a bet from the bet move's amounts, the Raise buttons from
+(tests/browser/generic_feed.py), as Crazy 4 Poker's and Five Card Hi-Lo's are, and as the live
+table draws it (test_play, test_felt): a bet from the bet move's amounts, the Raise buttons from
 the decide move's choices with why the Raise is what it is, the All-Six card as the shared
 card, and a settled box that says what each wager won or lost and why. Screenshots (phone
 390x844, desktop 1440x900) go to /tmp/shots/generic/ (``GENERIC_SHOTS``)."""

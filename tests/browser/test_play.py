@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -19,7 +20,6 @@ from .helpers import (
     open_betting,
     open_console,
     open_table,
-    pick_chip,
     place_bets,
     region_html,
     sit,
@@ -28,7 +28,7 @@ from .helpers import (
 
 pytestmark = pytest.mark.browser
 
-FELT = [".felt", "#my-hands", "#decision", "#round-result"]
+FELT = [".felt", "#my-hands", "#my-turn", "#round-result"]
 CONSOLE = ["#box-rows", ".dealer-result"]
 
 
@@ -87,7 +87,7 @@ def settle_and_check(
 ) -> dict[str, Any]:
     """Reveal and settle, after checking that nobody saw a card they should not have.
     ``before``: the balances before the round's first bet."""
-    expect(dealer.page.locator("#next-action")).to_have_text("Reveal")
+    expect(dealer.page.locator("#next-action")).to_have_text(re.compile("^Reveal"))
     expect(dealer.page.locator("#next-action")).to_be_enabled()
     html = {
         c.name: (dom_without_backlog(c.page) if full_dom else region_html(c, sel))
@@ -145,17 +145,15 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
         wait_phase(player, "betting")
         expect(player.page.locator("#countdown")).to_contain_text("Bets close in")
 
-    # A refused action shows the server's words.
-    add_chips(alice, 1, [(100, "ante")])
-    alice.page.click("#place-bets")
-    expect(alice.page.locator("#notice")).to_contain_text("Ante must be between $5.00 and $500.00")
-    alice.page.click("#clear-bets")
+    # A refused bet says why, with the table's limits.
+    add_chips(alice, 1, [(100, "ante")], placed=False)
+    expect(alice.page.locator("#notice")).to_contain_text("$5.00 to $500.00")
     add_chips(
         alice,
         1,
         [(500, "ante"), (500, "ante"), (500, "prime"), (500, "four_card_bonus"), (500, "all_six")],
     )
-    expect(alice.page.locator("#box-1 .spot-odds .spot-amount")).to_have_text("$10")
+    expect(alice.page.locator("#box-1 .g-chip[data-wager='odds']")).to_contain_text("$10")
     place_bets(alice)
     add_chips(bob, 3, [(2500, "ante"), (100, "all_six")])
     place_bets(bob)
@@ -175,15 +173,17 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
     expect(alice.page.locator("#my-hands .card.best")).to_have_count(4)
     expect(alice.page.locator("#box-3 .card.back")).to_have_count(5)
     expect(alice.page.locator("#dealer-cards .card.back")).to_have_count(5)
-    expect(alice.page.locator("#all-six-card .card.back")).to_have_count(1)
+    expect(alice.page.locator("#extra-spot")).to_contain_text("All-Six card")
+    expect(alice.page.locator("#extra-card .card.back")).to_have_count(1)
     expect(bob.page.locator("#box-1 .card.back")).to_have_count(5)
-    expect(alice.page.locator("#decision")).to_be_visible()
-    expect(bob.page.locator("#decision")).to_be_hidden()
-    expect(dealer.page.locator("#next-action")).to_have_text("Waiting for box 1")
+    expect(alice.page.locator("#my-turn")).to_be_visible()
+    expect(bob.page.locator("#my-turn")).to_be_hidden()
+    expect(dealer.page.locator("#next-action")).to_have_text("Waiting for the players")
+    expect(dealer.page.locator("#phase-detail")).to_have_text("Box 1 is deciding.")
     expect(dealer.page.locator("#next-action")).to_be_disabled()
     shots(alice, bob, dealer, "r1-3-decisions")
     decide(alice, 1, 1)
-    expect(bob.page.locator("#decision")).to_be_visible()
+    expect(bob.page.locator("#my-turn")).to_be_visible()
     screenshot(bob.page, "player-phone-r1-3-decisions-bob-to-act")
     decide(bob, 3, 0)
     cards = settle_and_check(site, first, alice, bob, dealer, "r1", start, full_dom=True)
@@ -200,9 +200,8 @@ def test_two_players_and_a_dealer_play_full_rounds(browser: Any, site: Site) -> 
     wait_phase(alice, "betting")
     wait_phase(bob, "betting")
     alice.page.click("#repeat-bets")  # one tap: placed at once
-    expect(alice.page.locator("#box-1 .spot-ante .spot-amount")).to_have_text("$10")
+    expect(alice.page.locator("#box-1 .g-chip[data-wager='ante']")).to_contain_text("$10")
     place_bets(alice)
-    pick_chip(bob, 500)
     add_chips(bob, 3, [(500, "ante")])
     place_bets(bob)
     dealer_does(dealer, "No more bets", "closed")

@@ -234,10 +234,8 @@ class FourCardFrenzy(SkeletonGame[TableRules, Round]):
     felt = FeltParts(
         spots=((ANTE, ODDS, RAISE), (PRIME, FOUR_CARD_BONUS, ALL_SIX)),
         labels=LABELS,
-        felt_module="table/table.js",
-        console_module="table/dealer.js",
-        # The felt predates the interface: it draws from the round's events and state frames.
-        view_frames=False,
+        felt_module=None,
+        console_module=None,
         # §684a.11(b)(2): a fold loses the Ante and Odds; the optional wagers stay in action.
         fold_keeps=FOLD_KEEPS,
         # §684a.7(b); the felt's own dialog says it box by box (words.js leaveCost).
