@@ -46,8 +46,8 @@ def best_cards() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
 def test_its_adjacent_boxes_rule_and_felt() -> None:
     g = game(NAME)
     assert g.table_settings(g.default_rules()).adjacent_rule == "§684a.7(e)"
-    # Its felt predates the interface and draws from events and state frames.
-    assert g.felt.view_frames is False
+    # Drawn by the generic felt and console, from its round views, as every game is.
+    assert g.felt.felt_module is None and g.felt.console_module is None
 
 
 def test_the_decisions_it_really_has() -> None:
