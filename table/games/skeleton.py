@@ -80,6 +80,17 @@ SETTLED: Final = "settled"
 VOID: Final = "void"
 
 
+class Phase(StrEnum):
+    """The phases of a round with no step of its own (a game with one has its own enum)."""
+
+    BETTING = BETTING
+    CLOSED = CLOSED  # "no more bets" announced, cards not yet dealt
+    DECISIONS = DECISIONS  # cards dealt; boxes decide in turn from the dealer's left
+    REVEALED = REVEALED
+    SETTLED = SETTLED
+    VOID = VOID
+
+
 @dataclass(frozen=True, slots=True)
 class VoidReason:
     """Why a round may be void, every stake returned, and when."""
@@ -176,7 +187,7 @@ class SkeletonRound(Generic[R, B, S]):
     #: The game's code name (stored with the round, checked when it is loaded).
     GAME: ClassVar[str]
     #: The game's Phase enum: the shared phases' values and any of its own.
-    PHASE: ClassVar[type[StrEnum]]
+    PHASE: ClassVar[type[StrEnum]] = Phase
     #: Why a round may be void (every stake returned) and when.
     VOID_REASONS: ClassVar[Mapping[str, VoidReason]]
     #: What "a saved round" is called in the error when a stored round does not load.

@@ -38,7 +38,7 @@ from table.games.shoe import (
     SecretsSource,
     stacks_of_five,
 )
-from table.games.skeleton import DEALER, SkeletonBox, SkeletonRound, VoidReason
+from table.games.skeleton import DEALER, Phase, SkeletonBox, SkeletonRound, VoidReason
 
 from .hands import best_four, dealer_qualifies
 from .irregularities import (
@@ -66,18 +66,8 @@ from .settlement import BoxInPlay, Draws, Wagers, hand_json, in_words, no_more_b
 GAME: Final = "crazy_4_poker"
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
 
-
-class Phase(StrEnum):
-    BETTING = "betting"
-    CLOSED = "closed"  # "no more bets" announced, cards not yet dealt
-    DECISIONS = "decisions"  # cards dealt; boxes Play or fold from the dealer's left
-    REVEALED = "revealed"
-    SETTLED = "settled"
-    VOID = "void"
-
-
 #: What the game's view, recheck and tests take from here besides the round's own names.
-__all__ = ["DEALER", "VOID_REASONS", "MeterChange", "TableRules", "hand_json"]
+__all__ = ["DEALER", "VOID_REASONS", "MeterChange", "Phase", "TableRules", "hand_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +103,6 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
     card and the draws of its own."""
 
     GAME: ClassVar[str] = GAME
-    PHASE: ClassVar[type[StrEnum]] = Phase
     RULES = TableRules
     BOX = BoxPlay
     STEP = Step

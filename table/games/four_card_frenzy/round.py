@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
@@ -28,7 +27,7 @@ from table.games.common import check_adjacent_boxes, check_bettor
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import Event, Step, to_player
 from table.games.shoe import CARDS_PER_STACK, DealingPlan, Fault, stacks_of_five
-from table.games.skeleton import SkeletonBox, SkeletonRound, VoidReason
+from table.games.skeleton import Phase, SkeletonBox, SkeletonRound, VoidReason
 
 from .hands import best_four, describe, max_raise_multiple, qualifies
 from .rules import OPTIONAL, TableRules
@@ -37,16 +36,6 @@ from .settlement import ALL_SIX, ANTE, RAISE, BoxInPlay, in_words, settle
 __all__ = ["BOXES", "DEAL_IRREGULARITIES", "VOID_REASONS", "BoxPlay", "Phase", "Round"]
 
 BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
-
-
-class Phase(StrEnum):
-    BETTING = "betting"
-    CLOSED = "closed"  # "no more bets" announced, cards not yet dealt
-    DECISIONS = "decisions"  # cards dealt; boxes raise or fold from the dealer's left
-    REVEALED = "revealed"
-    SETTLED = "settled"
-    VOID = "void"
-
 
 _BEFORE_REVEAL: Final = (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS)
 
@@ -99,7 +88,6 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
     void of its own."""
 
     GAME: ClassVar[str] = "four_card_frenzy"
-    PHASE: ClassVar[type[StrEnum]] = Phase
     RULES = TableRules
     BOX = BoxPlay
     VOID_REASONS: ClassVar[Mapping[str, VoidReason]] = VOID_REASONS
