@@ -55,9 +55,10 @@ class Recorder:
         return self.phase
 
 
-async def seated_player(client: TableClient, box: int, gap: float, rec: Recorder) -> None:
-    """Bet the minimum and take it back, over and over: each is a full command."""
-    wagers = {"ante": 5_00}
+async def seated_player(
+    client: TableClient, box: int, gap: float, rec: Recorder, wagers: dict[str, Any]
+) -> None:
+    """Bet ``wagers`` and take them back, over and over: each is a full command."""
     n = 0
     while True:
         phase = rec.phase
@@ -80,6 +81,16 @@ async def seated_player(client: TableClient, box: int, gap: float, rec: Recorder
             if reply.get("code") in ("no_wagers", "wrong_phase"):
                 n += 1
         await asyncio.sleep(gap)
+
+
+async def least_bet(client: TableClient, box: int) -> dict[str, Any]:
+    """The least bet the box's round view offers (each required wager at its lowest), read
+    once from a snapshot, as a felt would: the flood's players know no game."""
+    view = (await client.fetch_snapshot()).get("round") or {}
+    move = next((m for m in view.get("moves", []) if m["move"] == "bet" and m["box"] == box), None)
+    if move is None:
+        raise RuntimeError(f"box {box}: no bet offered ({view.get('phase')})")
+    return {a["arg"]: a["low"] for a in move["amounts"] if a["required"]}
 
 
 async def pinger(client: TableClient, rec: Recorder) -> None:
@@ -201,10 +212,10 @@ async def run(
             raise RuntimeError(f"could not open betting: {reply}")
         await dealer.close()
         client.keep_frames = True
-        players.append(client)
+        players.append((client, await least_bet(client, 1)))
     gc.freeze()
-    loops = [asyncio.create_task(seated_player(c, 1, gap, rec)) for c in players]
-    loops += [asyncio.create_task(pinger(c, rec)) for c in players]
+    loops = [asyncio.create_task(seated_player(c, 1, gap, rec, bet)) for c, bet in players]
+    loops += [asyncio.create_task(pinger(c, rec)) for c, _ in players]
     ids = [spec["id"] for spec in specs]
     await asyncio.sleep(2)  # warm up
     rec.start("quiet")
@@ -218,7 +229,7 @@ async def run(
     for task in loops:
         task.cancel()
     await asyncio.gather(*loops, return_exceptions=True)
-    for c in players:
+    for c, _ in players:
         with contextlib.suppress(Exception):
             await c.ws.send(json.dumps({"cmd": "leave", "key": uuid.uuid4().hex}))
         await c.close()

@@ -1,19 +1,28 @@
 """The flood benchmark runs to its figures: its dealer is let in (since the split of duties a
 console is refused at the handshake at a table the dealer is not assigned to; the bench's
-seeding assigns it) and its seated player plays through every phase with no error."""
+seeding assigns it) and its seated player plays through every phase with no error, at a table
+of the default game and of another game (its bet read from its round view: the flood's
+player knows no game)."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+
+from table.games import ENTRIES, default_game
 from tests.live import LiveStack
 
+OTHER = next(name for name in ENTRIES if name != default_game())
 
-def test_bench_flood_runs_every_phase() -> None:
+
+@pytest.mark.parametrize("game", [None, OTHER])
+def test_bench_flood_runs_every_phase(game: str | None) -> None:
     with LiveStack() as stack:
         base = stack.daphne()
         out = stack.manage(
             "bench_flood",
+            *([f"--game={game}"] if game else []),
             "--tables=1",
             "--seconds=1",
             "--snapshot-sockets=2",

@@ -18,19 +18,23 @@ from django.core.management.base import BaseCommand, CommandError
 from bench.flood import run, summary
 from table import duties, ledger, services
 from table.demo import dealer_permission, make_user
-from table.games import default_game
-from table.management.commands.bench_load import bench_rules, bot_user, cookie_for
+from table.games import GAMES, default_game
+from table.management.commands.bench_load import bench_rules, bot_user, cookie_for, link_meters
 from table.models import DealerAssignment, Seat, Table
 
 
-def seed(tables: int) -> list[dict[str, Any]]:
-    rules = bench_rules(default_game())  # bench_load's rules of the default game
+def seed(tables: int, name: str | None = None) -> list[dict[str, Any]]:
+    """``tables`` tables of the game (by default the default game's), bench_load's rules."""
+    rules = bench_rules(name or default_game())
     dealer = make_user("bench-dealer")
     dealer.user_permissions.add(dealer_permission())
     dealer_cookie = cookie_for(dealer)
     specs = []
+    made = []
     for t in range(1, tables + 1):
-        table, _ = Table.objects.get_or_create(name=f"Flood {t}", defaults={"rules": rules})
+        label = f"Flood {t}" if rules.game == default_game() else f"Flood {t} ({rules.game})"
+        table, _ = Table.objects.get_or_create(name=label, defaults={"rules": rules})
+        made.append(table)
         if not DealerAssignment.objects.filter(table=table, dealer=dealer).exists():
             # Since the split of duties a dealer deals only the tables assigned to them: an
             # unassigned console is refused at the handshake (403).
@@ -43,6 +47,7 @@ def seed(tables: int) -> list[dict[str, Any]]:
         specs.append(
             {"id": table.pk, "dealer_cookie": dealer_cookie, "player_cookie": cookie_for(bot)}
         )
+    link_meters(rules, made)  # the meters its rules need, as bench_load's tables
     return specs
 
 
@@ -62,11 +67,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--gap", type=float, default=0.2, help="player's pause between commands"
         )
+        parser.add_argument(
+            "--game", choices=list(GAMES), help="the tables' game (default: the default game)"
+        )
         parser.add_argument("--url", help="host:port of a running Daphne")
         parser.add_argument("--port", type=int, default=8766)
 
     def handle(self, *args: Any, **o: Any) -> None:
-        specs = seed(o["tables"])
+        specs = seed(o["tables"], o["game"])
         server = None
         base = o["url"]
         if not base:
