@@ -146,7 +146,9 @@ def test_commands_in_the_wrong_phase_are_refused_and_change_nothing(
     before = state_of(table, alice, bob)
     refused("decisions_pending", lambda: services.reveal(table.pk, dealer))
     refused("not_your_box", lambda: services.decide(table.pk, bob, 1, 1))
-    refused("not_your_turn", lambda: services.decide(table.pk, bob, 2, 1))
+    # Bob's box took no wager, so it has no cards: not in play, whoever's turn it is (every
+    # game on the round skeleton answers so).
+    refused("not_in_play", lambda: services.decide(table.pk, bob, 2, 1))
     refused("round_in_play", lambda: services.stand(table.pk, alice, 1))
     refused("round_in_play", lambda: services.close_table(table.pk, dealer))
     refused("round_in_play", lambda: services.change_decks(table.pk, dealer))
