@@ -53,6 +53,9 @@ class Publication:
     #: ``dealer_key(id)`` an assigned dealer's console's (empty at a table whose felt draws
     #: from events alone).
     views: dict[str, str] = field(default_factory=dict)
+    #: When the command committed (``time.monotonic()`` in its process): the publishing
+    #: socket notes how late its frame left (table.lag.note_publish).
+    committed: float = 0.0
 
 
 def table_group(table_id: int) -> str:

@@ -763,6 +763,7 @@ class TableConsumer(FrameConsumer):
                 if result.publication is not None:
                     # From the event loop, before the table's next command: in order.
                     await deliver(result.publication)
+                    lag.note_publish(watch, time.monotonic() - result.publication.committed)
         except services.ServiceError as exc:
             await self.error(exc.code, exc.message, command.ref)
             return

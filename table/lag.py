@@ -232,6 +232,15 @@ _sharing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None
 )
 
 
+def note_publish(lag: Lag, seconds: float) -> None:
+    """A command's frame left for the layer ``seconds`` after its commit: the round views
+    built after the commit in a service thread that shares the GIL with the event loop, the
+    thread's return, the loop's turn. Another process's next command may commit and publish
+    meanwhile, so this delay is what a socket holding a gap waits out; it raises the peak (what
+    the other processes are told), not the guard's averages."""
+    lag.peak = max(lag.peak, seconds)
+
+
 def note_wait(lag: Lag, seconds: float) -> None:
     """A command waited ``seconds`` for a service thread (measured in that thread)."""
     lag.wait += ALPHA * (seconds - lag.wait)

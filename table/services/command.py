@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -241,6 +242,7 @@ def execute(
                     returning=False,
                 )
             fastsql.flush(commit=outermost)
+            committed = time.monotonic()
             views = _round_views(ctx, version)
             user_ids = _private_audience(ctx)
             if views:
@@ -253,6 +255,7 @@ def execute(
                 list(ctx.events),
                 user_ids,
                 views,
+                committed,
             )
             if publish:
                 transaction.on_commit(lambda: broadcast.publish(publication))

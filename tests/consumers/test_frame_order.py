@@ -187,3 +187,30 @@ async def test_a_snapshot_in_place_of_a_lost_version_for_a_seated_player(
     await layer.group_send(table_group(table.pk), message(table.pk, v + 2))
     assert await nothing_but_views(sock)
     await sock.close()
+
+
+async def test_a_frame_that_leaves_late_after_its_commit_lengthens_every_wait(
+    table_setup: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After its commit a command still builds its round views in a service thread (sharing
+    the GIL with the event loop) before its frame leaves; meanwhile another process's next
+    command can commit and publish. That delay, which the event loop's lateness does not
+    show, counts as this process's lag: the recent peak it tells the other processes, and
+    what its own sockets hold a gap open for (0.6 s late here: 0.5 s + about 1.2 s)."""
+    from table.services import command
+
+    built = command._round_views
+
+    def slow_views(*args: Any) -> Any:
+        time.sleep(0.6)  # a thread past the commit, the table's lock already released
+        return built(*args)
+
+    monkeypatch.setattr(command, "_round_views", slow_views)
+    watch = lag.current()
+    watch.loop = watch.wait = watch.peak = 0.0
+    sock = await open_socket(table_setup["table"].pk, table_setup["alice"])
+    await sock.recv()
+    assert (await sock.command(cmd="sit", box=1))["type"] == "ok"
+    assert watch.peak >= 0.5 and watch.loop < 0.3  # (the peak fades a little each tick)
+    assert consumers.gap_seconds() >= consumers.GAP_SECONDS + 1.0
+    await sock.close()
