@@ -35,12 +35,11 @@ from django.utils import timezone
 
 from table.games import game as game_named
 
-from . import crowd, fastsql, lag, presence, services
+from . import crowd, fastsql, lag, meter_relay, presence, services
 from . import snapshot as snapshots
 from .broadcast import CONSOLE_VIEW, PLAYER_VIEW, PRIVATE, deliver, table_group, view_text
 from .duties import can_deal
 from .layer_watch import layer_epoch
-from .meters import meter_group
 from .models import ProgressiveMeter, Seat, Table
 from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse, ref_of
 from .snapshot import snapshot
@@ -344,9 +343,13 @@ class TableConsumer(FrameConsumer):
         # frame and view, and this socket takes its own user's (table_version).
         self.mine = str(self.account.pk) if self.authenticated else None
         self.groups_joined = [table_group(self.table_id)]
-        self.groups_joined += [meter_group(m) for m in self.meters]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        # The linked meters' frames come through the process's one relay per meter.
+        self.meters_watched: list[int] = []
+        for meter in self.meters:
+            await meter_relay.watch(meter, self)
+            self.meters_watched.append(meter)
         await self.accept()
         if self.authenticated:
             # One live connection per user per table: the newest takes over.
@@ -438,6 +441,8 @@ class TableConsumer(FrameConsumer):
             view_task.cancel()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        for meter in getattr(self, "meters_watched", []):
+            await meter_relay.unwatch(meter, self)
         if self.authenticated and hasattr(self, "groups_joined"):
             presence.unhold(self.channel_name)
             await self.channel_layer.group_discard(self.session_group, self.channel_name)
@@ -477,6 +482,8 @@ class TableConsumer(FrameConsumer):
         try:
             for group in groups:
                 await self.channel_layer.group_add(group, self.channel_name)
+            for meter in getattr(self, "meters_watched", []):
+                await meter_relay.rejoin(meter)
         except Exception:  # the layer is down: try again on the next beat
             log.warning("could not rejoin the groups of %s", self.channel_name, exc_info=True)
 

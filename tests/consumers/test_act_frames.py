@@ -322,6 +322,46 @@ async def test_meter_frames_of_the_linked_meters(
         await sock.close()
 
 
+def group_members(group: str) -> set[str]:
+    """The channels of this process in a group of the layer (pub/sub or in-memory)."""
+    layer = get_channel_layer()
+    if hasattr(layer, "_get_layer"):  # channels_redis pub/sub: per event loop
+        loop_layer = layer._get_layer()
+        return set(loop_layer.groups.get(loop_layer._get_group_channel_name(group), ()))
+    return set(layer.groups.get(group, {}))
+
+
+async def test_a_process_reads_each_meter_once_for_all_its_sockets(
+    table_setup: dict[str, Any], view_recorder: list[str | None]
+) -> None:
+    """Three sockets watch the table's meters: the process is in each meter's group once
+    (one channel, table.meter_relay), not once per socket; each socket still gets every
+    frame; the last socket out takes the process out of the group."""
+    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
+    meter = await database_sync_to_async(lambda: table.progressive_meters.get(kind="five_card"))()
+    socks = [
+        await open_socket(table.pk, table_setup["alice"]),
+        await open_socket(table.pk, table_setup["bob"]),
+        await open_socket(table.pk, None),
+    ]
+    for sock in socks:
+        assert (await sock.recv())["type"] == "snapshot"
+    group = meters.meter_group(meter.pk)
+    assert len(group_members(group)) == 1
+    frame = {**meters.meter_frame(meter), "amount": meter.amount + 7, "version": meter.version + 1}
+    await get_channel_layer().group_send(group, meters.frame_message(frame))
+    for sock in socks:
+        got = await sock.until(lambda f: f["type"] == "meter")
+        assert got["amount"] == meter.amount + 7
+    for sock in socks:
+        await sock.close()
+    for _ in range(50):
+        if not group_members(group):
+            break
+        await asyncio.sleep(0.05)
+    assert group_members(group) == set()
+
+
 # --- moves through the services (the platform's services.act) ---------------------------------
 
 
