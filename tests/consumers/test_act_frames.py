@@ -331,14 +331,15 @@ def group_members(group: str) -> set[str]:
     return set(layer.groups.get(group, {}))
 
 
+@pytest.mark.parametrize("name", METER_GAMES[:1])
 async def test_a_process_reads_each_meter_once_for_all_its_sockets(
-    table_setup: dict[str, Any], view_recorder: list[str | None]
+    table_setup: dict[str, Any], view_recorder: list[str | None], name: str
 ) -> None:
     """Three sockets watch the table's meters: the process is in each meter's group once
     (one channel, table.meter_relay), not once per socket; each socket still gets every
     frame; the last socket out takes the process out of the group."""
-    table = await database_sync_to_async(c4p_table)(table_setup["dealer"])
-    meter = await database_sync_to_async(lambda: table.progressive_meters.get(kind="five_card"))()
+    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
+    meter = await database_sync_to_async(lambda: table.progressive_meters.order_by("pk")[0])()
     socks = [
         await open_socket(table.pk, table_setup["alice"]),
         await open_socket(table.pk, table_setup["bob"]),
