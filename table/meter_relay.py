@@ -1,6 +1,6 @@
 """One subscription per process for each progressive meter's frames (issue 26).
 
-A meter is linked to many tables (the bench's Crazy 4 Poker meters to a third of its tables),
+A meter is linked to many tables (at the bench, a third of its tables share each meter),
 and every change of it goes to every socket at each of them. When each socket joined the
 meter's group, every change was received, unpacked and dispatched once per socket (119 times
 at 50 tables of the mix: a third of the messages the sockets handled, for a fifth of the
