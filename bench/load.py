@@ -16,19 +16,14 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from importlib import import_module
-from typing import Any, Protocol
+from typing import Any
 
 from bench.client import Refused, TableClient
-from table.games import ENTRIES
 from table.games import game as game_named
 
-#: The dealer's steps of a round at a table whose felt draws from events (its
-#: :class:`EventPlayer` says what to wait for before which).
-DEALER_STEPS = ("open_betting", "no_more_bets", "deal", "reveal", "settle")
 #: The dealer's moves a view offers, as the console's commands (docs/protocol.md, "view
 #: frames"); the console never times a box out or voids in the bench.
 DEALER_COMMANDS = {
@@ -59,35 +54,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-class EventPlayer(Protocol):
-    """A game's bench player where its felt draws from the table's events, not from round
-    views (the ``PLAYER`` of the module its registry entry names as ``bench``): no view
-    frames come to play from, so the game's own bot plays its events."""
-
-    #: Before which dealer step (:data:`DEALER_STEPS`) to wait for how many public events of
-    #: which kind: (kind, per seated box: True, or once a round: False).
-    waits: Mapping[str, tuple[str, bool]]
-
-    async def play(
-        self, client: TableClient, box: int, rng: random.Random, think: float
-    ) -> None: ...
-
-
-def event_player(game: str) -> EventPlayer | None:
-    """The game's own bench player (None: its tables send round views, and the bots play
-    their moves)."""
-    entry = ENTRIES[game]
-    if game_named(game).felt.view_frames:
-        return None
-    found: EventPlayer | None = None
-    if entry.bench is not None:
-        found = getattr(import_module(entry.bench), "PLAYER", None)
-    if found is None:
-        raise ValueError(
-            f"{game}: its felt draws from events (no round views to play from) and its "
-            "registry entry names no bench module with a PLAYER"
-        )
-    return found
+def check_views(game: str) -> None:
+    """The bots play a game from its tables' round views: one whose felt draws from events
+    alone (``FeltParts.view_frames`` False) sends none to play from."""
+    if not game_named(game).felt.view_frames:
+        raise ValueError(f"{game}: its tables send no round views for the bench's bots to play")
 
 
 @dataclass
@@ -101,8 +72,6 @@ class TableRun:
     by_step: dict[str, list[float]] = field(default_factory=dict)
     rounds: int = 0
     errors: list[str] = field(default_factory=list)
-    #: The game's own player where its tables send no round views (:func:`event_player`).
-    events_only: EventPlayer | None = None
 
     @property
     def sockets(self) -> list[TableClient]:
@@ -139,20 +108,6 @@ async def sit_retrying(
         refusals.append("server_busy")
         await asyncio.sleep(min(10.0, 1.0 + attempt))
     raise RuntimeError(f"could not sit: {reply}")
-
-
-async def events_of(client: TableClient) -> AsyncIterator[tuple[str, dict[str, Any], int]]:
-    """Every table event a bot's socket receives, in order, as (kind, data, version), for
-    ever."""
-    seen = 0
-    while True:
-        await client.wait_for(lambda f: True, timeout=3600, since=seen)
-        frames = client.frames[seen:]
-        seen += len(frames)
-        for frame in frames:
-            if frame.get("type") == "events":
-                for event in frame["events"]:
-                    yield event["kind"], event["data"], frame["version"]
 
 
 async def views_of(client: TableClient) -> AsyncIterator[dict[str, Any]]:
@@ -261,9 +216,6 @@ def due_step(view: dict[str, Any], seated: int) -> str | None:
 async def dealer_loop(run: TableRun, rounds: int, pause: float, start: float = 0.0) -> None:
     """The console: each step its round views offer when it is due (:func:`due_step`), for
     ``rounds`` rounds from opening the betting to the settlement."""
-    if run.events_only is not None:
-        await event_dealer_loop(run, run.events_only, rounds, pause, start)
-        return
     dealer = run.dealer
     await asyncio.sleep(start)  # real tables do not all open betting at the same instant
     snapshot = dealer.snapshot or {}
@@ -303,31 +255,6 @@ async def dealer_loop(run: TableRun, rounds: int, pause: float, start: float = 0
         view, seen = found.get("round") or {}, found["version"]
 
 
-async def event_dealer_loop(
-    run: TableRun, player: EventPlayer, rounds: int, pause: float, start: float = 0.0
-) -> None:
-    """The console at a table whose game sends no round views: :data:`DEALER_STEPS`, each
-    after the events its game's bench player says to wait for."""
-    dealer = run.dealer
-    await asyncio.sleep(start)
-    for _ in range(rounds):
-        for step in DEALER_STEPS:
-            if step in player.waits:
-                kind, per_box = player.waits[step]
-                count = (run.rounds + 1) * (len(run.players) if per_box else 1)
-                try:
-                    await dealer.wait_count(kind, count)
-                except TimeoutError:
-                    run.errors.append(
-                        f"table {run.table_id}: no {step} within 60 s of waiting (a frame the "
-                        "console never got: see lost/out-of-order)"
-                    )
-                    return
-            if await dealer_command(run, step, pause) is None:
-                return
-        run.rounds += 1
-
-
 def collect_latencies(run: TableRun) -> None:
     for sent, version, step in run.pending:
         arrivals = [c.arrivals.get(version) for c in run.sockets]
@@ -364,6 +291,7 @@ async def run_tables(
     runs: list[TableRun] = []
     refusals: list[str] = []
     for spec in tables:
+        check_views(spec["game"])
         tid = spec["id"]
         dealer = TableClient(
             f"dealer{tid}",
@@ -386,15 +314,9 @@ async def run_tables(
             )
             await sit_retrying(client, box, refusals)
             players.append((client, box))
-        runs.append(
-            TableRun(tid, dealer, players, spec["game"], events_only=event_player(spec["game"]))
-        )
+        runs.append(TableRun(tid, dealer, players, spec["game"]))
     bots = [
-        asyncio.create_task(
-            (run.events_only.play if run.events_only else player_bot)(
-                c, box, random.Random(rng.random()), think
-            )
-        )
+        asyncio.create_task(player_bot(c, box, random.Random(rng.random()), think))
         for run in runs
         for c, box in run.players
     ]

@@ -48,12 +48,9 @@ class GameEntry:
     ``default``: the game the admin's Rules Submission form offers first and the demo's first
     table (at most one).
     ``bench``: the module of the game's own benchmarks, if any: its engine's figures
-    (``manage.py bench_engine`` runs its ``ENGINE``, ``bench.engine.EngineBench``) and, for a
-    game whose felt draws from the table's events rather than round views
-    (``FeltParts.view_frames`` False: no view frames to play from), its bench player
-    (``manage.py bench_load`` plays its ``PLAYER``, ``bench.load.EventPlayer``). A game
-    whose felt draws from views needs none: the bench's bots play any such game from the
-    moves its views offer.
+    (``manage.py bench_engine`` and ``bench/settle_corpus.py`` take its ``ENGINE``,
+    ``bench.engine.EngineBench``). ``manage.py bench_load`` needs nothing of the game: its
+    bots play the moves the game's round views offer.
     """
 
     name: str
