@@ -48,9 +48,8 @@ async def seated(sock: Sock, box: int) -> None:
 
 
 #: The games whose felt draws from the round views (``Felt.view_frames``): the sockets send
-#: their tables a ``view`` after each table frame. The others' felts draw from the events.
+#: their tables a ``view`` after each table frame (a felt may draw from the events instead).
 VIEW_GAMES = [n for n in GAMES if game(n).felt.view_frames]
-EVENT_GAMES = [n for n in GAMES if not game(n).felt.view_frames]
 #: The games whose default rules need progressive meters linked.
 METER_GAMES = [n for n in GAMES if game(n).meters(game(n).default_rules())]
 
@@ -283,10 +282,18 @@ async def test_a_socket_sends_only_its_own_users_part_of_a_version(
         await sock.close()
 
 
-@pytest.mark.parametrize("name", EVENT_GAMES)
+@pytest.mark.parametrize("name", GAMES)
 async def test_no_view_at_a_game_whose_felt_draws_from_events(
-    table_setup: dict[str, Any], view_recorder: list[str | None], name: str
+    table_setup: dict[str, Any],
+    view_recorder: list[str | None],
+    name: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """A felt that draws from the events and state frames (``FeltParts.view_frames`` False:
+    each game's, were it written so) is sent no view."""
+    from table import consumers
+
+    monkeypatch.setattr(consumers, "view_frames", lambda game_name: game_name != name)
     table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
     alice = await open_socket(table.pk, table_setup["alice"])
     snap = await alice.recv()
