@@ -8,13 +8,14 @@ from django.test import Client
 
 from table import duties
 from table.demo import make_user
+from table.games import GAMES
 from table.models import AuditEntry, RulesSubmission
 
 pytestmark = pytest.mark.django_db
 
 
 def test_audit_details_are_words_and_link_to_the_object() -> None:
-    rules = RulesSubmission.objects.create(name="Words demo", game="crazy_4_poker", choices={})
+    rules = RulesSubmission.objects.create(name="Words demo", game=next(iter(GAMES)), choices={})
     boss = make_user("boss", staff=True)
     duties.record(
         boss,
