@@ -366,7 +366,8 @@ class SkeletonRound(Generic[R, B, S]):
     # --- checks and queries --------------------------------------------------------------
 
     def _require(self, *phases: str) -> None:
-        require_phase(self.phase, [self.PHASE(p) for p in phases])
+        if self.phase not in phases:  # the phases' names: a StrEnum equals its value
+            require_phase(self.phase, [self.PHASE(p) for p in phases])
 
     def _box(self, box: object) -> int:
         return check_box(box)
@@ -610,7 +611,8 @@ class SkeletonRound(Generic[R, B, S]):
                 "unknown_irregularity",
                 f"unknown irregularity {reason!r} (one of {', '.join(reasons)})",
             )
-        self._require(*(p for p in self.PHASE if p not in (SETTLED, VOID)))
+        if self.finished:
+            self._require(*(p for p in self.PHASE if p not in (SETTLED, VOID)))
         known = reasons[reason]
         if self.phase == REVEALED and reason != SUPERVISOR_VOID:
             raise RuleViolation(
