@@ -120,8 +120,6 @@ def _felt(table: Table) -> dict[str, Any]:
         "game": g.name,
         "game_title": GAME_TITLES.get(g.name, g.title),
         "felt_module": g.felt.felt_module or "",
-        # Drawn by a felt module that replaces the page's own felt once it loads.
-        "felt_from_view": g.felt.view_frames,
         "console_module": g.felt.console_module or "",
     }
 
@@ -138,8 +136,6 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "table/table.html",
         {
             "table": table,
-            "rules": rules,
-            "paytables": [sign.to_dict() for sign in g.signs(rules)],
             "ante_label": label,
             "ante_limits": f"{_money(ante.low)} – {_money(ante.high)}",
             "adjacent_boxes": g.table_settings(rules).boxes_per_player,

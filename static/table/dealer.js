@@ -1,22 +1,13 @@
-// The dealer console: the phase and its one next action, every box, the irregularity
-// controls, the shoe and the round log. The console gets public events only: it never sees a
-// card before the table does.
+// The dealer console's page: who deals, the table's controls and drills, the shoe and the
+// round log. The round itself (the phase and its one next action, every box, the dealer's
+// cards, the voids) is the game's console module's, drawn from the round view as the dealer
+// sees it (console_generic.js unless the game names its own, FeltParts.console_module). The
+// console gets public events only: it never sees a card before the table does.
 
-import { cardRow, setupFourColour, speakable } from "./cards.js";
+import { setupFourColour, speakable } from "./cards.js";
 import { TableConnection } from "./protocol.js";
-import { applyEvent, dollars, phaseName, SHORT_WAGER_NAMES, waitingOnHouse } from "./state.js";
-import {
-  $,
-  confirmDialog,
-  fill,
-  h,
-  Messages,
-  renderStatus,
-  secondsLeft,
-  setText,
-  show,
-  timeAgo,
-} from "./ui.js";
+import { applyEvent, phaseName, waitingOnHouse } from "./state.js";
+import { $, confirmDialog, fill, h, Messages, renderStatus, setText, show, timeAgo } from "./ui.js";
 import { describeEvent, errorText, FAULT_NAMES, logTime } from "./words.js";
 
 const root = $("#console");
@@ -41,8 +32,7 @@ const SHOE_EVENTS = new Set([
 let S = null;
 let busy = false;
 let snapshotAt = 0; // client ms when the snapshot arrived
-// A game whose console module is not this file: that module draws the round part from the
-// round view (console_generic.js unless the game names its own); dealer.js keeps the rest.
+// The game's console module: it draws the round part from the round view.
 let gameConsole = null;
 let gameConsoleLoading = false;
 let viewVersion = 0;
@@ -52,16 +42,9 @@ let viewVersion = 0;
 let backlogFrom = null; // the first snapshot's version, until the backlog is asked for
 let backlogAsked = false;
 
-// A game whose round part a console module draws (every game whose console_module is not
-// this file).
-function hasGameConsole(snap) {
-  const game = snap?.table?.game;
-  return Boolean(game) && snap.table.felt?.console_module !== "table/dealer.js";
-}
-
 function fillBacklog() {
   if (backlogAsked || backlogFrom === null) return;
-  if (hasGameConsole(S) && !gameConsole) return; // its words first
+  if (!gameConsole) return; // its words first
   backlogAsked = true;
   fetch(`/tables/${tableId}/dealer/log.json?upto=${backlogFrom}`, { credentials: "same-origin" })
     .then((r) => (r.ok ? r.json() : { events: [] }))
@@ -79,7 +62,7 @@ function fillBacklog() {
 }
 
 function loadGameConsole(snap) {
-  if (!hasGameConsole(snap) || gameConsole || gameConsoleLoading) return;
+  if (gameConsole || gameConsoleLoading) return;
   gameConsoleLoading = true;
   const named = snap.table.felt?.console_module;
   const file = /^[a-z0-9_]+\.js$/.test(named || "") ? named : "console_generic.js";
@@ -93,9 +76,6 @@ function loadGameConsole(snap) {
           return command(cmd, fields, { withVersion: true });
         },
       });
-      $("#irregularities-note").hidden = true;
-      $("#generic-voids").hidden = false;
-      setText($("#irr-h"), "Irregularities");
       fillBacklog();
       render();
     })
@@ -123,8 +103,8 @@ const conn = new TableConnection(`/ws/tables/${tableId}/dealer/`, {
     if (!S) return;
     let resync = false;
     for (const ev of frame.events) {
-      // Another game's round comes whole in the next view: only the table's events apply.
-      const applies = !gameConsole || !S.table.game || ["seated", "stood", "player_left", "connection", "table_opened", "table_closed", "betting_clock"].includes(ev.kind);
+      // The round comes whole in the next view: only the table's events apply.
+      const applies = ["seated", "stood", "player_left", "connection", "table_opened", "table_closed", "betting_clock"].includes(ev.kind);
       resync = (applies && applyEvent(S, ev.kind, ev.data)) || SHOE_EVENTS.has(ev.kind) || resync;
       try {
         log(ev.kind, ev.data);
@@ -202,45 +182,6 @@ function renderDealing() {
   handBack.disabled = busy;
 }
 
-/** The one next action for the phase: [cmd, label, enabled, detail]. */
-function nextAction() {
-  const [cmd, label, enabled, detail] = phaseAction();
-  if (autodealerDeals() && ["open_betting", "no_more_bets", "deal", "reveal", "settle"].includes(cmd)) {
-    return [cmd, label, false, `${detail} The automatic dealer does this: take over to do it yourself.`];
-  }
-  return [cmd, label, enabled, detail];
-}
-
-function phaseAction() {
-  const r = S.round;
-  if (!S.table.is_open) return ["open_table", "Open the table", true, "The table is closed."];
-  if (!r || r.phase === "settled" || r.phase === "void") {
-    return ["open_betting", "Open betting", true, "Shuffle the next deck and take bets."];
-  }
-  const inPlay = r.boxes.filter((b) => b.wagers.ante).length;
-  switch (r.phase) {
-    case "betting":
-      return [
-        "no_more_bets",
-        "No more bets",
-        inPlay > 0,
-        inPlay ? `${inPlay} box${inPlay === 1 ? "" : "es"} with Ante and Odds.` : "Waiting for a first bet.",
-      ];
-    case "closed":
-      return ["deal", "Deal", true, `Deal ${inPlay} box${inPlay === 1 ? "" : "es"} and the dealer.`];
-    case "decisions":
-      if (r.to_act) {
-        const b = r.boxes.find((x) => x.box === r.to_act);
-        return ["reveal", `Waiting for box ${r.to_act}`, false, `Box ${r.to_act}${b ? ` (${b.player})` : ""} is deciding.`];
-      }
-      return ["reveal", "Reveal", true, "Every box has decided."];
-    case "revealed":
-      return ["settle", "Settle", true, "Pay and take, from the dealer's right."];
-    default:
-      return [null, "…", false, ""];
-  }
-}
-
 // --- rendering -------------------------------------------------------------------------------
 
 function render() {
@@ -253,23 +194,8 @@ function render() {
   setText($("#deck-line"), r ? `${r.deck_back} deck` : "");
   setText($("#phase"), S.table.is_open ? phaseName(r) : "Table closed");
   root.dataset.phase = r ? r.phase : "none";
-  if (gameConsole) {
-    root.dataset.game = S.table.game;
-    gameConsole.render(S, busy);
-    renderShoe();
-    renderDealing();
-    tick();
-    renderTableControls();
-    return;
-  }
-  const [cmd, label, enabled, detail] = nextAction();
-  const next = $("#next-action");
-  setText(next, label);
-  next.dataset.cmd = cmd || "";
-  next.disabled = busy || !enabled;
-  setText($("#phase-detail"), detail);
-  renderBoxes();
-  renderDealer();
+  root.dataset.game = S.table.game;
+  gameConsole?.render(S, busy); // the round's part, once its module is loaded
   renderShoe();
   renderDealing();
   tick();
@@ -290,30 +216,8 @@ function renderTableControls() {
 function tick() {
   if (!S) return;
   const now = conn.now();
-  if (gameConsole) gameConsole.tick(S, now);
-  else tickRound(now);
+  gameConsole?.tick(S, now);
   tickDecks(now);
-}
-
-function tickRound(now) {
-  const r = S.round;
-  let text = "";
-  const timeOut = $("#time-out");
-  let canTimeOut = false;
-  if (r && r.phase === "betting" && S.betting_deadline) {
-    const s = secondsLeft(S.betting_deadline, now);
-    text = s > 0 ? `Betting clock: ${s} s` : "Betting clock ran out";
-  } else if (r && r.phase === "decisions" && r.to_act && S.turn_deadline) {
-    const s = secondsLeft(S.turn_deadline, now);
-    text = s > 0 ? `Box ${r.to_act}: ${s} s to decide` : `Box ${r.to_act}: decision time ran out`;
-    // The server times out only once commands sent in time have had the lag allowance.
-    canTimeOut = now >= S.turn_deadline + (S.lag_allowance_ms || 0);
-  }
-  setText($("#countdown"), text);
-  const showTimeOut = Boolean(r && r.phase === "decisions" && r.to_act);
-  timeOut.hidden = !showTimeOut;
-  if (showTimeOut) setText(timeOut, `Time out box ${r.to_act} (fold)`);
-  timeOut.disabled = busy || !canTimeOut;
 }
 
 function tickDecks(now) {
@@ -324,89 +228,6 @@ function tickDecks(now) {
     setText(row.querySelector(".age"), timeAgo(Math.max(0, Math.round((now - since) / 1000))));
     const left = Math.max(0, Math.round((changeAt - Date.now()) / 1000));
     setText(row.querySelector(".change"), left > 0 ? timeAgo(left) : "now — change decks");
-  }
-}
-
-function renderBoxes() {
-  const r = S.round;
-  const rows = [];
-  for (let number = 1; number <= 6; number++) {
-    const seat = S.seats.find((s) => s.box === number);
-    const b = r ? r.boxes.find((x) => x.box === number) : null;
-    if (!seat && !b) {
-      rows.push(h("tr", { class: "free", dataset: { box: String(number) } }, h("th", { scope: "row", text: String(number) }), h("td", { colspan: "5", class: "hint", text: "open" })));
-      continue;
-    }
-    const wagers = b
-      ? ["ante", "odds", "raise", "prime", "four_card_bonus", "all_six"]
-        .filter((w) => b.wagers[w])
-        .map((w) => `${SHORT_WAGER_NAMES[w]} ${dollars(b.wagers[w])}`)
-        .join(", ")
-      : "";
-    let cards = "";
-    if (b && b.cards) cards = cardRow({ codes: b.cards, bestFour: b.best_four, size: "sm" });
-    else if (b && b.dealt && r.phase !== "void") cards = r.phase === "settled" || b.mucked ? "mucked" : "dealt, face down"; // §684a.11(b)(2)
-    let decision = "—";
-    if (b && r.phase === "void") decision = "void";
-    else if (b && r.phase === "decisions" && r.to_act === number) decision = "to act";
-    else if (b && b.decision === 0) decision = b.abandoned ? "folded (left)" : "folded";
-    else if (b && b.decision) decision = `raised ${b.decision}x`;
-    else if (b && b.abandoned) decision = "left: folds on turn";
-    else if (b && b.dealt && r.main_game_void) decision = "none: main game void"; // §684a.13(d): no decision is asked for
-    else if (b && b.dealt && r.phase === "decisions") decision = "waiting";
-    const staked = b ? Object.values(b.wagers).reduce((sum, v) => sum + v, 0) : 0;
-    const result = b && r.phase === "void"
-      ? h("span", {}, h("strong", { text: dollars(0, { signed: true }) }), " ", h("span", { class: "hint", text: `${dollars(staked)} returned` }))
-      : b && b.results
-      ? h(
-        "span",
-        {},
-        h("strong", { text: dollars(b.net, { signed: true }) }),
-        " ",
-        h("span", { class: "hint", text: b.results.map((x) => `${SHORT_WAGER_NAMES[x.wager] || x.wager} ${x.outcome}`).join(", ") }),
-      )
-      : "";
-    const player = seat?.player || b?.player || "";
-    rows.push(
-      h(
-        "tr",
-        {
-          class: [r && r.to_act === number && r.phase === "decisions" ? "to-act" : "", b && b.decision === 0 ? "folded" : ""].join(" ").trim() || null,
-          dataset: { box: String(number) },
-        },
-        h("th", { scope: "row", text: String(number) }),
-        h(
-          "td",
-          {},
-          h("span", { class: `presence ${seat && !seat.connected ? "off" : "on"}`, "aria-hidden": "true" }),
-          player,
-          seat && !seat.connected ? h("span", { class: "hint", text: " (disconnected)" }) : null,
-        ),
-        h("td", { text: wagers || "no wagers" }),
-        h("td", {}, cards),
-        h("td", { text: decision }),
-        h("td", {}, result),
-      ),
-    );
-  }
-  fill($("#box-rows"), rows);
-}
-
-function renderDealer() {
-  const r = S.round;
-  if (r && r.dealer) {
-    fill($("#dealer-cards"), cardRow({ codes: r.dealer.cards, bestFour: r.dealer.best_four, size: "sm" }));
-    setText($("#dealer-hand"), `${r.dealer.hand} — ${r.dealer.qualifies ? "qualifies" : "does not qualify"}`);
-    fill($("#all-six-card"), r.dealer.all_six_card ? cardRow({ codes: [r.dealer.all_six_card], size: "sm" }) : h("span", { class: "hint", text: "none dealt" }));
-  } else if (r && r.dealt && r.phase !== "void") {
-    fill($("#dealer-cards"), cardRow({ count: 5, back: r.deck_back, size: "sm" }));
-    setText($("#dealer-hand"), "face down until the reveal");
-    const six = r.all_six ?? r.boxes.some((b) => b.dealt && b.wagers.all_six);
-    fill($("#all-six-card"), six ? cardRow({ count: 1, back: r.deck_back, size: "sm" }) : h("span", { class: "hint", text: "none dealt" }));
-  } else {
-    fill($("#dealer-cards"), h("span", { class: "hint", text: "no cards" }));
-    setText($("#dealer-hand"), "");
-    fill($("#all-six-card"), h("span", { class: "hint", text: "—" }));
   }
 }
 

@@ -1,4 +1,4 @@
-// Two notices on the felt, kept apart from table.js so the felt can change around them:
+// Two notices on the felt, kept apart from the felt module so the felt can change around them:
 // - the outcome of an irregularity (§684a.13): a void, or a dealer card exposed, with the
 //   reason in words, shown for as long as the round's result is on the felt;
 // - a change of the table's rules: "From the next round: ..." before the betting window it

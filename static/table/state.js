@@ -1,8 +1,7 @@
 // The table as the client knows it: the last snapshot with every later event applied to it
 // (event kinds and their data: docs/protocol.md). Money is integer cents throughout.
 
-export const WAGERS = ["ante", "odds", "raise", "prime", "four_card_bonus", "all_six"];
-export const OPTIONAL = ["prime", "four_card_bonus", "all_six"];
+const OPTIONAL = ["prime", "four_card_bonus", "all_six"];
 export const WAGER_NAMES = {
   ante: "Ante",
   odds: "Odds",
@@ -11,15 +10,6 @@ export const WAGER_NAMES = {
   four_card_bonus: "Four Card Bonus",
   all_six: "All-Six Bonus",
 };
-export const SHORT_WAGER_NAMES = {
-  ante: "Ante",
-  odds: "Odds",
-  raise: "Raise",
-  prime: "Prime",
-  four_card_bonus: "4-Card",
-  all_six: "All-Six",
-};
-
 export function dollars(cents, { signed = false } = {}) {
   if (cents === null || cents === undefined) return "—";
   const sign = cents < 0 ? "−" : signed && cents > 0 ? "+" : "";
@@ -31,20 +21,6 @@ export function dollars(cents, { signed = false } = {}) {
 /** Short chip-style amount: $5, $25, $1.50 */
 export function chipDollars(cents) {
   return cents % 100 === 0 ? `$${(cents / 100).toLocaleString("en-US")}` : dollars(cents);
-}
-
-export function offers(rules, wager) {
-  if (!rules) return false;
-  return (
-    {
-      ante: true,
-      odds: true,
-      raise: true,
-      prime: rules.offers_prime,
-      four_card_bonus: rules.offers_four_card_bonus,
-      all_six: rules.offers_all_six,
-    }[wager] ?? false
-  );
 }
 
 export function findBox(state, box) {
@@ -70,15 +46,6 @@ export function myBoxes(state) {
   if (!me) return [];
   return state.seats.filter((s) => s.player === me).map((s) => s.box).sort((a, b) => a - b);
 }
-
-/** Kinds after which the page also asks for a fresh snapshot (cheap, and keeps us honest). */
-export const RESYNC_AFTER = new Set([
-  "round_opened",
-  "round_settled",
-  "round_void",
-  "rules_changed",
-  "rules_pending",
-]);
 
 /**
  * Apply one event to the state. Returns true when the page should ask for a snapshot

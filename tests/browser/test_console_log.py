@@ -37,6 +37,7 @@ def test_the_console_log_tells_the_round(browser: Any, site: Site, size: Any) ->
     player.page.goto(site.url(f"/tables/{table_id}/"))
     app = player.page.locator("#app")
     expect(app).to_have_attribute("data-game", "crazy_4_poker")
+    expect(app).to_have_attribute("data-ready", "1")  # the felt is drawn (its boxes are there)
     player.page.evaluate("document.querySelector('#box-4 .sit').click()")
     expect(player.page.locator("#box-4")).to_have_class(re.compile(r"\bmine\b"))
     button = dealer.page.locator("#next-action")

@@ -32,6 +32,8 @@ def test_voids_read_as_actions_and_bad_bets_say_why(browser: Any, site: Site, si
     expect(dealer.page.locator("#console")).to_have_attribute("data-game", "crazy_4_poker")
     player.page.goto(site.url(f"/tables/{table_id}/"))
     expect(player.page.locator("#app")).to_have_attribute("data-game", "crazy_4_poker")
+    # The felt is drawn (its boxes are there) once the first snapshot is in.
+    expect(player.page.locator("#app")).to_have_attribute("data-ready", "1")
     if player.page.locator("#box-2 .sit").count():  # seated already at the other size
         # The felt redraws as the clock ticks: click the button as it is now.
         player.page.evaluate("document.querySelector('#box-2 .sit').click()")

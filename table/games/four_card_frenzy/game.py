@@ -238,7 +238,7 @@ class FourCardFrenzy(SkeletonGame[TableRules, Round]):
         console_module=None,
         # §684a.11(b)(2): a fold loses the Ante and Odds; the optional wagers stay in action.
         fold_keeps=FOLD_KEEPS,
-        # §684a.7(b); the felt's own dialog says it box by box (words.js leaveCost).
+        # §684a.7(b): said on the leave dialog.
         leave_rule=(
             "A box you leave before it decides folds on its turn: its Ante and Odds lose, and "
             "its optional wagers stay in action. A box that already raised is settled as "

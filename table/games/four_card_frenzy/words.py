@@ -2,9 +2,7 @@
 each wager of a settled box won, pushed or lost with the posted payout that applied
 (§684a.2(b)(4), §684a.11(c), §684a.12), what decided the main game, the dealer's hand with
 whether it qualifies (king high or better, §684a.11(c)(1)), and why the Raise offered is what
-it is (§684a.11(b)). The same sentences the event-driven felt says (static/table/words.js
-``explainLine``, ``resultHeadline``). Only puts the view's facts into sentences. Pure: no
-Django.
+it is (§684a.11(b)). Only puts the view's facts into sentences. Pure: no Django.
 """
 
 from __future__ import annotations

@@ -46,7 +46,8 @@ def test_its_adjacent_boxes_rule_and_felt() -> None:
     g = game(NAME)
     assert g.table_settings(g.default_rules()).adjacent_rule == "§663a.7(f)"
 
-    assert g.felt.view_frames is True
+    # Drawn by the generic felt and console, from its round views.
+    assert g.felt.felt_module is None and g.felt.console_module is None
 
 
 def test_the_decisions_it_really_has() -> None:
