@@ -15,7 +15,7 @@ from table.models import Round, SettlementLine
 from tests.games.crazy_4_poker.services.test_at_table import C4P, c4p  # noqa: F401  (the fixture)
 from tests.services.tables import state
 
-from .conftest import make_player
+from tests.services.conftest import make_player
 
 pytestmark = [pytest.mark.django_db]
 
