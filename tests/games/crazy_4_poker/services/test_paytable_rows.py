@@ -13,9 +13,8 @@ from table.demo import make_user
 from table.games.base import Actor
 from table.models import Round, SettlementLine
 from tests.games.crazy_4_poker.services.test_at_table import C4P, c4p  # noqa: F401  (the fixture)
-from tests.services.tables import state
-
 from tests.services.conftest import make_player
+from tests.services.tables import state
 
 pytestmark = [pytest.mark.django_db]
 

@@ -16,9 +16,8 @@ from table.games.base import Actor
 from table.models import Round, RoundEvent
 from table.snapshot import snapshot
 from tests.games.five_card_hi_lo.services.test_at_table import HILO, HILO_SHOE
-from tests.services.tables import make_table, state
-
 from tests.services.conftest import START, StackedSource, balance, make_player
+from tests.services.tables import make_table, state
 
 pytestmark = [pytest.mark.django_db]
 
