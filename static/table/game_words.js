@@ -164,6 +164,8 @@ export function describeGameEvent(game, kind, d, labels = {}) {
       const why = WHY_WORDS[d.why] || "";
       const folded = d.folded || d.decision === "fold" || d.play === 0;
       if (folded) return `${who(d)} folds${why}.`;
+      // A decision with no Play amount (a Raise multiple): the shared words say it (words.js).
+      if (typeof d.play !== "number") return undefined;
       return `${who(d)} plays ${dollars(d.play)}${why}.`;
     }
     case "setting_started":

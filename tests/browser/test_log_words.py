@@ -65,3 +65,20 @@ def test_the_bet_form_refuses_what_the_server_would(browser: Any, site: Site) ->
     assert bets["7"] == {"args": {"ante": 700}}
     assert bets["fives"] == {"args": {"ante": 1000}}
     assert "whole number of $5.00" in bets["notFives"]["error"]
+
+
+RAISE = """async () => {
+  const g = await import('/static/table/game_words.js');
+  const w = await import('/static/table/words.js');
+  const d = {box: 1, player: 'alice', multiple: 2, raise: 2000};
+  const own = g.describeGameEvent('', 'decision', d);
+  return own === undefined ? w.describeEvent('decision', d) : own;
+}"""
+
+
+def test_a_raise_multiple_is_told_in_the_log(browser: Any, site: Site) -> None:
+    """A decision with a Raise multiple and no Play amount read "Box 1 (alice) plays —." in
+    the felt's and the console's logs: the shared words say it."""
+    client = login(browser, site, None)
+    client.page.goto(site.url("/"))
+    assert client.page.evaluate(RAISE) == "Box 1 (alice) raises 2x ($20.00)."
