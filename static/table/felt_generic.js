@@ -19,6 +19,7 @@ import {
   describeGameEvent,
   foldWords,
   humanize,
+  leaveWords,
   ownHandWords,
   payLegend,
   phaseWords,
@@ -969,8 +970,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   $("#reconnect").addEventListener("click", () => conn.connect());
   $("#leave").addEventListener("click", async () => {
     // The game's one rule for a box its player leaves (FeltParts.leave_rule, e.g. §663a.7(b)).
-    const rule = S.table.felt?.leave_rule || "Your boxes still in play are settled as the rules say; your seats are freed once the round is over.";
-    const text = finished() ? "You give up your boxes." : rule;
+    // What it costs in dollars, box by box, then the game's rule (e.g. §684a.7(b)).
+    const text = leaveWords(round(), me, S.table.felt?.fold_keeps, labels(), S.table.felt?.leave_rule);
     if (await confirmDialog($("#leave-dialog"), text, "Leave the table")) leftMidRound = Boolean(await command("leave")) && !finished();
   });
   setInterval(tick, 250);

@@ -226,6 +226,39 @@ export function foldWords(keeps, box, labels) {
   return `Folding loses your ${lost.join(", ")}${kept.length ? `; your ${kept.join(", ")} stays in play` : ""}.`;
 }
 
+/** "Ante and Odds", "Ante, Play and Tie Wager": wager names in a sentence. */
+function nameList(names) {
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0] || "";
+}
+
+/** What leaving costs, in dollars, box by box, from the round view: in betting the wagers come
+ * back (services/seats.leave); a box still to decide folds (now, or on its turn) and loses
+ * what a fold loses (``keeps``: the snapshot's `table.felt.fold_keeps`); a box that decided is
+ * settled as it stands. ``rule``: the game's own words for a left box (FeltParts.leave_rule). */
+export function leaveWords(round, me, keeps, labels, rule) {
+  keeps = keeps || [];
+  const boxes = (round?.boxes || []).filter((b) => b.player === me && !b.abandoned);
+  const open = round && !["settled", "void"].includes(round.phase);
+  if (!open || !boxes.length) return "You give up your boxes; nothing of yours is at stake.";
+  const staked = (b) => Object.entries(b.wagers || {}).filter(([, c]) => c > 0);
+  if (round.phase === "betting") {
+    const total = boxes.reduce((sum, b) => sum + staked(b).reduce((a, [, c]) => a + c, 0), 0);
+    return total ? `Your wagers (${dollars(total)}) come back to you and your boxes are freed.` : "Your boxes are freed; nothing of yours is at stake.";
+  }
+  const lines = boxes.map((b) => {
+    const decided = decisionWords(b);
+    if (decided === "Folded") return `Box ${b.box} has folded already.`;
+    if (decided || !b.dealt) return `Box ${b.box} stays in play and is settled as it stands.`;
+    const lost = staked(b).filter(([w]) => !keeps.includes(w));
+    const kept = staked(b).filter(([w]) => keeps.includes(w));
+    const sum = lost.reduce((a, [, c]) => a + c, 0);
+    const when = round.to_act === b.box ? "now" : "on its turn";
+    const keptWords = kept.length ? `; its ${nameList(kept.map(([w]) => wagerName(w, labels)))} stay${kept.length > 1 ? "" : "s"} in action and ${kept.length > 1 ? "are" : "is"} settled` : "";
+    return `Box ${b.box} folds ${when}: you lose its ${nameList(lost.map(([w]) => wagerName(w, labels)))} (${dollars(sum)})${keptWords}.`;
+  });
+  return [...lines, rule || "Your seats are freed once the round is over."].join(" ");
+}
+
 /** The main game's reason for one settled box, short enough for the pinned result bar: the
  * game's (the box's `reason`), else the Ante's why. */
 function mainReason(box, round) {

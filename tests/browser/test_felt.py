@@ -258,7 +258,8 @@ def test_leaving_on_your_turn_asks_first_and_shows_the_seat_as_left(
     frank.page.click("#leave")
     dialog = frank.page.locator("#leave-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("folds on its turn: its Ante and Odds lose")
+    expect(dialog).to_contain_text("Box 6 folds now: you lose its Ante and Odds ($50.00)")
+    expect(dialog).to_contain_text("folds on its turn: its Ante and Odds lose")  # the rule
     shot(frank, "desktop-leave-confirm")
     dialog.locator(".confirm-cancel").click()
     expect(dialog).to_be_hidden()
