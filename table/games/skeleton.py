@@ -26,6 +26,10 @@ Subclasses are ``@dataclass(slots=True)``: a method overriding one here calls it
 ``SkeletonRound.method(self, …)`` (zero-argument ``super()`` does not work in a slotted
 dataclass before Python 3.14).
 
+Why one module past ~500 lines: it is one state machine, one class whose commands share its
+checks, its turn and its void; split by phase, each part would reach into the others' state.
+What is a step of its own (setting the hands) lives beside it (:mod:`table.games.setting`).
+
 Pure: no Django; it imports no game's modules (the games import it).
 """
 
