@@ -193,6 +193,11 @@ FORMAT_MODULE_PATH = ["frenzy_site.formats"]
 CASINO_GAMING_DAY_START = os.environ.get("CASINO_GAMING_DAY_START", "06:00")
 CASINO_SHIFTS = (("day", "06:00"), ("swing", "14:00"), ("graveyard", "22:00"))
 
+# A meter's frames reach each socket at most once in this many seconds (increments and
+# reversals coalesce to the newest; a hit, a reset, a seed or a link goes at once), the last
+# one always the meter's newest amount: table/meter_relay.py, docs/protocol.md (issue 26).
+METER_FRAME_INTERVAL = float(os.environ.get("METER_FRAME_INTERVAL", "0.5"))
+
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # The project's static/, the apps', then each game's own (in its package, table/game_files.py).

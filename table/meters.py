@@ -319,6 +319,7 @@ def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
         "text": json.dumps(frame, separators=(",", ":")),
         "meter": frame["meter"],
         "version": frame["version"],
+        "cause": frame.get("cause"),
     }
 
 

@@ -409,3 +409,114 @@ async def test_act_places_a_bet_and_the_game_refuses_what_its_rules_forbid(
     assert [m["move"] for m in closed["round"]["moves"]][0] == "deal"
     for sock in (alice, dealer):
         await sock.close()
+
+
+def meter_frames(sock: Sock, meter_id: int) -> list[dict[str, Any]]:
+    return [f for f in sock.frames if f["type"] == "meter" and f["meter"] == meter_id]
+
+
+@pytest.mark.parametrize("name", METER_GAMES[:1])
+async def test_a_burst_of_meter_changes_coalesces_to_the_newest(
+    table_setup: dict[str, Any], view_recorder: list[str | None], name: str, settings: Any
+) -> None:
+    """Ten increments within the interval (rounds closing at the linked tables at once):
+    each socket gets at most two meter frames, the first at once, the last carrying the
+    newest amount no later than one interval after it (docs/protocol.md "Meter frames")."""
+    settings.METER_FRAME_INTERVAL = 0.5
+    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
+    meter = await database_sync_to_async(lambda: table.progressive_meters.order_by("pk")[0])()
+    socks = [await open_socket(table.pk, table_setup["alice"]), await open_socket(table.pk, None)]
+    for sock in socks:
+        assert (await sock.recv())["type"] == "snapshot"
+    layer = get_channel_layer()
+    group = meters.meter_group(meter.pk)
+    base = meters.meter_frame(meter, "increment", table)
+    loop = asyncio.get_running_loop()
+    # A single change after a quiet spell goes at once (well within the interval).
+    start = loop.time()
+    first = {**base, "amount": meter.amount + 1, "version": meter.version + 1}
+    await layer.group_send(group, meters.frame_message(first))
+    for sock in socks:
+        got = await sock.until(lambda f: f["type"] == "meter", timeout=0.4)
+        assert got["version"] == meter.version + 1
+    assert loop.time() - start < 0.4
+    # Ten more at once: held, and only the newest goes when the interval ends.
+    for n in range(2, 12):
+        frame = {**base, "amount": meter.amount + n, "version": meter.version + n}
+        await layer.group_send(group, meters.frame_message(frame))
+    for sock in socks:
+        got = await sock.until(lambda f: f["type"] == "meter", timeout=1.0)
+        assert got["amount"] == meter.amount + 11 and got["version"] == meter.version + 11
+    assert loop.time() - start < 1.0
+    await settled_down(socks[0])
+    for sock in socks:
+        assert [f["version"] for f in meter_frames(sock, meter.pk)] == [
+            meter.version + 1,
+            meter.version + 11,
+        ]
+        await sock.close()
+
+
+@pytest.mark.parametrize("name", METER_GAMES[:1])
+async def test_a_hit_among_held_increments_goes_at_once(
+    table_setup: dict[str, Any], view_recorder: list[str | None], name: str, settings: Any
+) -> None:
+    """A hit names what happened (``cause``, ``table``): it is never held nor dropped for
+    the increments around it; the increment after it comes at the interval's end."""
+    settings.METER_FRAME_INTERVAL = 0.5
+    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
+    meter = await database_sync_to_async(lambda: table.progressive_meters.order_by("pk")[0])()
+    alice = await open_socket(table.pk, table_setup["alice"])
+    assert (await alice.recv())["type"] == "snapshot"
+    layer = get_channel_layer()
+    group = meters.meter_group(meter.pk)
+    v, amount = meter.version, meter.amount
+    sent = [
+        ("increment", amount + 1),
+        ("increment", amount + 2),
+        ("increment", amount + 3),
+        ("hit", 500),
+        ("increment", 501),
+        ("reset", 400),
+        ("increment", 402),
+        ("increment", 403),
+    ]
+    for n, (cause, cents) in enumerate(sent, start=1):
+        frame = {**meters.meter_frame(meter, cause, table), "amount": cents, "version": v + n}
+        await layer.group_send(group, meters.frame_message(frame))
+    await alice.until(lambda f: f["type"] == "meter" and f["version"] == v + 8, timeout=1.0)
+    await settled_down(alice)
+    got = [(f["version"], f["cause"], f["amount"]) for f in meter_frames(alice, meter.pk)]
+    assert got == [
+        (v + 1, "increment", amount + 1),
+        (v + 4, "hit", 500),
+        (v + 6, "reset", 400),
+        (v + 8, "increment", 403),
+    ]
+    await alice.close()
+
+
+@pytest.mark.parametrize("name", METER_GAMES[:1])
+async def test_meter_frames_spaced_beyond_the_interval_each_go(
+    table_setup: dict[str, Any], view_recorder: list[str | None], name: str, settings: Any
+) -> None:
+    """Coalescing holds nothing back once the interval has passed: changes further apart
+    than it each reach the socket at once."""
+    settings.METER_FRAME_INTERVAL = 0.2
+    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
+    meter = await database_sync_to_async(lambda: table.progressive_meters.order_by("pk")[0])()
+    alice = await open_socket(table.pk, table_setup["alice"])
+    assert (await alice.recv())["type"] == "snapshot"
+    layer = get_channel_layer()
+    group = meters.meter_group(meter.pk)
+    for n in (1, 2, 3):
+        frame = {
+            **meters.meter_frame(meter, "increment", table),
+            "amount": meter.amount + n,
+            "version": meter.version + n,
+        }
+        await layer.group_send(group, meters.frame_message(frame))
+        got = await alice.until(lambda f: f["type"] == "meter", timeout=0.15)
+        assert got["version"] == meter.version + n
+        await asyncio.sleep(0.25)
+    await alice.close()
