@@ -1,5 +1,8 @@
-"""Fixtures for the service tests: a table, its Rules Submission, a dealer, funded players,
-a replayable shoe, and a ledger that must balance at the end of every test."""
+"""Fixtures for the service tests: a table of the registry's default game (the entry with
+``default=True``, :func:`table.games.default_game`), its Rules Submission, a dealer, funded
+players, a replayable shoe, and a ledger that must balance at the end of every test. A test of
+one game's rules is that game's (tests/games/<game>/services/); a test that differs by game
+takes its games from the registry (tests/services/tables.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +15,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
 from table import ledger, services
+from table.games import default_game
+from table.games import game as game_named
+from table.games.base import DECIDE, Actor
 from table.games.cards import parse_card
-from table.games.four_card_frenzy.round import Round as EngineRound
-from table.models import Account, DealerAssignment, Round, RulesSubmission, Table
+from table.models import Account, DealerAssignment, Round, RulesSubmission, Seat, Table
 from tests.conftest import SeededSource
-from tests.games.four_card_frenzy.examples import fcf_rules
 
 User = get_user_model()
 START = 10_000_00  # every test player starts with $10,000
@@ -104,18 +108,18 @@ def balance(user: Any) -> int:
     return Account.objects.get(user=user).balance
 
 
+#: The choices the service tests' Rules Submission makes besides the default game's default
+#: rules (its stored names; the paytables these tests' payouts were worked out from).
+CHOICES = {"bad_beat_paytable": "B", "four_card_bonus_paytable": "C", "all_six_paytable": "E"}
+
+
 @pytest.fixture
 def rules() -> RulesSubmission:
-    rules: RulesSubmission = fcf_rules(
-        "Test rules",
-        bad_beat_paytable="B",
-        prime_paytable="A",
-        four_card_bonus_paytable="C",
-        all_six_paytable="E",
-        payout_limit=None,
-        adjacent_boxes=2,
-    )
-    return rules
+    """The default game's default rules with :data:`CHOICES` (no payout limit, two adjacent
+    boxes at most: the defaults)."""
+    g = game_named(default_game())
+    stored = {**g.rules_to_dict(g.default_rules()), **CHOICES}
+    return RulesSubmission.objects.create(name="Test rules", game=g.name, choices=stored)
 
 
 @pytest.fixture
@@ -157,10 +161,12 @@ def staff() -> Any:
     return User.objects.create_superuser("boss", "boss@example.com", "pw-boss")
 
 
-def engine_round(table: Table) -> EngineRound:
+def engine_round(table: Table) -> Any:
+    """The table's current round as its game keeps it (the game's own state)."""
     table.refresh_from_db()
     assert table.current_round_id
-    return EngineRound.from_dict(Round.objects.get(pk=table.current_round_id).state)
+    row = Round.objects.get(pk=table.current_round_id)
+    return game_named(row.game).from_dict(row.state)
 
 
 def current_row(table: Table) -> Round:
@@ -191,20 +197,27 @@ class Game:
         services.deal(self.table.pk, self.dealer)
 
     def decide_all(self, choices: dict[int, int] | None = None) -> None:
-        """Every box decides in turn: ``choices[box]`` (default 1x); a raise the hand does
-        not allow becomes 1x."""
+        """Every box decides in turn, as its player's decision move offers: ``choices[box]``
+        (default 1x); a raise the move does not offer (the hand does not allow it) becomes
+        the most it offers below it."""
         choices = choices or {}
         while True:
             rnd = engine_round(self.table)
-            box = rnd.to_act
-            if box is None:
+            g = game_named(Round.objects.get(pk=self.table.current_round_id).game)
+            due = [
+                (seat.player, move)
+                for seat in Seat.objects.filter(table=self.table).select_related("player")
+                for move in g.moves(rnd, Actor.player(seat.player.username))
+                if move.name == DECIDE and move.box is not None
+            ]
+            if not due:
                 return
-            play = rnd.boxes[box]
-            multiple = choices.get(box, 1)
-            from table.games.four_card_frenzy.hands import best_four, max_raise_multiple
-
-            multiple = min(multiple, max_raise_multiple(best_four(play.cards).value))
-            services.decide(self.table.pk, User.objects.get(username=play.player), box, multiple)
+            user, move = min(due, key=lambda d: d[1].box or 0)
+            assert move.box is not None
+            wanted = choices.get(move.box, 1)
+            offered = [c.args.get("raise") for c in move.choices]
+            multiple = max(m for m in offered if isinstance(m, int) and m <= wanted)
+            services.decide(self.table.pk, user, move.box, multiple)
 
     def finish(self) -> dict[str, Any]:
         services.reveal(self.table.pk, self.dealer)
