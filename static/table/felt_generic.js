@@ -562,6 +562,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     const mine = myBoxes();
     const bets = moves().filter((m) => m.move === "bet" && mine.includes(m.box));
     renderRebet(bets);
+    renderBetTools(bets);
     const withdraws = new Set(moves().filter((m) => m.move === "withdraw").map((m) => m.box));
     form.hidden = !bets.length;
     const key = `${round()?.round}:${bets.map((m) => `${m.box}/${m.amounts.map((a) => `${a.arg}${a.low}-${a.high}`).join(",")}`).join(";")}:${[...withdraws].join(",")}`;
@@ -572,9 +573,94 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     for (const btn of form.querySelectorAll("button")) btn.disabled = busy;
     for (const m of bets) {
       const placed = boxOf(m.box)?.wagers || {};
+      syncBetFields(form, m, placed);
       const text = Object.entries(placed).filter(([, c]) => c > 0).map(([w, c]) => `${wagerName(w, labels())} ${dollars(c)}`).join(", ");
       setText(form.querySelector(`[data-placed="${m.box}"]`), text ? `On the felt: ${text}.` : "No wagers yet.");
     }
+  }
+
+  /** When a box's wagers on the felt change (placed, doubled, undone, rebet), its fields show
+   * them; what the player is typing is left alone until then. */
+  const seenWagers = new Map(); // box -> the wagers its fields last showed
+  function syncBetFields(form, move, placed) {
+    const key = `${round()?.round}:${JSON.stringify(placed)}`;
+    const fieldset = form.querySelector(`fieldset[data-box="${move.box}"]`);
+    if (!fieldset || seenWagers.get(move.box) === key) return;
+    const fresh = !seenWagers.has(move.box) || seenWagers.get(move.box).split(":")[0] !== String(round()?.round);
+    seenWagers.set(move.box, key);
+    if (fresh) return; // just drawn from the view
+    for (const a of move.amounts) {
+      const input = fieldset.querySelector(`#bet-${move.box}-${a.arg}`);
+      if (!input) continue;
+      if (input.type === "checkbox") input.checked = Boolean(placed[a.arg]);
+      else input.value = placed[a.arg] ? String(placed[a.arg] / 100) : a.required ? String(a.low / 100) : "";
+    }
+  }
+
+  // --- wagers put down this betting phase: undo, double -----------------------------------------
+
+  let betSteps = { round: null, steps: [] }; // each put: the box and its wagers before it
+  function steps() {
+    const r = round()?.round ?? null;
+    if (betSteps.round !== r) betSteps = { round: r, steps: [] };
+    return betSteps.steps;
+  }
+  const myBetMoves = () => moves().filter((m) => m.move === "bet" && myBoxes().includes(m.box));
+  /** The box's wagers that its bet move takes (a wager the game derives, e.g. one equal to
+   * the Ante, follows them). */
+  function betArgs(move) {
+    const placed = boxOf(move.box)?.wagers || {};
+    return Object.fromEntries(move.amounts.filter((a) => placed[a.arg] > 0).map((a) => [a.arg, placed[a.arg]]));
+  }
+
+  /** A box's wagers put down (``args``; null: taken back), remembered so Undo can go back. */
+  async function placeBet(box, args) {
+    const move = myBetMoves().find((m) => m.box === box);
+    const before = move ? betArgs(move) : {};
+    const reply = args ? await act("bet", box, args) : await act("withdraw", box);
+    if (reply) steps().push({ box, before });
+    render();
+    return reply;
+  }
+
+  /** Undo: the last wager put down this betting phase taken back (the box's wagers as they
+   * were before it, with the bet or withdraw move). */
+  async function undoBet() {
+    const list = steps();
+    const last = list.pop();
+    if (!last) return;
+    const back = Object.keys(last.before).length ? act("bet", last.box, last.before) : act(moves().some((m) => m.move === "withdraw" && m.box === last.box) ? "withdraw" : "bet", last.box);
+    if (await back) messages.announce(`Last wager taken back on box ${last.box}.`);
+    else list.push(last);
+    render();
+  }
+
+  /** Each wager twice as much again: the same wagers put down again, each as far as its
+   * limit (the bet move's amounts: the table's limits). */
+  function doublePlan() {
+    return myBetMoves()
+      .map((m) => {
+        const now = betArgs(m);
+        const args = Object.fromEntries(m.amounts.filter((a) => now[a.arg]).map((a) => [a.arg, a.low === a.high ? now[a.arg] : Math.min(now[a.arg] * 2, a.high)]));
+        return Object.keys(args).some((w) => args[w] !== now[w]) ? { box: m.box, args } : null;
+      })
+      .filter(Boolean);
+  }
+
+  async function doubleBets() {
+    const plan = doublePlan();
+    for (const p of plan) {
+      if (!(await placeBet(p.box, p.args))) return;
+    }
+    if (plan.length) messages.announce("Your wagers are doubled, within the table's limits.");
+  }
+
+  function renderBetTools(bets) {
+    const double = $("#double-bets");
+    const undo = $("#undo-bets");
+    double.hidden = undo.hidden = !bets.length;
+    double.disabled = busy || !doublePlan().length;
+    undo.disabled = busy || !steps().length;
   }
 
   function betBox(move, canWithdraw) {
@@ -611,7 +697,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         messages.error(bet.error);
         return;
       }
-      if (await act("bet", move.box, bet.args)) messages.announce(`Wagers placed on box ${move.box}.`);
+      if (await placeBet(move.box, bet.args)) messages.announce(`Wagers placed on box ${move.box}.`);
     };
     return h(
       "fieldset",
@@ -623,7 +709,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         "div",
         { class: "bet-actions" },
         h("button", { type: "submit", class: "btn primary", onclick: submit }, `Place wagers on box ${move.box}`),
-        canWithdraw ? h("button", { type: "button", class: "btn", onclick: () => act("withdraw", move.box) }, "Take them back") : null,
+        canWithdraw ? h("button", { type: "button", class: "btn", onclick: () => placeBet(move.box, null) }, "Take them back") : null,
       ),
     );
   }
@@ -683,7 +769,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   async function repeatBets() {
     const bets = moves().filter((m) => m.move === "bet" && myBoxes().includes(m.box));
     for (const p of rebetPlan(bets)) {
-      if (!(await act("bet", p.box, p.args))) return;
+      if (!(await placeBet(p.box, p.args))) return;
     }
     messages.announce("Last round's wagers placed again.");
   }
@@ -966,6 +1052,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
 
   setupFourColour($("#four-colour"));
   $("#repeat-bets").addEventListener("click", repeatBets);
+  $("#double-bets").addEventListener("click", doubleBets);
+  $("#undo-bets").addEventListener("click", undoBet);
   $("#recall-panel").hidden = !me;
   $("#reconnect").addEventListener("click", () => conn.connect());
   $("#leave").addEventListener("click", async () => {

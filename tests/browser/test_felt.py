@@ -138,6 +138,13 @@ def test_a_bet_below_the_minimum_is_told_and_a_fold_leaves_the_layout(
     add_chips(frank, 6, [(500, "ante"), (500, "ante")])
     no_pending(frank)
     expect_balance(frank, start - 2000)
+    # Undo takes back the last wager put down.
+    add_chips(frank, 6, [(100, "prime")])
+    frank.page.click("#undo-bets")
+    expect(frank.page.locator("#box-6 .g-chip[data-wager='prime']")).to_have_count(0)
+    expect(frank.page.locator("#bet-6-prime")).to_have_value("")
+    no_pending(frank)
+    expect_balance(frank, start - 2000)
     shot(frank, "desktop-betting-placed")
     close_and_deal(dealer, frank, erin)
     expect(erin.page.locator("#box-4 .card")).to_have_count(0)  # her box did not play
@@ -224,7 +231,7 @@ def test_results_say_why_and_times_agree(browser: Any, site: Site) -> None:
     no_errors(frank, dealer)
 
 
-def test_rebet_survives_a_reload(browser: Any, site: Site) -> None:
+def test_rebet_survives_a_reload_and_doubles_within_limits(browser: Any, site: Site) -> None:
     frank, dealer = seated(browser, site, "frank", 6)
     play_round(dealer, frank, 6, 0)
     frank.page.reload()
@@ -237,10 +244,15 @@ def test_rebet_survives_a_reload(browser: Any, site: Site) -> None:
     no_pending(frank)
     expect(frank.page.locator("#box-6 .g-chip[data-wager='ante'] .g-chip-amt")).to_have_text("$5")
     expect_balance(frank, before - 1000)
+    frank.page.click("#double-bets")
+    no_pending(frank)
+    expect(frank.page.locator("#box-6 .g-chip[data-wager='ante'] .g-chip-amt")).to_have_text("$10")
+    expect(frank.page.locator("#bet-6-ante")).to_have_value("10")
+    expect_balance(frank, before - 2000)
     # More on top: the form holds what is on the felt.
     add_chips(frank, 6, [(500, "ante")])
-    expect(frank.page.locator("#box-6 .g-chip[data-wager='ante'] .g-chip-amt")).to_have_text("$10")
-    expect_balance(frank, before - 2000)
+    expect(frank.page.locator("#box-6 .g-chip[data-wager='ante'] .g-chip-amt")).to_have_text("$15")
+    expect_balance(frank, before - 3000)
     close_and_deal(dealer, frank)
     decide(frank, 6, 0)
     reveal_and_settle(dealer, frank)
