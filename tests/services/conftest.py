@@ -113,13 +113,19 @@ def balance(user: Any) -> int:
 CHOICES = {"bad_beat_paytable": "B", "four_card_bonus_paytable": "C", "all_six_paytable": "E"}
 
 
+def game_rules(name: str, **choices: Any) -> RulesSubmission:
+    """A Rules Submission of the default game named ``name``: its default rules with
+    ``choices`` (its stored names) changed."""
+    g = game_named(default_game())
+    stored = {**g.rules_to_dict(g.default_rules()), **choices}
+    return RulesSubmission.objects.create(name=name, game=g.name, choices=stored)
+
+
 @pytest.fixture
 def rules() -> RulesSubmission:
     """The default game's default rules with :data:`CHOICES` (no payout limit, two adjacent
     boxes at most: the defaults)."""
-    g = game_named(default_game())
-    stored = {**g.rules_to_dict(g.default_rules()), **CHOICES}
-    return RulesSubmission.objects.create(name="Test rules", game=g.name, choices=stored)
+    return game_rules("Test rules", **CHOICES)
 
 
 @pytest.fixture

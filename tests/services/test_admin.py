@@ -23,9 +23,8 @@ from django.urls import reverse
 from table import services
 from table.models import Account, Round, RulesSubmission, Table
 from tests.examples import RULES_SUBMISSION_FORM
-from tests.games.four_card_frenzy.examples import fcf_rules
 
-from .conftest import START, Game, balance, current_row
+from .conftest import START, Game, balance, current_row, game_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -161,7 +160,7 @@ def test_rules_submission_add_form_refuses_in_plain_words(boss: Client) -> None:
 def test_table_admin_changes_rules_through_the_services(
     boss: Client, game: Game, alice: Any, table: Table, rules: RulesSubmission
 ) -> None:
-    other = fcf_rules("Other rules", bad_beat_paytable="A")
+    other = game_rules("Other rules", bad_beat_paytable="A")
     game.sit(alice, 1)
     game.open()
     game.bet(alice, 1, ante=10_00)
@@ -190,7 +189,7 @@ def test_table_admin_changes_rules_through_the_services(
     page = boss.get(url(Table, "change", table.pk)).content.decode()
     assert "Must be changed by" in page and "red" in page and "blue" in page
     # A Rules Submission that breaks §684a.12(g) cannot be put in force.
-    bad = fcf_rules("Bad", payout_limit=1_00)
+    bad = game_rules("Bad", payout_limit=1_00)
     refused = boss.post(url(Table, "change", table.pk), {**form, "rules": str(bad.pk)})
     assert "cannot be used" in refused.content.decode()
 

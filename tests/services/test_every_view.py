@@ -18,7 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from table import services
-from table.games.four_card_frenzy.round import Phase
+from table.games.base import SETTLED_PHASE, VOID_PHASE
 from table.models import Round, Table
 from table.snapshot import snapshot
 
@@ -61,7 +61,7 @@ class Viewers:
         if self.table.current_round_id is None:
             return
         row = Round.objects.get(pk=self.table.current_round_id)
-        finished = row.phase in (Phase.SETTLED.value, Phase.VOID.value)
+        finished = row.phase in (SETTLED_PHASE, VOID_PHASE)
         for name, client in self.clients.items():
             if not finished and name not in ("dealer", "staff"):
                 continue  # a round in play has a page for the dealer and staff only

@@ -9,7 +9,7 @@ import pytest
 from django.db.models import Sum
 
 from table import broadcast, ledger, services
-from table.games.four_card_frenzy.round import Phase
+from table.games.base import SETTLED_PHASE, VOID_PHASE
 from table.games.shoe import commitment
 from table.models import (
     Account,
@@ -23,9 +23,8 @@ from table.models import (
     SettlementLine,
 )
 from tests.conftest import SeededSource
-from tests.games.four_card_frenzy.examples import fcf_rules
 
-from .conftest import START, Game, balance, current_row, engine_round, make_player
+from .conftest import START, Game, balance, current_row, engine_round, game_rules, make_player
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db]
 
@@ -47,7 +46,7 @@ def test_full_round_moves_money_as_settled(game: Game, alice: Any, bob: Any, tab
         {1: 3, 2: 0, 4: 2},
     )
     row = current_row(table)
-    assert row.phase == Phase.SETTLED.value
+    assert row.phase == SETTLED_PHASE
     assert row.dealt_at and row.revealed_at and row.finished_at
     players = result["players"]
     assert balance(alice) - START == players["alice"]["net"]
@@ -124,7 +123,7 @@ def test_void_round_returns_every_stake(game: Game, alice: Any, bob: Any, table:
     assert balance(bob) == START
     assert bankroll(table) == house
     row = current_row(table)
-    assert row.phase == Phase.VOID.value
+    assert row.phase == VOID_PHASE
     assert row.void_reason == "server_restart"
     assert not SettlementLine.objects.filter(round=row).exists()
     assert set(BoxRecord.objects.filter(round=row).values_list("net", flat=True)) == {0}
@@ -164,7 +163,7 @@ def test_dealer_card_exposed_returns_main_wagers_and_settles_optional(
     services.arm_fault(table.pk, "dealer_card_exposed", game.dealer)
     game.deal()
     row = current_row(table)
-    assert row.phase == Phase.SETTLED.value
+    assert row.phase == SETTLED_PHASE
     assert engine_round(table).main_game_void
     for user, box, main in ((alice, 1, {"ante", "odds"}), (bob, 2, {"ante", "odds"})):
         lines = {line.wager: line for line in SettlementLine.objects.filter(round=row, box=box)}
@@ -231,7 +230,7 @@ def test_bad_beat_pays_the_odds_from_the_submissions_table(
 def test_rules_change_during_a_round_waits_for_it(
     game: Game, alice: Any, table: Any, rules: RulesSubmission, staff: Any
 ) -> None:
-    other = fcf_rules("Other rules", bad_beat_paytable="D", offers_all_six=False, ante_min=10_00)
+    other = game_rules("Other rules", bad_beat_paytable="D", offers_all_six=False, ante_min=10_00)
     game.sit(alice, 1)
     game.open()
     game.bet(alice, 1, ante=10_00)
@@ -269,14 +268,14 @@ def test_rules_change_during_a_round_waits_for_it(
 def test_rules_change_between_rounds_is_immediate(
     table: Any, rules: RulesSubmission, staff: Any
 ) -> None:
-    other = fcf_rules("Other rules", bad_beat_paytable="C")
+    other = game_rules("Other rules", bad_beat_paytable="C")
     assert services.change_rules(table.pk, other, staff).response["pending"] is False
     table.refresh_from_db()
     assert table.rules_id == other.pk and table.pending_rules_id is None
 
 
 def test_rules_that_break_the_regulation_cannot_be_put_in_force(table: Any, staff: Any) -> None:
-    bad = fcf_rules("Too low", payout_limit=1_000_00)
+    bad = game_rules("Too low", payout_limit=1_000_00)
     with pytest.raises(services.ServiceError) as refused:
         services.change_rules(table.pk, bad, staff)
     assert refused.value.code == "bad_rules"
