@@ -1,6 +1,8 @@
 """Nothing hidden from the players at the table shows in the admin before the round is over:
 not a box's hole cards, not the shoe, and not a hash from which they could be recomputed
-(a hole-card event's data is a few million candidates away from its SHA-256)."""
+(a hole-card event's data is a few million candidates away from its SHA-256). At the service
+tests' table (the registry's default game); a game's own phases:
+tests/games/<game>/services/test_admin_secrecy.py."""
 
 from __future__ import annotations
 
@@ -96,37 +98,3 @@ def test_the_admin_lists_cannot_be_filtered_on_secrets(
     assert boss.get(listing, {"kind": "hole_cards"} if model is RoundEvent else {}).status_code == (
         200
     )
-
-
-def test_a_five_card_hi_lo_round_setting_its_hands_is_still_in_play(boss: Client) -> None:
-    """Five Card Hi-Lo has a phase the other games lack (setting, §663a.11(d)): while the
-    boxes set their hands their hole cards are still theirs alone, in the admin too."""
-    from table import ledger, services
-    from table.games import game
-    from table.models import RulesSubmission
-    from tests.game_names import FIVE_CARD_HI_LO
-
-    from .conftest import make_player
-
-    hilo = game(FIVE_CARD_HI_LO)
-    rules = RulesSubmission.objects.create(
-        name="Hi-Lo rules", game=hilo.name, choices=hilo.rules_to_dict(hilo.default_rules())
-    )
-    table = Table.objects.create(name="Hi-Lo", rules=rules)
-    ledger.table_bankroll(table)
-    alice, bob = make_player("alice"), make_player("bob")
-    services.sit(table.pk, alice, 1)
-    services.sit(table.pk, bob, 3)
-    services.open_betting(table.pk)
-    services.act(table.pk, alice, "bet", 1, {"ante": 10_00})
-    services.act(table.pk, bob, "bet", 3, {"ante": 10_00})
-    services.no_more_bets(table.pk)
-    services.deal(table.pk)
-    services.act(table.pk, alice, "decide", 1, {"play": True})
-    services.act(table.pk, bob, "decide", 3, {"play": True})
-    assert current_row(table).phase == "setting"
-    hole = RoundEvent.objects.get(table=table, kind="hole_cards", data__box=1)
-    page = event_page(boss, hole)
-    assert "Hidden until the round is over: at the table only alice sees it." in page
-    assert not any(shows(page, card) for card in hole.data["cards"])
-    assert hole.hash not in page
