@@ -59,6 +59,17 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   let rememberedRound = null;
   let leftMidRound = false; // left while a box was in play: the seats go once the round is over
   let recallFor = null; // the round the recall panel was last loaded after
+  // Single-key shortcuts (on unless turned off; WCAG 2.1.4: the choice outlives a reload).
+  const SINGLE_KEYS = "frenzy.singleKeys";
+  let singleKeys = true;
+  try {
+    singleKeys = localStorage.getItem(SINGLE_KEYS) !== "off";
+  } catch {
+    /* private mode: on, for this page */
+  }
+  // The amounts the number keys pick, and the one picked (put down by "A").
+  const KEY_AMOUNTS = [100, 500, 2500, 10000, 50000];
+  let keyAmount = 500;
 
   // --- frames --------------------------------------------------------------------------------
 
@@ -416,7 +427,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       return;
     }
     const extended = extendedTurns.has(`${round().round}:${move.box}`);
-    const key = `${round().round}:${move.move}:${move.box}:${busy}:${extended}`;
+    const key = `${round().round}:${move.move}:${move.box}:${busy}:${extended}:${singleKeys}`;
     if (panel.dataset.key === key) return; // keep the keyboard where it is
     panel.dataset.key = key;
     const b = boxOf(move.box);
@@ -430,9 +441,9 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       const help = move.choices.length > 1
         ? `Choose how your five cards split: three in the high hand, two in the low hand. ${values}. An ace may count as 1 in your low hand (only one ace). ${settle}`
         : `Your five cards split one way only: the three highest in the high hand, the two lowest in the low hand. ${values} in the high hand, 1 in the low hand. ${settle}`;
-      fill(panel, title, hand, h("p", { class: "hint g-set-help", text: help }), settingChoices(move, b), moreTimeButton(move, extended));
+      fill(panel, title, hand, h("p", { class: "hint g-set-help", text: help }), settingChoices(move, b), turnKeys(move), moreTimeButton(move, extended));
     } else {
-      fill(panel, title, hand, decideButtons(move, b), moreTimeButton(move, extended), b && b.settings ? settingsPreview(b) : null);
+      fill(panel, title, hand, decideButtons(move, b), turnKeys(move), moreTimeButton(move, extended), b && b.settings ? settingsPreview(b) : null);
     }
     if (announcedTurn !== key.split(":").slice(0, 3).join(":")) {
       announcedTurn = key.split(":").slice(0, 3).join(":");
@@ -563,6 +574,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     const bets = moves().filter((m) => m.move === "bet" && mine.includes(m.box));
     renderRebet(bets);
     renderBetTools(bets);
+    renderBetKeys(bets);
     const withdraws = new Set(moves().filter((m) => m.move === "withdraw").map((m) => m.box));
     form.hidden = !bets.length;
     const key = `${round()?.round}:${bets.map((m) => `${m.box}/${m.amounts.map((a) => `${a.arg}${a.low}-${a.high}`).join(",")}`).join(";")}:${[...withdraws].join(",")}`;
@@ -653,6 +665,90 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       if (!(await placeBet(p.box, p.args))) return;
     }
     if (plan.length) messages.announce("Your wagers are doubled, within the table's limits.");
+  }
+
+  // --- single-key shortcuts --------------------------------------------------------------------
+
+  /** The box the keys bet on: the one the keyboard is in, else the player's first. */
+  function keyBox(bets) {
+    const at = document.activeElement?.closest?.("[data-box]");
+    const n = at ? Number(at.dataset.box) : null;
+    return bets.find((m) => m.box === n) || bets[0] || null;
+  }
+  /** The wager "A" adds to: the bet move's first required amount (e.g. the Ante). */
+  const mainAmount = (move) => move.amounts.find((a) => a.required && a.low !== a.high) || move.amounts.find((a) => a.low !== a.high) || null;
+
+  function renderBetKeys(bets) {
+    const hint = $("#bet-keys");
+    const move = keyBox(bets);
+    const main = move ? mainAmount(move) : null;
+    hint.hidden = !singleKeys || !main;
+    if (hint.hidden) return;
+    const key = `${keyAmount}:${move.box}:${main.label}:${busy}`;
+    if (hint.dataset.key === key) return;
+    hint.dataset.key = key;
+    fill(
+      hint,
+      "Keys: ",
+      KEY_AMOUNTS.flatMap((c, i) => [i ? " · " : "", h("span", { class: `g-key-amount${c === keyAmount ? " picked" : ""}`, dataset: { cents: String(c) }, "aria-current": c === keyAmount ? "true" : "false" }, h("kbd", { text: String(i + 1) }), ` ${dollars(c)}`)]),
+      " pick an amount; ",
+      h("kbd", { text: "A" }),
+      ` adds it to the ${main.label} of box ${move.box} and places it; `,
+      h("kbd", { text: "U" }),
+      " undo, ",
+      h("kbd", { text: "D" }),
+      " double, ",
+      h("kbd", { text: "R" }),
+      " rebet.",
+    );
+  }
+
+  async function addByKey(bets) {
+    const move = keyBox(bets);
+    const main = move ? mainAmount(move) : null;
+    if (!main) return;
+    const args = betArgs(move);
+    args[main.arg] = (args[main.arg] || 0) + keyAmount;
+    if (await placeBet(move.box, args)) messages.announce(`${dollars(keyAmount)} more on the ${main.label} of box ${move.box}.`);
+  }
+
+  function onKey(ev) {
+    if (!S || !singleKeys || busy || ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
+    const t = ev.target;
+    if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
+    if (document.querySelector("dialog[open]")) return;
+    const k = ev.key.toLowerCase();
+    const turn = moves().find((m) => m.move === "decide" || m.move === "set_hands");
+    if (turn) {
+      // F folds; 1, 2, 3 press the first, second, third choice offered after the fold.
+      const fold = turn.choices.find(isFold);
+      const others = turn.choices.filter((c) => !isFold(c));
+      const choice = k === "f" ? fold : /^[1-9]$/.test(k) ? others[Number(k) - 1] : null;
+      if (!choice) return;
+      ev.preventDefault();
+      decide(turn.move, turn.box, choice.args);
+      return;
+    }
+    const bets = myBetMoves();
+    if (!bets.length) return;
+    if (/^[1-9]$/.test(k) && KEY_AMOUNTS[Number(k) - 1]) {
+      keyAmount = KEY_AMOUNTS[Number(k) - 1];
+      renderBetKeys(bets);
+    } else if (k === "a") addByKey(bets);
+    else if (k === "u") undoBet();
+    else if (k === "d") doubleBets();
+    else if (k === "r") repeatBets();
+    else return;
+    ev.preventDefault();
+  }
+
+  function turnKeys(move) {
+    if (!singleKeys) return null;
+    const fold = move.choices.find(isFold);
+    const others = move.choices.filter((c) => !isFold(c)).slice(0, 9);
+    const parts = [...(fold ? [["F", fold.label]] : []), ...others.map((c, i) => [String(i + 1), c.label])];
+    if (!parts.length) return null;
+    return h("p", { class: "hint keys g-turn-keys" }, "Keys: ", parts.flatMap(([k, label], i) => [i ? ", " : "", h("kbd", { text: k }), ` ${label}`]), ".");
   }
 
   function renderBetTools(bets) {
@@ -1054,6 +1150,19 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   $("#repeat-bets").addEventListener("click", repeatBets);
   $("#double-bets").addEventListener("click", doubleBets);
   $("#undo-bets").addEventListener("click", undoBet);
+  const keysBox = $("#single-keys");
+  keysBox.checked = singleKeys;
+  keysBox.addEventListener("change", () => {
+    singleKeys = keysBox.checked;
+    try {
+      localStorage.setItem(SINGLE_KEYS, singleKeys ? "on" : "off");
+    } catch {
+      /* private mode: for this page */
+    }
+    $("#bet-keys").dataset.key = "";
+    render();
+  });
+  document.addEventListener("keydown", onKey);
   $("#recall-panel").hidden = !me;
   $("#reconnect").addEventListener("click", () => conn.connect());
   $("#leave").addEventListener("click", async () => {

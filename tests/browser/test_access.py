@@ -175,9 +175,9 @@ print(table.pk)
 """
 
 
-def test_more_time_and_the_keyboard_after_the_decision(browser: Any, site: Site) -> None:
-    """No single-key shortcuts on the felt (WCAG 2.1.4 holds by having none): every move is a
-    button or a field, named by its own words."""
+def test_single_key_shortcuts_can_be_turned_off(browser: Any, site: Site) -> None:
+    """Single-key shortcuts can be turned off, and the choice outlives a reload (WCAG 2.1.4);
+    more time on the clock, and the keyboard after the decision."""
     table_id = int(site.stack.manage("shell", "-c", MAKE_FRENZY).strip().splitlines()[-1])
     carol = login(browser, site, "carol")
     dealer = login(browser, site, "dealer")
@@ -191,13 +191,26 @@ def test_more_time_and_the_keyboard_after_the_decision(browser: Any, site: Site)
     button.click()
     form = page.locator("#bet-form fieldset[data-box='4']")
     expect(form).to_be_visible()
-    # Keys typed on the felt do nothing: no wager is put down by a stray key.
+    expect(page.locator("#bet-keys")).to_be_visible()
+    # On: "3" picks $25.
+    page.locator("#boxes").click(position={"x": 2, "y": 2})
+    page.keyboard.press("3")
+    expect(page.locator("#bet-keys [data-cents='2500']")).to_have_attribute("aria-current", "true")
+    # Off: the keys do nothing and their hints go; the choice outlives a reload.
+    page.uncheck("#single-keys")
+    expect(page.locator("#bet-keys")).to_be_hidden()
+    page.reload()
+    expect(page.locator("#app")).to_have_attribute("data-ready", "1")
+    expect(page.locator("#single-keys")).not_to_be_checked()
+    expect(page.locator("#bet-keys")).to_be_hidden()
     page.locator("#boxes").click(position={"x": 2, "y": 2})
     page.keyboard.press("3")
     page.keyboard.press("a")
     expect(page.locator("#box-4 .g-chip")).to_have_count(0)
     # Sit here is named by its own words first (WCAG 2.5.3).
     assert (page.locator("#box-1 .sit").get_attribute("aria-label") or "").startswith("Sit here")
+    page.check("#single-keys")
+    expect(page.locator("#bet-keys")).to_be_visible()
 
     # Her turn: more time once a round, and after the decision the keyboard stays on her box.
     form.locator("#bet-4-ante").fill("5")

@@ -249,12 +249,19 @@ def test_rebet_survives_a_reload_and_doubles_within_limits(browser: Any, site: S
     expect(frank.page.locator("#box-6 .g-chip[data-wager='ante'] .g-chip-amt")).to_have_text("$10")
     expect(frank.page.locator("#bet-6-ante")).to_have_value("10")
     expect_balance(frank, before - 2000)
-    # More on top: the form holds what is on the felt.
-    add_chips(frank, 6, [(500, "ante")])
+    # Keys: "2" picks $5, "a" puts it on the Ante.
+    frank.page.locator("#box-6").focus()
+    frank.page.keyboard.press("2")
+    frank.page.keyboard.press("a")
     expect(frank.page.locator("#box-6 .g-chip[data-wager='ante'] .g-chip-amt")).to_have_text("$15")
+    no_pending(frank)
     expect_balance(frank, before - 3000)
     close_and_deal(dealer, frank)
-    decide(frank, 6, 0)
+    # On the turn, "F" folds.
+    expect(frank.page.locator("#my-turn .g-turn-keys")).to_contain_text("F Fold")
+    frank.page.keyboard.press("f")
+    expect(frank.page.locator("#my-turn")).to_be_hidden()
+    expect(frank.page.locator("#box-6 .box-badge")).to_have_text("Folded")
     reveal_and_settle(dealer, frank)
     stand(frank, 6)
     no_errors(frank, dealer)
