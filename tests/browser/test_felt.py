@@ -317,6 +317,12 @@ def test_a_phone_reads_the_boxes_in_table_order_with_readable_labels(
     expect(erin.page.locator("#notice")).to_contain_text("$5.00 to $500.00")
     add_chips(erin, 4, [(600, "ante")])  # $6: a bet the table takes
     no_pending(erin)
+    # Rebet, Double and Undo above the form, and the keys' hint, fit the phone.
+    erin.page.locator(".g-rebet").evaluate("n => n.scrollIntoView({block: 'center'})")
+    expect(erin.page.locator("#double-bets")).to_be_in_viewport()
+    expect(erin.page.locator("#undo-bets")).to_be_in_viewport()
+    expect(erin.page.locator("#bet-keys")).to_be_visible()
+    shot(erin, "phone-betting-tools")
     label = erin.page.locator("#box-4 .g-chip[data-wager='ante'] .g-chip-name")
     size = float(label.evaluate("n => parseFloat(getComputedStyle(n).fontSize)"))
     assert size >= 10, size
