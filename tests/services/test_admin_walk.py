@@ -25,6 +25,7 @@ from django.urls import NoReverseMatch, URLPattern, reverse
 
 from table import services
 from table.demo import ensure_demo, make_user
+from table.games import ENTRIES
 from table.games import game as game_named
 from table.games.base import FINISHED_PHASES, Actor
 from table.games.cards import RANK_NAMES, SUIT_NAMES, card_label, parse_card
@@ -45,8 +46,9 @@ def cards_in(value: Any) -> set[str]:
 
 
 def play_into_the_round(table: Table, dealer: Any, players: list[Any]) -> None:
-    """Bets on two boxes, the deal, and the first player's decisions (at Five Card Hi-Lo the
-    second's too, and the first then sets their hands while the second has not): every step
+    """Bets on two boxes, the deal, and the first player's decisions (at a game where every
+    box decides before any sets its hands, the second's too, and the first then sets their
+    hands while the second has not): every step
     with an idempotency key, so that the command records hold their answers."""
     for box, user in enumerate(players, start=1):
         services.sit(table.pk, user, box, key=key())
@@ -80,7 +82,7 @@ def play_into_the_round(table: Table, dealer: Any, players: list[Any]) -> None:
         raise AssertionError("the round ended before the walk")
     moves = g.moves(state_of(table), Actor.player(first.username))
     if not any(m.name == "set_hands" for m in moves):
-        decide(second)  # Five Card Hi-Lo: everyone decides, then every box sets its hands
+        decide(second)  # everyone decides, then every box sets its hands
         moves = g.moves(state_of(table), Actor.player(first.username))
     for move in moves:
         if move.name == "set_hands":
@@ -207,7 +209,8 @@ def custom_pages(model_admin: Any) -> list[Any]:
     ]
 
 
-GAMES = ("four_card_frenzy", "crazy_4_poker", "five_card_hi_lo")
+#: Every game the registry holds with a table in the demo (the walk plays at that table).
+GAMES = tuple(name for name, entry in ENTRIES.items() if entry.demo is not None)
 
 
 @pytest.mark.parametrize("game_name", GAMES)
