@@ -1,5 +1,7 @@
 """The progressive meters' store (table/meters.py): each rule of §657a.12's meters, the money
-in the ledger, the history, the frames (CRAZY_4_POKER.md "Meters", interpretations 5-7)."""
+in the ledger, the history, the frames (the "Meters" section and interpretations 5-7 of the
+rules document of the game whose paytables have meters; that game's engine against the store:
+tests/games/<game>/services/test_meters.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ Hit = meters.Hit
 
 
 def stakes(progressive: Sequence[int] = (), hand_bonus: Sequence[int] = ()) -> dict[str, list[int]]:
-    """A Crazy 4 Poker round's meter stakes by wager (the hand-bonus hands on the player's
+    """A round's meter stakes by wager (the hand-bonus hands on the player's
     hand), as the table's command hands them to the meters store."""
     return {"progressive": list(progressive), "hand_bonus_player": list(hand_bonus)}
 
