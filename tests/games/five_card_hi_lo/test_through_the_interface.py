@@ -6,40 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 from table.games import game
-from table.games.base import DECIDE, SET_HANDS
-from table.games.driver import TableDriver, play_round
-from tests.conftest import SeededSource
+from tests.games import through_the_interface as played
 
-PLAYERS = ("ann", "bob", "cat")
-SEEDS = range(24)
 NAME = "five_card_hi_lo"
 
 
 def decisions() -> list[tuple[dict[str, Any], int]]:
-    """Each decision the players took, with its box's Ante, over a round of each seed in which
-    players pick among the moves offered."""
-    seen: list[tuple[dict[str, Any], int]] = []
-    for seed in SEEDS:
-        g = game(NAME)
-        rng = SeededSource(seed)
-        driver = TableDriver(g, g.default_rules(), rng)
-        play_round(driver, PLAYERS, rng, time_outs=False)
-        antes = {b.box: b.wagers.get("ante", 0) for b in g.boxes(driver.state())}
-        seen += [
-            (dict(c.args), antes.get(c.box or 0, 0))
-            for _, c, _ in driver.log
-            if c.name in (DECIDE, SET_HANDS)
-        ]
-    return seen
+    return played.decisions(NAME)
 
 
 def best_cards() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Each box's cards and best cards after a round."""
-    g = game(NAME)
-    rng = SeededSource(2)
-    driver = TableDriver(g, g.default_rules(), rng)
-    play_round(driver, PLAYERS, rng)
-    return [(tuple(b.cards), tuple(b.best_cards)) for b in g.boxes(driver.state()) if b.cards]
+    return played.best_cards(NAME)
 
 
 def test_its_adjacent_boxes_rule_and_felt() -> None:
