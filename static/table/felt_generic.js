@@ -1,11 +1,15 @@
-// The felt of every game drawn from views (a game's FeltParts.view_frames), drawn from
-// the round view the server sends (docs/protocol.md, protocol v2): the snapshot's `round`, then
+// The felt of every game, drawn from the round view the server sends (docs/protocol.md, protocol v2): the snapshot's `round`, then
 // a `view` frame after each change. Nothing here knows a game's rules: the boxes, wagers and
 // cards are the view's, and what the player may do is the view's `moves` (a bet form from a
 // move's `amounts`, buttons from its `choices`), sent back as `act` commands. game_words.js
 // puts the results in sentences.
 //
-// table.js hands the page over (mount) when the snapshot names another game.
+// table.js, the page's bootstrap, mounts it from the first snapshot (a game may name a felt of
+// its own instead; none does).
+//
+// Why one module past 500 lines: it is one render of one view, the boxes, the bet form, the
+// turn panel, the result and the betting tools (Rebet, Double, Undo, the single keys) reading
+// and changing the same state between two frames; its words are game_words.js's.
 
 import { cardName, cardRow, setupFourColour, speakable } from "./cards.js";
 import { applyEvent, chipDollars, dollars } from "./state.js";
