@@ -47,7 +47,8 @@ class GameEntry:
     ``"game"`` key, so a round without one is this game's (at most one game says so).
     ``default``: the game the admin's Rules Submission form offers first and the demo's first
     table (at most one).
-    ``bench``: the module of the game's own benchmarks, if any: its engine's figures
+    ``bench``: the module of the game's own benchmarks, if any (under ``bench/games/``, outside
+    the engine, since its seeded rounds use :mod:`random`): its engine's figures
     (``manage.py bench_engine`` and ``bench/settle_corpus.py`` take its ``ENGINE``,
     ``bench.engine.EngineBench``). ``manage.py bench_load`` needs nothing of the game: its
     bots play the moves the game's round views offer.

@@ -26,13 +26,13 @@ from table.games.shoe import (
 
 from ..conftest import SeededSource
 
-#: The games and what they share (table/engine until the games became packages). A game's
-#: ``bench`` package (its benchmarks' seeded random rounds) is test data, not the engine.
+#: The games and what they share (table/engine until the games became packages): every module,
+#: none excepted (a game's seeded benchmark rounds live in bench/games/, outside).
 ENGINE = Path(__file__).resolve().parents[2] / "table" / "games"
 
 
 def engine_modules() -> list[Path]:
-    return [p for p in ENGINE.rglob("*.py") if "bench" not in p.relative_to(ENGINE).parts]
+    return list(ENGINE.rglob("*.py"))
 
 
 class Fixed:

@@ -28,10 +28,12 @@ NAMES = re.compile(
 PLACES = ("table", "frenzy_site", "templates", "static", "bench", "tests")
 TOP_FILES = ("manage.py", "pyproject.toml", "Makefile", "requirements.txt")
 SUFFIXES = {".py", ".html", ".js", ".css", ".json", ".toml", ".txt", ".sh", ".cfg", ".ini"}
-#: Never scanned: the games' own packages and tests, the migrations (history, as it was
+#: Never scanned: the games' own packages, tests and benchmarks, the migrations (history, as it was
 #: written), vendored code, this file.
-GAME_DIRS = tuple(Path(*e.adapter.split(".")[:-1]) for e in IN_TREE) + tuple(
-    Path("tests", "games", e.name) for e in IN_TREE
+GAME_DIRS = (
+    tuple(Path(*e.adapter.split(".")[:-1]) for e in IN_TREE)
+    + tuple(Path("tests", "games", e.name) for e in IN_TREE)
+    + tuple(Path("bench", "games", e.name) for e in IN_TREE)
 )
 SKIPPED = (*GAME_DIRS, Path("table", "migrations"), Path("static", "vendor"))
 SKIPPED_FILES = {Path(__file__).relative_to(ROOT), Path("tests", "game_names.py")}

@@ -39,5 +39,5 @@ ENTRY = GameEntry(
     # Its rounds and settle_round documents (RULES.md) came before the "game" key.
     unkeyed=True,
     default=True,
-    bench="table.games.four_card_frenzy.bench",
+    bench="bench.games.four_card_frenzy",
 )

@@ -8,13 +8,13 @@ from math import comb
 import numpy as np
 import pytest
 
-from table.games.cards import card_code
-from table.games.four_card_frenzy.bench.enumeration import (
+from bench.games.four_card_frenzy.enumeration import (
     all_five_card_values,
     best_four_values,
     category_counts,
     non_qualifying,
 )
+from table.games.cards import card_code
 from table.games.four_card_frenzy.hands import (
     FOUR_TABLE,
     best_four,

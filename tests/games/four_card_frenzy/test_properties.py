@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.games.four_card_frenzy.rounds import random_round
 from table.games.cards import card_code
 from table.games.errors import InvalidInput
-from table.games.four_card_frenzy.bench.rounds import random_round
 from table.games.four_card_frenzy.contract import parse_round, settle_document
 from table.games.four_card_frenzy.hands import best_four, best_four_value, four_value
 from table.games.four_card_frenzy.settlement import LIMITED_WAGERS, Outcome, settle

@@ -1,6 +1,6 @@
 """The engine against an independent reference settlement, on thousands of random rounds.
 
-The rounds come from :mod:`table.games.four_card_frenzy.bench.rounds` (random paytables
+The rounds come from :mod:`bench.games.four_card_frenzy.rounds` (random paytables
 including the manufacturer's, random payout limits, several boxes per player, folds, legal
 1x/2x/3x raises, optional wagers present or not, and planted rare hands); the legal raises are
 decided by the *reference* evaluator, and the reference settles them without importing the
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from table.games.four_card_frenzy.bench.rounds import random_rounds
+from bench.games.four_card_frenzy.rounds import random_rounds
 from table.games.four_card_frenzy.contract import parse_round, settle_document, settlement_json
 from table.games.four_card_frenzy.settlement import settle
 
