@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
@@ -27,9 +28,10 @@ from table.games.common import check_adjacent_boxes, check_bettor
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.events import Event, Step, to_player
 from table.games.shoe import CARDS_PER_STACK, DealingPlan, Fault, stacks_of_five
-from table.games.skeleton import Phase, SkeletonBox, SkeletonRound, VoidReason
+from table.games.skeleton import DEALER, Phase, SkeletonBox, SkeletonRound, VoidReason
 
 from .hands import best_four, describe, max_raise_multiple, qualifies
+from .irregularities import Irregularity, procedure
 from .rules import OPTIONAL, TableRules
 from .settlement import ALL_SIX, ANTE, RAISE, BoxInPlay, in_words, settle
 
@@ -39,20 +41,32 @@ BOXES: Final = (1, 2, 3, 4, 5, 6)  # box 1 is farthest to the dealer's left
 
 _BEFORE_REVEAL: Final = (Phase.BETTING, Phase.CLOSED, Phase.DECISIONS)
 
-#: The irregularities of §684a.13 that void a round, in plain words, and when. No phases:
-#: only the virtual shoe produces it, while dealing, and the deal then voids the round with
-#: what it found (no deal irregularity is taken on trust).
+#: The irregularities of §684a.13 that void a round, in plain words, and when, each with the
+#: chapter's irregularity whose consequence is the dealer's procedure (:mod:`.irregularities`).
+#: No phases: only the virtual shoe produces it, while dealing, and the deal then voids the
+#: round with what it found (no deal irregularity is taken on trust).
 VOID_REASONS: Final[Mapping[str, VoidReason]] = {
     "face_up_cards": VoidReason(
-        "more than one card was found face up in the shoe (§684a.13(a))", ()
+        "more than one card was found face up in the shoe (§684a.13(a))",
+        (),
+        Irregularity.CARDS_FACE_UP,
     ),
     "wrong_card_count": VoidReason(
-        "a box or the dealer was dealt a wrong number of cards (§684a.13(c))", ()
+        "a box or the dealer was dealt a wrong number of cards (§684a.13(c))",
+        (),
+        Irregularity.WRONG_CARD_COUNT,
     ),
-    "shoe_jam": VoidReason("the dealing shoe jammed or failed to deal all cards (§684a.13(f))", ()),
+    "shoe_jam": VoidReason(
+        "the dealing shoe jammed or failed to deal all cards (§684a.13(f))",
+        (),
+        Irregularity.SHOE_JAM,
+    ),
     # §684a.10(d),(f): counted, not trusted: only as the count shows it.
     "stub_miscount": VoidReason(
-        "the stub count shows the deck is not 52 cards (§684a.10(f))", _BEFORE_REVEAL, counted=True
+        "the stub count shows the deck is not 52 cards (§684a.10(f))",
+        _BEFORE_REVEAL,
+        Irregularity.STUB_MISCOUNT,
+        counted=True,
     ),
     "table_closed": VoidReason("the table closed before the round was dealt", (Phase.BETTING,)),
     "server_restart": VoidReason(
@@ -266,13 +280,17 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
         self.main_game_void = True
         self.to_act = None
         exposed = Event("dealer_card_exposed", {"reason": MAIN_GAME_VOID_REASON, **details})
+        # What the dealer does with the cards (§684a.13(d): reshuffled), as a void's procedure.
+        exposure = Irregularity.DEALER_CARD_EXPOSED
+        what = Event(
+            "irregularity_procedure", {"reason": exposure.value, **procedure(exposure)}, DEALER
+        )
         revealed = Event("dealer_revealed", self.dealer_public())
-        return self.after((exposed, revealed), self._settle())
+        return self.after((exposed, what, revealed), self._settle())
 
-    def void_step(self, reason: str, evidence: dict[str, Any]) -> Step:
-        """Every stake back (§684a.13); the dealer's procedure is ch. 684a's own words."""
-        (public, _procedure), transfers = self.voided(reason, {"evidence": evidence})
-        return Step((public,), transfers)
+    def procedure(self, irregularity: StrEnum) -> dict[str, Any]:
+        """The dealer's procedure after a void, ch. 684a's consequence in its words."""
+        return procedure(Irregularity(irregularity))
 
     def dealer_visible(self) -> bool:
         return SkeletonRound.dealer_visible(self) or self.main_game_void

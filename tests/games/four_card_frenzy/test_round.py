@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from table.games.cards import DECK, codes, parse_card
 from table.games.errors import EngineError, InvalidInput, RuleViolation
-from table.games.events import Step, Transfer
+from table.games.events import Event, Step, Transfer
+from table.games.four_card_frenzy.irregularities import CONSEQUENCES, Irregularity
 from table.games.four_card_frenzy.round import VOID_REASONS, Phase, Round
 from table.games.four_card_frenzy.rules import TableRules
 from table.games.shoe import Fault, shuffle
@@ -508,6 +509,80 @@ def test_dealer_card_exposed_returns_main_wagers_and_settles_optional_ones() -> 
     assert lines[2]["ante"] == ("void", 0) and "raise" not in lines[2]
     assert lines[2]["four_card_bonus"] == ("lose", -100)  # a pair of kings: no Pennsylvania win
     check_round_trip(rnd)
+
+
+def _the_procedure(step: Step) -> Event:
+    """The one dealer-audience ``irregularity_procedure`` of a step."""
+    [procedure] = [e for e in step.events if e.kind == "irregularity_procedure"]
+    assert procedure.audience == "dealer"
+    return procedure
+
+
+@pytest.mark.parametrize(
+    "fault, section, with_dealt",
+    [
+        (Fault.TWO_FACE_UP_CARDS, "§684a.13(a)", False),
+        (Fault.MISDEAL, "§684a.13(c)", False),
+        (Fault.JAM, "§684a.13(f)", True),
+    ],
+)
+def test_a_void_of_the_deal_tells_the_dealer_its_procedure(
+    fault: Fault, section: str, with_dealt: bool
+) -> None:
+    """§684a.13(a), (c), (f): the dealer is told what to do with the cards, in the
+    regulation's words, as Crazy 4 Poker's and Five Card Hi-Lo's dealers are; the public
+    never sees it."""
+    _, rnd, ledger = _all_phases()[1]
+    step = ledger.add(rnd.deal([fault]))
+    assert rnd.phase is Phase.VOID
+    procedure = _the_procedure(step).data
+    assert procedure["reason"] == rnd.void_reason
+    assert procedure["section"] == section
+    assert procedure["reshuffle"] is True and procedure["remove_deck"] is False
+    assert procedure["reshuffle_with_dealt"] is with_dealt  # §684a.13(f) only
+    assert "all wagers returned to the players" in procedure["words"]
+    assert procedure["words"] == CONSEQUENCES[Irregularity(rnd.void_reason)].words
+
+
+def test_a_stub_miscount_tells_the_dealer_to_remove_the_deck() -> None:
+    """§684a.10(f): the count is wrong and nothing was misdealt: the entire deck leaves."""
+    _, rnd, ledger = _all_phases()[2]
+    rnd.stub.pop()
+    procedure = _the_procedure(ledger.add(rnd.void("stub_miscount"))).data
+    assert procedure["section"] == "§684a.10(f)" and procedure["remove_deck"] is True
+    assert "entire deck removed from the table" in procedure["words"]
+
+
+def test_a_void_that_is_no_irregularity_tells_the_dealer_to_reshuffle() -> None:
+    """The table closing is no irregularity of §684a.13: a reshuffle, no section."""
+    rnd = opened()
+    procedure = _the_procedure(rnd.void("table_closed", {"why": "test"})).data
+    assert procedure == {"reason": "table_closed", "reshuffle": True, "remove_deck": False}
+
+
+def test_a_dealer_card_exposed_tells_the_dealer_its_procedure() -> None:
+    """§684a.13(d): the main game void, the cards reshuffled; the optional wagers settled."""
+    _, rnd, ledger = _all_phases()[1]
+    step = ledger.add(rnd.deal([Fault.DEALER_CARD_EXPOSED]))
+    assert rnd.main_game_void
+    procedure = _the_procedure(step).data
+    assert procedure["reason"] == "dealer_card_exposed" and procedure["section"] == "§684a.13(d)"
+    assert procedure["reshuffle"] is True and procedure["remove_deck"] is False
+    assert "Ante, Odds and Raise Wagers returned" in procedure["words"]
+    assert "All-Six Bonus Wagers are settled" in procedure["words"]
+
+
+def test_every_irregularity_says_what_the_dealer_does() -> None:
+    """Each §684a.13 irregularity (and §684a.5(b), §684a.10(f)) has its section and words;
+    every void reason that is one names it."""
+    assert {c.section for c in CONSEQUENCES.values()} >= {f"§684a.13({x})" for x in "abcdefg"} | {
+        "§684a.5(b)",
+        "§684a.10(f)",
+    }
+    assert all(c.words for c in CONSEQUENCES.values())
+    named = {r: v.irregularity for r, v in VOID_REASONS.items() if v.irregularity is not None}
+    assert set(named) == {"face_up_cards", "wrong_card_count", "shoe_jam", "stub_miscount"}
+    assert all(str(i) == r for r, i in named.items())
 
 
 def test_open_refuses_a_shoe_with_a_card_twice() -> None:

@@ -87,6 +87,18 @@ def test_shoe_faults_void_the_round_and_return_every_stake(
     assert void.data["evidence"]["faults"] == [fault]  # what the shoe did, as recorded
     assert void.actor == "dealer:dealer"  # who dealt it
     assert not SettlementLine.objects.filter(round=row).exists()
+    # The dealer is told what to do with the cards, in §684a.13's words; the players are not.
+    [procedure] = events_of(row, "irregularity_procedure")
+    assert procedure.audience == "dealer" and procedure.data["reason"] == reason
+    assert (
+        procedure.data["section"]
+        == {
+            "face_up_cards": "§684a.13(a)",
+            "wrong_card_count": "§684a.13(c)",
+            "shoe_jam": "§684a.13(f)",
+        }[reason]
+    )
+    assert procedure.data["reshuffle"] is True and "reshuffled" in procedure.data["words"]
     verifies(row)
     # The shoe is whole again for the next round: a new shuffle of 52.
     game.open()
@@ -185,6 +197,9 @@ def test_dealer_card_exposed_returns_the_main_game_and_settles_the_optional_wage
     [exposed] = events_of(row, "dealer_card_exposed")
     assert exposed.data["card"] in codes(rnd.dealer_cards)
     assert exposed.data["evidence"] == {"faults": ["dealer_card_exposed"]}
+    [procedure] = events_of(row, "irregularity_procedure")
+    assert procedure.audience == "dealer" and procedure.data["section"] == "§684a.13(d)"
+    assert procedure.data["reshuffle"] is True
     lines = {(s.box, s.wager): s for s in SettlementLine.objects.filter(round=row)}
     for key in ((1, "ante"), (1, "odds"), (3, "ante"), (3, "odds")):
         assert (lines[key].outcome, lines[key].net) == ("void", 0)
@@ -270,6 +285,8 @@ def test_a_stub_that_counts_wrong_voids_the_round(
     assert (row.phase, row.void_reason) == ("void", "stub_miscount")  # §684a.10(f)
     [void] = events_of(row, "round_void")
     assert void.data["evidence"] == {"count": 51}
+    [procedure] = events_of(row, "irregularity_procedure")
+    assert procedure.audience == "dealer" and procedure.data["remove_deck"] is True
     assert balance(alice) == START and balance(bob) == START
     # ... and the round record no longer matches its committed shoe: verify_round says so.
     report = audit.verify_round(row.pk)
