@@ -15,12 +15,13 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
 from table import ledger, services
-from table.games import default_game
+from table.games import default_game, register, unregister
 from table.games import game as game_named
 from table.games.base import DECIDE, Actor
 from table.games.cards import parse_card
 from table.models import Account, DealerAssignment, Round, RulesSubmission, Seat, Table
 from tests.conftest import SeededSource
+from tests.platform.ante_pair import ENTRY as TEST_GAME
 
 User = get_user_model()
 START = 10_000_00  # every test player starts with $10,000
@@ -75,6 +76,15 @@ def seeded_shoe(monkeypatch: pytest.MonkeyPatch) -> SeededSource:
     source = SeededSource(20261121)
     monkeypatch.setattr(services.dealing, "RANDOM", source)
     return source
+
+
+@pytest.fixture(scope="module")
+def the_tests_own_game() -> Iterator[None]:
+    """The tests' own game (tests/platform/ante_pair) registered for a module whose tests run
+    at every game (tests/services/tables.py ``EVERY_GAME``), taken off again after it."""
+    register(TEST_GAME)
+    yield
+    unregister(TEST_GAME.name)
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ from django.contrib.auth.models import Permission
 from django.db import transaction
 
 from table import audit, ledger, meters, services
+from table.games import ENTRIES
 from table.games import game as game_named
-from table.games.base import VOID, Actor
+from table.games.base import BET, FINISHED_PHASES, VOID, Actor, Amount
 from table.models import (
     DealerAssignment,
     ProgressiveMeter,
@@ -23,10 +24,16 @@ from table.models import (
     RulesSubmission,
     Table,
 )
+from tests.platform.ante_pair import ENTRY as TEST_GAME
 
 from .conftest import balance, make_player
 
 User = get_user_model()
+
+#: Every game the registry finds, and the tests' own (tests/platform/ante_pair): a platform
+#: test over these covers a game added later too (a module that uses it registers the tests'
+#: own game with conftest's ``the_tests_own_game``).
+EVERY_GAME = sorted({*ENTRIES, TEST_GAME.name})
 
 
 def make_table(name: str, game: Any, **choices: Any) -> tuple[Table, Any]:
@@ -48,6 +55,38 @@ def state(table: Table) -> Any:
     table.refresh_from_db()
     row = Round.objects.get(pk=table.current_round_id)
     return game_named(row.game).from_dict(row.state)
+
+
+def required_stake(table: Table, user: Any, box: int) -> Amount:
+    """The wager a box's bet needs (an Ante), as the player's bet move offers it now."""
+    [bet] = [
+        m
+        for m in game_named(table.rules.game).moves(state(table), Actor.player(user.username))
+        if m.name == BET and m.box == box
+    ]
+    return next(a for a in bet.amounts if a.required)
+
+
+def play_out(table: Table, dealer: Any, players: tuple[Any, ...]) -> None:
+    """A dealt round to its end as the consoles would play it: each player's moves in turn
+    (a choice that stays in the hand, not a fold: what the move offers first otherwise),
+    then the reveal and the settlement."""
+    g = game_named(table.rules.game)
+    for _ in range(50):
+        due = [
+            (user, move)
+            for user in players
+            for move in g.moves(state(table), Actor.player(user.username))
+            if move.choices
+        ]
+        if not due:
+            break
+        user, move = due[0]
+        choice = next((c for c in move.choices if "fold" not in c.label.lower()), move.choices[0])
+        services.act(table.pk, user, move.name, move.box or 1, dict(choice.args))
+    services.reveal(table.pk, dealer)
+    services.settle(table.pk, dealer)
+    assert g.status(state(table)).phase in FINISHED_PHASES
 
 
 def snapshot(table: Table, *users: Any) -> tuple[Any, ...]:

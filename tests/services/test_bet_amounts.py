@@ -1,7 +1,9 @@
 """Bets the server refuses before any game sees them (issue 28, bugs 4 and 5): a bet of no
 wager (an Ante of 0 was taken as "take my wagers back" and the log said so), a withdrawal of
 nothing, and an amount that is not a whole number of the table's betting unit (5.005 placed
-$5.01). Each refusal says why and changes nothing."""
+$5.01). Each refusal says why and changes nothing. At a table of every registered game (and
+the tests' own), under its default rules with its meters linked; amounts from the wager its
+bet move requires (its Ante)."""
 
 from __future__ import annotations
 
@@ -10,35 +12,40 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from table import meters, services
-from table.demo import make_user
+from table import services
+from table.demo import link_meters, make_user
+from table.games import game as game_named
 from table.models import RoundEvent, RulesSubmission
 from table.services import place_bets, withdraw_bets
-from tests.games.crazy_4_poker.services.test_at_table import C4P
-from tests.games.five_card_hi_lo.services.test_at_table import HILO
-from tests.services.tables import make_table, refused
+from tests.services.tables import EVERY_GAME, make_table, refused, required_stake
 
 from .conftest import make_player
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("the_tests_own_game")]
+
+#: The other betting unit a submission chooses: $5.
+FIVE = 500
 
 
-@pytest.fixture(params=["crazy_4_poker", "five_card_hi_lo"])
+@pytest.fixture(params=EVERY_GAME)
 def table_open(request: pytest.FixtureRequest) -> Any:
-    g = C4P if request.param == "crazy_4_poker" else HILO
-    table, dealer = make_table(request.param, g)
-    if g is C4P:
-        meters.create_meter("five card A", "five_card", "A", 100, [table])
-        meters.create_meter("hand bonus", "hand_bonus", "", 100, [table])
+    table, dealer = make_table(request.param, game_named(request.param))
+    link_meters(table, table.rules)
     alice = make_player("alice")
     services.sit(table.pk, alice, 1)
     services.open_betting(table.pk, dealer)
     return table, alice
 
 
+def _whole(cents: int) -> int:
+    """The first whole-dollar amount from ``cents`` up."""
+    return -(-cents // 100) * 100
+
+
 def test_an_ante_of_nothing_is_refused_with_words(table_open: Any) -> None:
     table, alice = table_open
-    for wagers in ({"ante": 0}, {}):
+    ante = required_stake(table, alice, 1)
+    for wagers in ({ante.arg: 0}, {}):
         refused(
             "no_wager", table, (alice,), lambda w=wagers: services.act(table.pk, alice, "bet", 1, w)
         )
@@ -47,7 +54,7 @@ def test_an_ante_of_nothing_is_refused_with_words(table_open: Any) -> None:
         "bad_amount",
         table,
         (alice,),
-        lambda: services.act(table.pk, alice, "bet", 1, {"ante": -500}),
+        lambda: services.act(table.pk, alice, "bet", 1, {ante.arg: -ante.low}),
     )
     # Nothing on the box: nothing to take back, and no "took the wagers back" line.
     refused(
@@ -58,45 +65,73 @@ def test_an_ante_of_nothing_is_refused_with_words(table_open: Any) -> None:
 
 def test_amounts_are_whole_betting_units(table_open: Any) -> None:
     table, alice = table_open
-    # Whole dollars by default: $5.01 (what 5.005 rounded to) is refused, with the unit.
+    ante = required_stake(table, alice, 1)
+    least = _whole(ante.low)  # $5.00 at the default limits
+    # Whole dollars by default: a cent more (what 5.005 rounded to) is refused, with the unit.
     refused(
-        "bad_unit", table, (alice,), lambda: services.act(table.pk, alice, "bet", 1, {"ante": 501})
+        "bad_unit",
+        table,
+        (alice,),
+        lambda: services.act(table.pk, alice, "bet", 1, {ante.arg: least + 1}),
     )
-    services.act(table.pk, alice, "bet", 1, {"ante": 500})
-    # A submission that says otherwise: bets in $5 units.
-    RulesSubmission.objects.filter(pk=table.rules_id).update(betting_unit=500)
+    services.act(table.pk, alice, "bet", 1, {ante.arg: least})
+    # A submission that says otherwise: bets in $5 units ($6.00 refused, $10.00 taken).
+    dollars = range(least + 100, ante.high + 1, 100)
+    off = next(a for a in dollars if a % FIVE)
+    on = next(a for a in dollars if a > off and a % FIVE == 0)
+    RulesSubmission.objects.filter(pk=table.rules_id).update(betting_unit=FIVE)
     refused(
-        "bad_unit", table, (alice,), lambda: services.act(table.pk, alice, "bet", 1, {"ante": 600})
+        "bad_unit",
+        table,
+        (alice,),
+        lambda: services.act(table.pk, alice, "bet", 1, {ante.arg: off}),
     )
-    services.act(table.pk, alice, "bet", 1, {"ante": 1000})
+    services.act(table.pk, alice, "bet", 1, {ante.arg: on})
     services.act(table.pk, alice, "withdraw", 1)
     assert RoundEvent.objects.filter(table=table, kind="wagers_withdrawn").count() == 1
 
 
-def test_four_card_frenzy_commands_keep_the_same_rules(table: Any, dealer: Any) -> None:
-    """Four Card Frenzy's own bet and withdraw commands (the chips' path) check the same."""
-    alice = make_player("fcf-alice")
-    services.sit(table.pk, alice, 1)
-    services.open_betting(table.pk, dealer)
-    refused("bad_unit", table, (alice,), lambda: place_bets(table.pk, alice, 1, {"ante": 10_50}))
+def test_the_bet_and_withdraw_commands_keep_the_same_rules(table_open: Any) -> None:
+    """The bet and withdraw commands (the chips' path, not a move) check the same."""
+    table, alice = table_open
+    ante = required_stake(table, alice, 1)
+    twice = 2 * _whole(ante.low)  # $10.00 at the default limits
+    refused(
+        "bad_unit", table, (alice,), lambda: place_bets(table.pk, alice, 1, {ante.arg: twice + 50})
+    )
     refused("nothing_to_withdraw", table, (alice,), lambda: withdraw_bets(table.pk, alice, 1))
-    place_bets(table.pk, alice, 1, {"ante": 10_00})
+    place_bets(table.pk, alice, 1, {ante.arg: twice})
     withdraw_bets(table.pk, alice, 1)
 
 
-def test_the_admin_form_takes_a_unit_and_holds_the_limits_to_it() -> None:
+@pytest.mark.parametrize("name", EVERY_GAME)
+def test_the_admin_form_takes_a_unit_and_holds_the_limits_to_it(name: str) -> None:
+    """Each wager limit (a ``cents`` choice named ``*_min`` or ``*_max``) must be a whole
+    number of the unit: the first limit moved $2 off ($7.00 for a $5.00 Ante minimum) is
+    refused, saying so; every limit up to the next whole unit is saved."""
+    limits = [
+        f.name
+        for f in game_named(name).rules_fields()
+        if f.kind == "cents" and f.name.endswith(("_min", "_max"))
+    ]
+    assert limits, f"{name} has no wager limits to hold to a unit"
     client = Client()
     client.force_login(make_user("boss", staff=True))
-    page = client.get("/admin/table/rulessubmission/add/", {"game": "crazy_4_poker"})
+    add = f"/admin/table/rulessubmission/add/?game={name}"
+    page = client.get("/admin/table/rulessubmission/add/", {"game": name})
     assert 'name="betting_unit"' in page.content.decode()
     form = page.context["adminform"].form
     data = {k: form[k].value() for k in form.fields}
     data = {k: ("" if v is None else v) for k, v in data.items() if v is not False}
-    data.update(name="five dollar units", game="crazy_4_poker", betting_unit="5.00", ante_min="7")
-    page = client.post("/admin/table/rulessubmission/add/?game=crazy_4_poker", data)
+    cents = {k: round(float(data[k]) * 100) for k in limits if data[k] != ""}
+    first = next(iter(cents))
+    data.update(name="five dollar units", game=name, betting_unit="5.00")
+    data[first] = f"{(cents[first] + 200) / 100:.2f}"
+    page = client.post(add, data)
     assert page.status_code == 200
     assert "Not a whole number of the betting unit ($5.00)" in page.content.decode()
-    data.update(ante_min="10", queens_up_min="5", six_card_bonus_min="5")
-    page = client.post("/admin/table/rulessubmission/add/?game=crazy_4_poker", data)
+    data.update({k: f"{-(-v // FIVE) * FIVE / 100:.2f}" for k, v in cents.items()})
+    data[first] = f"{-(-(cents[first] + 200) // FIVE) * FIVE / 100:.2f}"
+    page = client.post(add, data)
     assert page.status_code == 302, page.context["adminform"].form.errors
-    assert RulesSubmission.objects.get(name="five dollar units").betting_unit == 500
+    assert RulesSubmission.objects.get(name="five dollar units").betting_unit == FIVE

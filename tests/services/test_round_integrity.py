@@ -1,6 +1,8 @@
-"""No round can be stuck (issue 23): a round the live table settles, it settles to the cent of
-``manage.py settle_round`` for the stored round; the shared meters a round depends on cannot
-change under it."""
+"""No round can be stuck (issue 23): what a round depends on is fixed for that round. The
+shared meters a round depends on cannot change under it, nor the name it pays a player by, at
+a table of every registered game (and the tests' own) under its default rules. A round
+settled to the cent of ``manage.py settle_round``: each game's own
+(tests/games/<game>/services/test_round_integrity.py)."""
 
 from __future__ import annotations
 
@@ -8,136 +10,21 @@ from typing import Any
 
 import pytest
 from django.db import transaction
+from django.utils.html import escape
 
-from table import audit, integrity, ledger, meters, services
-from table.games import settle_one
-from table.games.cards import parse_card
-from table.models import MeterEvent, ProgressiveMeter, Round
-from tests.games.crazy_4_poker.services.test_at_table import C4P
-from tests.services.tables import books_balance, make_table, state
+from table import integrity, meters, services
+from table.demo import link_meters
+from table.games import ENTRIES, game
+from table.games.base import BET, Actor
+from table.models import ProgressiveMeter, Round, Table
+from tests.services.tables import EVERY_GAME, books_balance, make_table, play_out, state
 
-from .conftest import START, StackedSource, balance, make_player
+from .conftest import make_player
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("the_tests_own_game")]
 
-#: Box 1 a straight flush in hearts, box 2 eight high, the dealer a royal flush in clubs.
-JACKPOT_SHOE = (
-    ["9H", "TH", "JH", "QH", "KH"] + ["2S", "3S", "6D", "7D", "8D"] + ["AC", "KC", "QC", "JC", "TC"]
-)
-
-
-def standing(meter: ProgressiveMeter) -> dict[str, int]:
-    meter.refresh_from_db()
-    return {"amount": meter.amount, "reserve": meter.reserve}
-
-
-def play1x(table: Any, user: Any, box: int) -> None:
-    from table.games.base import Actor
-
-    [move] = [m for m in C4P.moves(state(table), Actor.player(user.username)) if m.box == box]
-    services.act(table.pk, user, move.name, box, move.choices[1].args)
-
-
-def test_the_dealer_s_jackpot_with_a_box_s_own_hit_between_its_shares_settles(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The audit's reproduction: the dealer's royal flush shares the hand-bonus meter between
-    boxes 2 and 1 (§657a.12(f)(2)) and box 1, settled between those shares (§657a.11(c): box 6
-    first), also wins a percentage of it on its own straight flush. The live table settles it,
-    to the cent of ``settle_round`` for the stored round; so does the house's clean-up."""
-    for clear in (False, True):
-        table, dealer = make_table(f"C4P jackpot {clear}", C4P)
-        linked = {
-            "five_card": meters.create_meter(
-                f"five card A {clear}", "five_card", "A", 100, [table]
-            ),
-            "hand_bonus": meters.create_meter(
-                f"hand bonus {clear}", "hand_bonus", "", 100, [table]
-            ),
-        }
-        monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(JACKPOT_SHOE))
-        alice, bob = make_player(f"alice{clear}"), make_player(f"bob{clear}")
-        services.sit(table.pk, alice, 1)
-        services.sit(table.pk, bob, 2)
-        services.open_betting(table.pk, dealer)
-        wagers = {"ante": 5_00, "hand_bonus_player": 1_00, "hand_bonus_dealer": 1_00}
-        services.act(table.pk, alice, "bet", 1, wagers)
-        services.act(table.pk, bob, "bet", 2, {"ante": 5_00, "hand_bonus_dealer": 1_00})
-        before = {kind: standing(m) for kind, m in linked.items()}
-        services.no_more_bets(table.pk, dealer)
-        services.deal(table.pk, dealer)
-        play1x(table, alice, 1)
-        play1x(table, bob, 2)
-        services.reveal(table.pk, dealer)
-        if clear:
-            services.fail_unfinished_round(table.pk)
-        else:
-            services.settle(table.pk, dealer)
-        row = Round.objects.get(pk=state_row(table))
-        assert row.phase == "settled"
-        wanted = settle_one(
-            {
-                "game": "crazy_4_poker",
-                "rules": {
-                    "queens_up_paytable": "A",
-                    "progressive": {"type": "five_card", "paytable": "A", "wager": 100},
-                    "hand_bonus": {"wager": 100},
-                    "six_card_bonus_paytable": "A",
-                },
-                "meters": before,
-                "dealer": JACKPOT_SHOE[10:],
-                "boxes": [
-                    {
-                        "box": 1,
-                        "player": alice.username,
-                        "cards": JACKPOT_SHOE[:5],
-                        "wagers": {
-                            "ante": 500,
-                            "super_bonus": 500,
-                            "play": 500,
-                            "hand_bonus": 100,
-                            "hand_bonus_on": "both",
-                        },
-                    },
-                    {
-                        "box": 2,
-                        "player": bob.username,
-                        "cards": JACKPOT_SHOE[5:10],
-                        "wagers": {
-                            "ante": 500,
-                            "super_bonus": 500,
-                            "play": 500,
-                            "hand_bonus": 100,
-                            "hand_bonus_on": "dealer",
-                        },
-                    },
-                ],
-            }
-        )
-        # Box 1's own straight flush won a percentage of a meter the jackpot had just reset:
-        # less than its $1 stake, so a loss (the outcome follows the net), whose row still
-        # says what the hand hit.
-        [box1] = [b for b in wanted["boxes"] if b["box"] == 1]
-        own = box1["wagers"]["hand_bonus_player"]
-        assert own["net"] < 0 and own["outcome"] == "lose"
-        assert integrity.outcome_problems(wanted) == []
-        lines = {
-            (b["box"], r["wager"]): r for b in row.state["results"]["boxes"] for r in b["results"]
-        }
-        assert lines[1, "hand_bonus_player"]["outcome"] == "lose"
-        assert balance(alice) - START == wanted["players"][alice.username]["net"]
-        assert balance(bob) - START == wanted["players"][bob.username]["net"]
-        for kind, meter in linked.items():
-            got = standing(meter)
-            assert got == {k: wanted["meters"][kind][k] for k in ("amount", "reserve")}
-        paid = MeterEvent.objects.filter(round=row, kind=MeterEvent.HIT)
-        assert (
-            sum(e.paid for e in paid if e.meter.kind == "hand_bonus")
-            == (wanted["meters"]["hand_bonus"]["paid"])
-        )
-        books_balance(table)
-        assert audit.verify_round(row.pk).problems == []
-        assert ledger.verify() == []
+#: The registered games whose default rules need shared meters.
+METERED = sorted(n for n in ENTRIES if game(n).meters(game(n).default_rules()))
 
 
 def state_row(table: Any) -> int:
@@ -145,47 +32,66 @@ def state_row(table: Any) -> int:
     return int(table.current_round_id)
 
 
-# --- what a round depends on is fixed for that round ----------------------------------------------
-
-
-def _c4p_round_after_no_more_bets(
-    monkeypatch: pytest.MonkeyPatch,
-) -> tuple[Any, Any, dict[str, ProgressiveMeter], Any]:
-    table, dealer = make_table("C4P links", C4P)
-    linked = {
-        "five_card": meters.create_meter("five card A", "five_card", "A", 100, [table]),
-        "hand_bonus": meters.create_meter("hand bonus", "hand_bonus", "", 100, [table]),
-    }
-    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(JACKPOT_SHOE))
+def round_after_no_more_bets(name: str) -> tuple[Table, Any, list[ProgressiveMeter], Any]:
+    """A table of the game ``name`` with its meters linked, alice's box 1 betting each wager
+    its bet move offers at its least (what feeds every meter), betting closed."""
+    g = game(name)
+    table, dealer = make_table(f"{g.title} links", g)
+    link_meters(table, table.rules)
+    linked = list(ProgressiveMeter.objects.filter(tables=table).order_by("pk"))
     alice = make_player("alice")
     services.sit(table.pk, alice, 1)
     services.open_betting(table.pk, dealer)
-    services.act(table.pk, alice, "bet", 1, {"ante": 5_00, "progressive": 1_00})
+    [bet] = [
+        m
+        for m in g.moves(state(table), Actor.player(alice.username))
+        if m.name == BET and m.box == 1
+    ]
+    services.act(table.pk, alice, BET, 1, {a.arg: a.low for a in bet.amounts})
     services.no_more_bets(table.pk, dealer)
     return table, dealer, linked, alice
 
 
+def in_play(table: Table) -> str:
+    """How the admin names the table's round in play."""
+    return f"{escape(table.name)}&#x27;s round 1"
+
+
+def unlinked(meter: ProgressiveMeter) -> dict[str, Any]:
+    """The meter's admin form, posted with no table."""
+    return {
+        "name": meter.name,
+        "meter": f"{meter.kind}|{meter.paytable}",
+        "wager": str(meter.wager),
+        "tables": [],
+    }
+
+
+@pytest.mark.parametrize("name", METERED)
 def test_the_admin_refuses_to_unlink_a_meter_from_a_table_with_a_round_in_play(
-    client: Any, staff: Any, monkeypatch: pytest.MonkeyPatch
+    client: Any, staff: Any, name: str
 ) -> None:
     """Unlinking after "no more bets" left the round unsettleable (``bad_meters``, the
     dealer's hand face up): the admin now refuses it, saying why, and the round settles."""
-    table, dealer, linked, alice = _c4p_round_after_no_more_bets(monkeypatch)
+    table, dealer, linked, alice = round_after_no_more_bets(name)
     client.force_login(staff)
-    meter = linked["five_card"]
-    response = client.post(
-        f"/admin/table/progressivemeter/{meter.pk}/change/",
-        {"name": meter.name, "meter": "five_card|A", "wager": "100", "tables": []},
-    )
+    meter = linked[0]
+    response = client.post(f"/admin/table/progressivemeter/{meter.pk}/change/", unlinked(meter))
     page = response.content.decode()
     assert response.status_code == 200, page[:500]
-    assert "C4P links&#x27;s round 1 (closed) is in play" in page
+    assert f"{in_play(table)} (closed) is in play" in page
     assert "stay linked until it is settled or void" in page
     assert list(meter.tables.all()) == [table]
     # Adding a meter to that table now is refused too (the round was opened without it).
+    last = linked[-1]
     response = client.post(
         "/admin/table/progressivemeter/add/",
-        {"name": "Hand bonus 2", "meter": "hand_bonus|", "wager": "500", "tables": [table.pk]},
+        {
+            "name": f"{last.name} 2",
+            "meter": f"{last.kind}|{last.paytable}",
+            "wager": "500",
+            "tables": [table.pk],
+        },
     )
     assert response.status_code == 200 and "is in play" in response.content.decode()
     # Whatever makes the change, not only the admin.
@@ -194,106 +100,27 @@ def test_the_admin_refuses_to_unlink_a_meter_from_a_table_with_a_round_in_play(
     assert info.value.code == "round_in_play"
     with pytest.raises(meters.MeterError), transaction.atomic():
         table.progressive_meters.clear()
-    assert sorted(m.kind for m in ProgressiveMeter.objects.filter(tables=table)) == [
-        "five_card",
-        "hand_bonus",
-    ]
+    assert sorted(m.kind for m in ProgressiveMeter.objects.filter(tables=table)) == sorted(
+        m.kind for m in linked
+    )
     services.deal(table.pk, dealer)
-    play1x(table, alice, 1)
-    services.reveal(table.pk, dealer)
-    services.settle(table.pk, dealer)
+    play_out(table, dealer, (alice,))
     assert Round.objects.get(pk=state_row(table)).phase == "settled"
     # Between rounds the links change as before.
-    response = client.post(
-        f"/admin/table/progressivemeter/{meter.pk}/change/",
-        {"name": meter.name, "meter": "five_card|A", "wager": "100", "tables": []},
-    )
+    response = client.post(f"/admin/table/progressivemeter/{meter.pk}/change/", unlinked(meter))
     assert response.status_code == 302
     assert list(meter.tables.all()) == []
     books_balance(table)
 
 
-# --- the table game system's draws at a stacked table ---------------------------------------------
-
-#: Box 1 nine high, box 2 queen high, the dealer king high: no meter pays.
-PLAIN_SHOE = (
-    ["9H", "4C", "7D", "2S", "JC"] + ["3H", "5C", "8D", "TS", "QC"] + ["KS", "6H", "2C", "4D", "9S"]
-)
-
-
-def _drawing_table(monkeypatch: pytest.MonkeyPatch, name: str) -> tuple[Any, Any, Any, Any, Any]:
-    """A Crazy 4 Poker table whose rules draw the Magic Card and the Lucky Bonus half the
-    time, its hand-bonus meter linked, and the stacked shoe; betting open, alice on box 1 with
-    both hand-bonus wagers, bob on box 2 with the Ante only."""
-    table, dealer = make_table(
-        name, C4P, magic_card_probability="1/2", lucky_bonus_probability="1/2"
-    )
-    for kind, paytable in (("five_card", "A"), ("hand_bonus", "")):
-        meters.create_meter(f"{name} {kind}", kind, paytable, 100, [table])
-    source = StackedSource(PLAIN_SHOE)
-    monkeypatch.setattr(services.dealing, "RANDOM", source)
-    alice, bob = make_player(f"alice-{name}"), make_player(f"bob-{name}")
-    services.sit(table.pk, alice, 1)
-    services.sit(table.pk, bob, 2)
-    services.open_betting(table.pk, dealer)
-    wagers = {"ante": 5_00, "hand_bonus_player": 1_00, "hand_bonus_dealer": 1_00}
-    services.act(table.pk, alice, "bet", 1, wagers)
-    services.act(table.pk, bob, "bet", 2, {"ante": 5_00})
-    services.no_more_bets(table.pk, dealer)
-    # The deal's draws: the Magic Card triggered (0 of 2) and drawn as box 1's 9H; the Lucky
-    # Bonus triggered and drawn as position 1 (box 1).
-    source.script(0, parse_card("9H"), 0, 0)
-    services.deal(table.pk, dealer)
-    return table, dealer, source, alice, bob
-
-
-def test_a_stacked_table_draws_the_magic_card_and_lucky_bonus_and_pays_them(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    table, dealer, source, alice, bob = _drawing_table(monkeypatch, "C4P draws")
-    assert source.draws == []  # every scripted draw was taken by the deal
-    rnd = state(table)
-    assert (rnd.magic_card, rnd.lucky_position) == (parse_card("9H"), 1)
-    play1x(table, alice, 1)
-    play1x(table, bob, 2)
-    services.reveal(table.pk, dealer)
-    services.settle(table.pk, dealer)
-    row = Round.objects.select_related("table").get(pk=state_row(table))
-    document = C4P.contract_round(C4P.from_dict(row.state))
-    assert document is not None
-    assert (document["magic_card"], document["lucky_position"]) == ("9H", 1)
-    answer = settle_one(document)
-    [box1] = [b for b in answer["boxes"] if b["box"] == 1]
-    # §657a.12(f)(3): 20 for 1 and 5 for 1 on the $1 player-hand wager, on top of its result.
-    assert box1["bonuses"] == {"magic_card": 20_00, "lucky_bonus": 5_00}
-    assert balance(alice) - START == answer["players"][alice.username]["net"]
-    assert integrity.round_problems(row) == []
-    books_balance(table)
-
-
-def test_a_void_after_the_draws_pays_no_bonus_and_takes_the_increments_back(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    table, dealer, _, alice, bob = _drawing_table(monkeypatch, "C4P draws void")
-    assert state(table).magic_card == parse_card("9H")
-    hand_bonus = ProgressiveMeter.objects.get(tables=table, kind="hand_bonus")
-    fed = MeterEvent.objects.get(meter=hand_bonus, kind=MeterEvent.INCREMENT)
-    services.fail_unfinished_round(table.pk)  # the house gives the round up before the reveal
-    row = Round.objects.select_related("table").get(pk=state_row(table))
-    assert row.phase == "void"
-    assert balance(alice) == START and balance(bob) == START
-    assert standing(hand_bonus) == {"amount": fed.amount_before, "reserve": fed.reserve_before}
-    assert integrity.round_problems(row) == []
-    books_balance(table)
-
-
+@pytest.mark.parametrize("name", EVERY_GAME)
 def test_a_player_with_wagers_in_a_round_in_play_keeps_the_name_it_pays(
-    client: Any, staff: Any, monkeypatch: pytest.MonkeyPatch
+    client: Any, staff: Any, name: str
 ) -> None:
     """A round pays its boxes by username: renamed mid-round, the settlement found no such
     player and the round could not settle. The rename is refused while the round is in play,
     in the admin (saying why) and from anywhere else."""
-    table, dealer, _, alice = _c4p_round_after_no_more_bets(monkeypatch)
+    table, dealer, _, alice = round_after_no_more_bets(name)
     client.force_login(staff)
     page = client.get(f"/admin/auth/user/{alice.pk}/change/")
     assert page.status_code == 200
@@ -313,7 +140,7 @@ def test_a_player_with_wagers_in_a_round_in_play_keeps_the_name_it_pays(
     response = client.post(f"/admin/auth/user/{alice.pk}/change/", data)
     text = response.content.decode()
     assert response.status_code == 200, text[:300]
-    assert "which pays them by this name" in text and "C4P links&#x27;s round 1" in text
+    assert "which pays them by this name" in text and in_play(table) in text
     alice.refresh_from_db()
     assert alice.username == "alice"
     with pytest.raises(integrity.RoundInPlay), transaction.atomic():
@@ -321,9 +148,7 @@ def test_a_player_with_wagers_in_a_round_in_play_keeps_the_name_it_pays(
         user.username = "alice3"
         user.save()
     services.deal(table.pk, dealer)
-    play1x(table, alice, 1)
-    services.reveal(table.pk, dealer)
-    services.settle(table.pk, dealer)
+    play_out(table, dealer, (alice,))
     # Once the round is over the name may change.
     user = type(alice).objects.get(pk=alice.pk)
     user.username = "alice4"
