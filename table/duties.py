@@ -247,13 +247,15 @@ def _assigned_tables(user_ids: Any) -> dict[int, list[str]]:
     return found
 
 
-def clash(user: User) -> str | None:
+def clash(user: User, credits: bool | None = None) -> str | None:
     """Why this user's duties clash right now (assigned to deal and able to credit), read
     from the database, not from permissions cached on ``user``: what a superuser changed a
-    moment ago counts at the next action. None when they do not."""
+    moment ago counts at the next action. None when they do not. ``credits``: whether
+    they may credit, as the caller just read it from the database (a dealer command's
+    locked read); None: asked here."""
     # Whether they may credit first: one EXISTS, False for every dealer whose duties are
     # apart (this runs with each dealer command), where their assignments are many rows.
-    if not may_credit(user.pk):
+    if not (may_credit(user.pk) if credits is None else credits):
         return None
     tables = _assigned_tables([user.pk]).get(user.pk)
     if not tables:

@@ -191,7 +191,8 @@ def insert_many(
 def locked_read(vendor: str, table_columns: tuple[str, ...], rules_columns: tuple[str, ...]) -> str:
     """A command's read under the table's lock (table/services/command.py): the table row,
     its Rules Submission, the answer to the idempotency key, the current round, the seats,
-    the dealers assigned and the actor's player session, in one round trip. On PostgreSQL
+    the dealers assigned, whether the dealer running it may credit, and the actor's player
+    session, in one round trip. On PostgreSQL
     two statements travel together: the first waits for the row lock, the second reads (at
     READ COMMITTED a statement that waited for a lock would see the other tables as they
     were when it started waiting)."""
@@ -237,6 +238,11 @@ def locked_read(vendor: str, table_columns: tuple[str, ...], rules_columns: tupl
         f"JOIN {users} du ON du.id = d.dealer_id WHERE d.table_id = t.id), "
         # The player session the command came in, if it is the actor's (player protection,
         # table/protection/guard.py): when it ended, its last activity and reality check.
+        # Whether the dealer running the command (by username; none for a player's) may
+        # credit accounts now: the duties check of every dealer command (table/duties.py
+        # ``clash``) rides the locked read instead of a statement of its own.
+        f"(SELECT CASE WHEN {credits('cu')} THEN 1 ELSE 0 END FROM {users} cu "
+        "WHERE cu.username = %s), "
         f"(SELECT {session_row} FROM {table(PlayerSession)} ps "
         f"JOIN {users} pu ON pu.id = ps.user_id WHERE ps.id = %s AND pu.username = %s) "
         f"FROM {table(Table)} t "
@@ -487,17 +493,16 @@ def session_add(changes: dict[int, tuple[int, int]]) -> str:
 
 
 @lru_cache(maxsize=2)
-def may_credit(vendor: str) -> str:
-    """Whether a user may credit accounts now: active, and a superuser or holding the
-    permission directly or through a group (:func:`table.duties._credit_query`, the same
-    test as one statement: every dealer command asks it, table/duties.py ``clash``).
-    Parameters: user id, the permission's codename and app label, twice."""
+def credits(alias: str) -> str:
+    """The condition that the user row ``alias`` may credit accounts now: active, and a
+    superuser or holding the permission directly or through a group
+    (:func:`table.duties._credit_query`, the same test in plain SQL). Parameters: the
+    permission's codename and app label, twice."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group, Permission
     from django.contrib.contenttypes.models import ContentType
 
     user_model = get_user_model()
-    users = table(user_model)
     held = table(user_model.user_permissions.through)
     member = table(user_model.groups.through)
     granted = table(Group.permissions.through)
@@ -507,8 +512,18 @@ def may_credit(vendor: str) -> str:
         "WHERE p.codename = %s AND ct.app_label = %s"
     )
     return (
-        f"SELECT 1 FROM {users} u WHERE u.id = %s AND u.is_active AND (u.is_superuser "
-        f"OR EXISTS (SELECT 1 FROM {held} x {permission} AND x.user_id = u.id) "
+        f"{alias}.is_active AND ({alias}.is_superuser "
+        f"OR EXISTS (SELECT 1 FROM {held} x {permission} AND x.user_id = {alias}.id) "
         f"OR EXISTS (SELECT 1 FROM {member} g JOIN {granted} x ON x.group_id = g.group_id "
-        f"{permission} AND g.user_id = u.id))"
+        f"{permission} AND g.user_id = {alias}.id))"
     )
+
+
+def may_credit(vendor: str) -> str:
+    """Whether a user may credit accounts now (:func:`credits`), as one statement (the
+    duties check of a command outside the locked read, and of a credit: table/duties.py).
+    Parameters: user id, the permission's codename and app label, twice."""
+    from django.contrib.auth import get_user_model
+
+    users = table(get_user_model())
+    return f"SELECT 1 FROM {users} u WHERE u.id = %s AND {credits('u')}"

@@ -80,6 +80,9 @@ class _Locked:
     seats: dict[int, tuple[int, str]]  # box -> (user id, username)
     dealers: dict[int, str]  # the dealers assigned to the table: user id -> username
     session: tuple[Any, ...] | None  # the actor's session: (ended, last active, reality check)
+    #: Whether the dealer running the command (``actor`` "dealer:<username>") may credit
+    #: accounts now, read under the lock; None: not a dealer's command, or no such user.
+    dealer_credits: bool | None = None
 
 
 def _lock_table(
@@ -94,13 +97,16 @@ def _lock_table(
     a lock sees the locked row as the last command left it, but every other table (the
     round, the seats) as they were when it started waiting."""
     postgres = connection.vendor == "postgresql"
+    dealer = actor.removeprefix("dealer:") if actor.startswith("dealer:") else ""
+    app_label, codename = duties.CREDIT_PERMISSION.split(".")
+    credit = [codename, app_label, codename, app_label, dealer]
     found = fastsql.last_one(
         fastsql.locked_read(
             connection.vendor, _TABLE_COLUMNS, tuple(f.column for f in _RULES_FIELDS)
         ),
-        [table_id, actor, key, actor, key, session, actor, table_id]
+        [table_id, actor, key, actor, key, *credit, session, actor, table_id]
         if postgres
-        else [actor, key, actor, key, session, actor, table_id],
+        else [actor, key, actor, key, *credit, session, actor, table_id],
     )
     if found is None:
         raise ServiceError("no_table", f"there is no table {table_id}")
@@ -126,7 +132,9 @@ def _lock_table(
         elif isinstance(f, models.JSONField):
             setattr(rules, f.attname, fastsql.loads(getattr(rules, f.attname)))
     table.rules = rules
-    answer, request, phase, state, seat_rows, dealer_rows, session_row = found[rules_end:]
+    answer, request, phase, state, seat_rows, dealer_rows, credits, session_row = found[
+        rules_end:
+    ]
     seats = {
         int(box): (int(player), str(name))
         for box, player, name in (fastsql.loads(seat_rows) if seat_rows else [])
@@ -137,7 +145,16 @@ def _lock_table(
         for dealer, name in (fastsql.loads(dealer_rows) if dealer_rows else [])
     }
     session_found = tuple(fastsql.loads(session_row)) if session_row else None
-    return _Locked(table, answer, request, stored_round, seats, dealers, session_found)
+    return _Locked(
+        table,
+        answer,
+        request,
+        stored_round,
+        seats,
+        dealers,
+        session_found,
+        None if credits is None or not dealer else bool(credits),
+    )
 
 
 def fingerprint(command: str, request: dict[str, Any] | None = None) -> str:
@@ -207,6 +224,8 @@ def execute(
             ctx.stored_round, ctx.seats = locked.stored_round, locked.seats
             ctx.dealers = frozenset(locked.dealers)
             ctx.dealer_names = locked.dealers
+            if locked.dealer_credits is not None:
+                ctx.credits = (actor.removeprefix("dealer:"), locked.dealer_credits)
             ctx.session, ctx.session_row = session, locked.session
             response = body(ctx) or {}
             _protect(ctx)
@@ -361,7 +380,11 @@ def _as_dealer(
         if user is not None and user.pk in ctx.dealers:
             # Checked again as the duty is exercised, from the database (not the permissions
             # cached on a console's user since it connected): one who may credit deals nothing.
-            problem = duties.clash(user)
+            # Whether they may credit came with the locked read when this dealer runs the
+            # command (no statement of its own); else (the clock's time-out) it is asked here.
+            read = ctx.credits
+            known = read[1] if read is not None and read[0] == user.get_username() else None
+            problem = duties.clash(user, credits=known)
             if problem:
                 raise RefusedDuty("duties_combined", problem, user)
         if user is not None and not duties.can_deal(user, ctx.table.pk, ctx.dealers):

@@ -105,6 +105,9 @@ class Context:
     dealers: frozenset[int] = frozenset()
     #: Their usernames (user id -> username), for the console's round view.
     dealer_names: dict[int, str] = field(default_factory=dict)
+    #: (username, whether they may credit accounts now) of the dealer running the command,
+    #: as read with the table row (the duties check: table/duties.py ``clash``).
+    credits: tuple[str, bool] | None = None
     #: The dealer or staff user running a dealer command (None: the house's clock).
     dealer: User | None = None
     #: When the command's frame reached this server's socket (None: not from a socket).

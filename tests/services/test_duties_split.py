@@ -198,3 +198,43 @@ def test_the_plain_credit_check_agrees_with_the_orm_one() -> None:
     for user, credits in expected.items():
         orm = User.objects.filter(duties._credit_query([user.pk])).exists()
         assert duties.may_credit(user.pk) is credits is orm, user.username
+
+
+def test_the_locked_read_says_whether_the_dealer_may_credit(table: Table) -> None:
+    """A dealer command's duties check reads whether its dealer may credit with the table row
+    (``_lock_table``, one round trip): it says what :func:`duties.may_credit` says for each
+    way of holding the duty, and for none; a player's command asks nothing."""
+    from table.services.command import _lock_table
+
+    cashiers = duty_group("Cashiers")
+    direct, grouped, boss, retired, plain = (make_player(n, 0) for n in "dgbrp")
+    direct.user_permissions.add(credit_permission())
+    grouped.groups.add(cashiers)
+    boss.is_superuser = True
+    boss.save()
+    retired.is_superuser, retired.is_active = True, False
+    retired.save()
+    expected = {direct: True, grouped: True, boss: True, retired: False, plain: False}
+    for user, credits in expected.items():
+        with transaction.atomic():
+            locked = _lock_table(table.pk, f"dealer:{user.username}")
+        assert locked.dealer_credits is credits is duties.may_credit(user.pk), user.username
+    with transaction.atomic():
+        assert _lock_table(table.pk, direct.username).dealer_credits is None  # a player's
+
+
+def test_a_dealer_command_asks_no_statement_of_its_own_for_its_duties(
+    game: Game, dealer: Any, alice: Any, table: Table
+) -> None:
+    """The duties check of every dealer command rides the locked read (issue 26: it was a
+    statement of its own on every dealer command); a dealer who may credit is still refused
+    at once (test_combined_duties_are_refused_when_exercised)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game.sit(alice, 1)
+    credit_check = duties.fastsql.may_credit(connection.vendor).split(" WHERE ")[0]
+    with CaptureQueriesContext(connection) as queries:
+        services.open_betting(table.pk, dealer)
+    assert queries.captured_queries
+    assert not [q for q in queries.captured_queries if q["sql"].startswith(credit_check)]
