@@ -23,6 +23,7 @@ for a frame of another process waits as long as *that* process's lag calls for
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
 import math
 import os
@@ -54,6 +55,12 @@ SHARE_SECONDS = 0.25
 #: A process not heard from for this long is gone (stopped, died): no longer counted. Until
 #: then its silence counts as lag (a process whose event loop is stuck cannot say so).
 GONE_SECONDS = 10.0
+#: A field of the deployment's lag hash not written for this long belongs to a process that
+#: ended without taking it out (killed, or its loop stopped before its task could): whichever
+#: process reads it deletes it. Without this the hash grew by one field per process started
+#: (every Daphne restart, every bench run) for as long as the deployment ran; each process
+#: read them all four times a second.
+STALE_SECONDS = 60.0
 
 BUSY_WATCHERS = (
     "This table's server is very busy right now, so it lets no new watchers in for the "
@@ -182,16 +189,43 @@ def deployment() -> float:
     return max(watch.recent, others_lag(watch, time.time()))
 
 
+def _readings(
+    fields: dict[bytes, bytes], pid: str, now: float
+) -> tuple[dict[str, tuple[float, float]], list[bytes]]:
+    """The other processes' (lag, when said) from the hash's fields, and the fields to delete:
+    those not written for STALE_SECONDS (their process is long gone) or unreadable. Fields of
+    this pid are neither (in production one event loop per process; tests make one per test,
+    and a finished test's loop is no other process)."""
+    others: dict[str, tuple[float, float]] = {}
+    stale: list[bytes] = []
+    for raw, text in fields.items():
+        name = raw.decode(errors="replace")
+        if name.startswith(pid):
+            continue
+        try:
+            value, said = (float(x) for x in text.decode().split())
+        except ValueError:
+            stale.append(raw)
+            continue
+        if now - said > STALE_SECONDS:
+            stale.append(raw)
+        else:
+            others[name] = (value, said)
+    return others, stale
+
+
 async def _share(lag: Lag, url: str, key: str) -> None:
     """Every SHARE_SECONDS: this process's lag into one Redis hash of the deployment, and the
-    others' out of it (one round trip). A process's field is its pid and a token; fields of
-    this pid are skipped (in production one event loop per process; tests make one per test,
-    and a finished test's loop is no other process)."""
+    others' out of it (one round trip). A process's field is its pid and a token. Its field
+    goes when its task ends (the loop closing) or, failing that, when the process exits
+    (:func:`_forget`); a field left by a process killed outright is deleted by the others
+    once STALE_SECONDS old."""
     import redis.asyncio as redis
 
     client = redis.from_url(url)
     pid = f"{os.getpid()}:"
     me = pid + secrets.token_hex(4)
+    _fields.add((url, key, me))
     try:
         while True:
             try:
@@ -200,19 +234,37 @@ async def _share(lag: Lag, url: str, key: str) -> None:
                 pipe.expire(key, 3600)
                 pipe.hgetall(key)
                 *_, fields = await pipe.execute()
-                others: dict[str, tuple[float, float]] = {}
-                for name, text in fields.items():
-                    name = name.decode()
-                    if name.startswith(pid):
-                        continue
-                    value, said = text.decode().split()
-                    others[name] = (float(value), float(said))
-                lag.others = others
+                lag.others, stale = _readings(fields, pid, time.time())
+                if stale:
+                    await client.hdel(key, *stale)
             except Exception:  # Redis is away: the last readings age into GONE_SECONDS
                 log.debug("lag sharing: no answer from Redis", exc_info=True)
             await asyncio.sleep(SHARE_SECONDS)
     finally:
         lag.others = {}
+        try:
+            await asyncio.wait_for(client.hdel(key, me), 1.0)
+            _fields.discard((url, key, me))
+        except (Exception, asyncio.CancelledError):  # the exit, or the others, will
+            pass
+
+
+#: (url, key, field) of the fields this process has in a deployment's lag hash.
+_fields: set[tuple[str, str, str]] = set()
+
+
+@atexit.register
+def _forget() -> None:
+    """At the process's exit, its fields out of the lag hash: Daphne stopped by its service
+    manager ends its loop without cancelling its tasks, so :func:`_share` never says it."""
+    for url, key, me in list(_fields):
+        try:
+            import redis
+
+            redis.Redis.from_url(url, socket_timeout=1.0).hdel(key, me)
+        except Exception:  # Redis is away: the others delete it once it is stale
+            pass
+    _fields.clear()
 
 
 def _start_sharing(lag: Lag, loop: asyncio.AbstractEventLoop) -> None:

@@ -5,8 +5,10 @@ players already seated, and the dealer, play on."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
+import os
 import time
 from typing import Any
 
@@ -147,3 +149,45 @@ def test_another_process_lag_counts_and_so_does_its_silence() -> None:
     assert lag.others_lag(watch, now) == pytest.approx(2.0 - lag.SHARE_SECONDS)
     watch.others = {"1:a": (0.1, now - lag.GONE_SECONDS - 1)}  # gone
     assert lag.others_lag(watch, now) == 0.0
+
+
+async def test_the_lag_hash_keeps_no_field_of_a_process_long_gone() -> None:
+    """The deployment's lag hash (table.lag._share) had one field per process ever started,
+    never deleted. A field not written for STALE_SECONDS is deleted by the process that reads
+    it; a process takes its own out when its sharing ends (and at its exit: lag._forget)."""
+    import secrets as tokens
+
+    import redis.asyncio as redis
+    from django.conf import settings
+
+    key = f"test-lag-{tokens.token_hex(4)}"
+    client = redis.from_url(settings.REDIS_URL)
+    now = time.time()
+    await client.hset(
+        key,
+        mapping={
+            "1:gone": f"0.0100 {now - lag.STALE_SECONDS - 5:.4f}",
+            "2:live": f"0.0200 {now:.4f}",
+            "3:garbled": "not a reading",
+        },
+    )
+    watch = lag.Lag()
+    task = asyncio.ensure_future(lag._share(watch, settings.REDIS_URL, key))
+    try:
+        for _ in range(50):
+            await asyncio.sleep(0.05)
+            if len(await client.hkeys(key)) == 2:
+                break
+        fields = {k.decode() for k in await client.hkeys(key)}
+        mine = {f for f in fields if f.startswith(f"{os.getpid()}:")}
+        assert fields - mine == {"2:live"} and len(mine) == 1
+        assert set(watch.others) == {"2:live"}
+        assert mine <= {f for _, _, f in lag._fields}
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    assert {k.decode() for k in await client.hkeys(key)} == {"2:live"}
+    assert not [f for _, k, f in lag._fields if k == key]
+    await client.delete(key)
+    await client.aclose()
