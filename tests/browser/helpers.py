@@ -73,6 +73,29 @@ def sit(client: Client, box: int) -> None:
     expect(client.page.locator(f"#box-{box}")).to_have_class(_has("mine"))
 
 
+def seat_holder(site: Site, box: int) -> str | None:
+    """Who sits at ``box`` in the table's own record (None: nobody)."""
+    rows = site.query(
+        "SELECT u.username FROM table_seat s JOIN auth_user u ON u.id = s.player_id"
+        " WHERE s.table_id = ? AND s.box = ?",
+        (site.table_id, box),
+    )
+    return str(rows[0][0]) if rows else None
+
+
+def seated(client: Client, site: Site, box: int) -> None:
+    """The client sits at ``box``, or still does from an earlier test in the same browser worker.
+    Decided from the table's record, not the felt: a settled round shows a box the player
+    played as theirs ("mine") after they stood up from it, and a box with no seat is offered
+    no bet."""
+    if seat_holder(site, box) != client.name:
+        sit(client, box)
+    deadline = time.monotonic() + 10
+    while (holder := seat_holder(site, box)) != client.name:
+        assert time.monotonic() < deadline, f"box {box} is {holder}'s, not {client.name}'s"
+        time.sleep(0.05)
+
+
 def _has(cls: str) -> Any:
     import re
 
@@ -90,6 +113,24 @@ def placed_wagers(client: Client, box: int) -> dict[str, int]:
     )
 
 
+def bet_form(client: Client, box: int, seconds: float = 20) -> Any:
+    """The box's bet form, once the felt draws it (the round view offers the box a bet). If it
+    never does, the failure says what the felt holds (the phase, the seats, the moves offered),
+    not only which element it waited for."""
+    form = client.page.locator(f"#bet-form fieldset[data-box='{box}']")
+    try:
+        expect(form).to_be_visible(timeout=seconds * 1000)
+    except AssertionError as missing:
+        held = client.page.evaluate(
+            "() => { const s = window.frenzy.state(); return JSON.stringify({"
+            " round: s.round?.round, phase: s.round?.phase, seats: s.seats,"
+            " moves: (s.round?.moves || []).map((m) => [m.move, m.box]) }); }"
+        )
+        said = f"{client.name}: no bet form for box {box}; the felt holds {held}"
+        raise AssertionError(said) from missing
+    return form
+
+
 def add_chips(client: Client, box: int, chips: list[tuple[int, str]], placed: bool = True) -> None:
     """Add wagers to a box, [(cents, wager), ...], with the box's bet form (each wager's new
     total in dollars, then "Place wagers on box N"). ``placed``: wait until the table holds
@@ -98,7 +139,7 @@ def add_chips(client: Client, box: int, chips: list[tuple[int, str]], placed: bo
     target = {w: c for w, c in totals.items() if w not in ("odds", "raise")}
     for cents, wager in chips:
         target[wager] = target.get(wager, 0) + cents
-    form = client.page.locator(f"#bet-form fieldset[data-box='{box}']")
+    form = bet_form(client, box)
     for wager, cents in target.items():
         form.locator(f"#bet-{box}-{wager}").fill(f"{cents / 100:g}")
     form.get_by_role("button", name=f"Place wagers on box {box}").click()

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, Client, Site, login, screenshot
+from .conftest import PHONE, Site, login, screenshot
 from .helpers import (
     add_chips,
     assert_no_foreign_cards_seen,
@@ -21,16 +21,11 @@ from .helpers import (
     open_console,
     open_table,
     place_bets,
-    sit,
+    seated,
     wait_phase,
 )
 
 pytestmark = pytest.mark.browser
-
-
-def seated(client: Client, box: int) -> None:
-    if "mine" not in (client.page.get_attribute(f"#box-{box}", "class") or ""):
-        sit(client, box)
 
 
 def test_lobby_lists_tables_with_limits_free_boxes_and_optional_wagers(
@@ -38,7 +33,7 @@ def test_lobby_lists_tables_with_limits_free_boxes_and_optional_wagers(
 ) -> None:
     dave = login(browser, site, "dave")
     open_table(dave, site)
-    seated(dave, 2)
+    seated(dave, site, 2)
     dave.page.goto(site.url("/"))
     card = dave.page.locator(f'.table-card[data-table-id="{site.table_id}"]')
     expect(card.locator("h3")).to_have_text("Frenzy 1")
@@ -88,7 +83,7 @@ def test_a_logged_out_spectator_never_sees_hole_cards(browser: Any, site: Site) 
     expect(spectator.page.locator("body")).to_have_class(re.compile("four-colour"))
     carol = login(browser, site, "carol")
     open_table(carol, site)
-    seated(carol, 5)
+    seated(carol, site, 5)
     dealer = login(browser, site, "dealer")
     open_console(dealer, site)
     open_betting(dealer)
@@ -133,7 +128,7 @@ def test_a_logged_out_spectator_never_sees_hole_cards(browser: Any, site: Site) 
 def test_dealer_irregularities_void_rounds_and_return_every_stake(browser: Any, site: Site) -> None:
     carol = login(browser, site, "carol")
     open_table(carol, site)
-    seated(carol, 5)
+    seated(carol, site, 5)
     dealer = login(browser, site, "dealer")
     open_console(dealer, site)
     before = site.balances()["carol"]

@@ -23,7 +23,7 @@ from .helpers import (
     open_console,
     open_table,
     place_bets,
-    sit,
+    seated,
 )
 
 pytestmark = pytest.mark.browser
@@ -39,18 +39,13 @@ def shot(client: Client, name: str) -> None:
     shutil.copy(path, SHOTS / path.name)
 
 
-def seated(client: Client, box: int) -> None:
-    if "mine" not in (client.page.get_attribute(f"#box-{box}", "class") or ""):
-        sit(client, box)
-
-
 def players(browser: Any, site: Site) -> tuple[Client, Client, Client, Client]:
     erin = login(browser, site, "erin", viewport=WIDE)
     open_table(erin, site)
-    seated(erin, 4)
+    seated(erin, site, 4)
     frank = login(browser, site, "frank", viewport=PHONE, phone=True)
     open_table(frank, site)
-    seated(frank, 6)
+    seated(frank, site, 6)
     spectator = login(browser, site, None, viewport=WIDE)
     open_table(spectator, site)
     dealer = login(browser, site, "dealer")
