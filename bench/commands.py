@@ -5,7 +5,7 @@ an assigned dealer; each round goes through the services (open betting, six bets
 bets, the deal, every turn the round views offer (decisions, settings), the reveal, the settlement) with
 ``publish=False``, so what is timed is the command path itself: the locked read, the game,
 the writes, the commit and the publication built for the channel layer (the round views
-included, at a table whose felt draws from them). Not timed: the channel layer and sockets
+included: every felt draws from them). Not timed: the channel layer and sockets
 (``bench_load`` measures those).
 
 CPU time is the thread's (``time.thread_time``): on a machine shared with other work it moves

@@ -22,7 +22,6 @@ from functools import partial
 from typing import Any
 
 from bench.client import Refused, TableClient
-from table.games import game as game_named
 
 #: The dealer's moves a view offers, as the console's commands (docs/protocol.md, "view
 #: frames"); the console never times a box out or voids in the bench.
@@ -52,13 +51,6 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
     return ordered[index]
-
-
-def check_views(game: str) -> None:
-    """The bots play a game from its tables' round views: one whose felt draws from events
-    alone (``FeltParts.view_frames`` False) sends none to play from."""
-    if not game_named(game).felt.view_frames:
-        raise ValueError(f"{game}: its tables send no round views for the bench's bots to play")
 
 
 @dataclass
@@ -291,7 +283,6 @@ async def run_tables(
     runs: list[TableRun] = []
     refusals: list[str] = []
     for spec in tables:
-        check_views(spec["game"])
         tid = spec["id"]
         dealer = TableClient(
             f"dealer{tid}",

@@ -8,10 +8,10 @@ is the servers' own, behind them). Every command sends one public frame, even wh
 no public event, so each client sees every version in order and knows it missed something
 when a version is skipped (then it asks for a snapshot).
 
-At a table whose felt draws from round views (protocol v2, ``FeltParts.view_frames``) the
-message also carries the round as each kind of viewer sees it, built once by the command from
-the state it holds: the spectators' view, each seated player's own and each assigned dealer's
-console's, keyed by user id like the private frames. A socket sends its view after its
+Every felt draws from round views (protocol v2), so the message also carries the round as
+each kind of viewer sees it, built once by the command from the state it holds: the
+spectators' view, each seated player's own and each assigned dealer's console's, keyed by user
+id like the private frames. A socket sends its view after its
 version's frames; no socket reads the database for it.
 
 One message, not one per audience: a command at a table of six players and a dealer used to
@@ -50,8 +50,7 @@ class Publication:
     events: list[Event]
     user_ids: dict[str, int]  # player name -> user id, for each private audience
     #: The round views' frame texts: "" the spectators', a player's name that player's own,
-    #: ``dealer_key(id)`` an assigned dealer's console's (empty at a table whose felt draws
-    #: from events alone).
+    #: ``dealer_key(id)`` an assigned dealer's console's.
     views: dict[str, str] = field(default_factory=dict)
     #: When the command committed (``time.monotonic()`` in its process): the publishing
     #: socket notes how late its frame left (table.lag.note_publish).

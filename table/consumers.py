@@ -33,8 +33,6 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-from table.games import game as game_named
-
 from . import crowd, fastsql, lag, meter_relay, presence, services
 from . import snapshot as snapshots
 from .broadcast import CONSOLE_VIEW, PLAYER_VIEW, PRIVATE, deliver, table_group, view_text
@@ -188,23 +186,13 @@ async def public_view(table_id: int, version: int) -> str:
     return await asyncio.shield(built)
 
 
-def view_frames(name: str) -> bool:
-    """Whether the game's felt draws from the round view each socket is sent after the
-    table's frames (protocol v2, "view", with the meters' frames), or from the table's
-    events and state frames alone (``FeltParts.view_frames`` False: a felt written before
-    the interface; its moves are ``act`` frames all the same)."""
-    return game_named(name).felt.view_frames
-
-
 def table_links(table_id: int) -> tuple[str, list[int]] | None:
-    """The table's game and the shared meters linked to it (None: no such table). A felt
-    drawn from the events alone takes no meter frames: its sockets read
-    nothing more than before."""
+    """The table's game and the shared meters linked to it (None: no such table): every
+    felt draws from the round view each socket is sent after the table's frames (protocol
+    v2, "view"), with the linked meters' frames."""
     game = Table.objects.filter(pk=table_id).values_list("rules__game", flat=True).first()
     if game is None:
         return None
-    if not view_frames(game):
-        return game, []
     meters = ProgressiveMeter.objects.filter(tables__id=table_id).order_by("pk")
     return game, list(meters.values_list("pk", flat=True))
 
@@ -321,8 +309,8 @@ class TableConsumer(FrameConsumer):
         self.gap_since = 0.0  # when the gap held open now began (monotonic)
         self.resyncing = False  # a snapshot in place of a version given up on is on its way
         self.sending = asyncio.Lock()
-        # Protocol v2 (a felt drawn from views, ``FeltParts.view_frames``): a round view
-        # after the frames, and the linked meters' frames.
+        # Protocol v2 (every felt is drawn from views): a round view after the frames, and
+        # the linked meters' frames.
         self.view_wanted = self.view_sent = 0
         self.view_task: asyncio.Task[None] | None = None
         self.meter_versions: dict[int, int] = {}
@@ -332,7 +320,6 @@ class TableConsumer(FrameConsumer):
             return
         self.game, self.meters = links
         self.player_session = await database_sync_to_async(self.login_session)()
-        self.view_frames = view_frames(self.game)
         if not await self.allowed():
             await self.refuse(FORBIDDEN, FORBIDDEN_WORDS, CLOSE_FORBIDDEN)
             return
@@ -544,11 +531,10 @@ class TableConsumer(FrameConsumer):
         version = message["version"]
         own = message["mine"].get(self.mine) if self.mine is not None else None
         view: str | None = None
-        if self.view_frames:
-            if self.mine is None:
-                view = message.get("view")
-            elif own is not None:
-                view = own[CONSOLE_VIEW if self.role == "dealer" else PLAYER_VIEW]
+        if self.mine is None:
+            view = message.get("view")
+        elif own is not None:
+            view = own[CONSOLE_VIEW if self.role == "dealer" else PLAYER_VIEW]
         async with self.sending:
             if self.next_version is not None and version < self.next_version:
                 return  # already in the snapshot this socket was sent
@@ -579,16 +565,14 @@ class TableConsumer(FrameConsumer):
         )
 
     async def send_version(self, version: int, held: Held) -> tuple[int, str] | None:
-        """One version: this socket's private frame (if any) first, then the public one. At
-        a table whose felt draws from views: the view that came with them for this socket,
-        to send once the burst is out; else one is built in the read pool
-        (:meth:`view_due`: a dealer on the players' page, a logged-in watcher)."""
+        """One version: this socket's private frame (if any) first, then the public one, and
+        the view that came with them for this socket, to send once the burst is out; else one
+        is built in the read pool (:meth:`view_due`: a dealer on the players' page, a
+        logged-in watcher)."""
         private, public, view = held
         if private is not None:
             await self.send(text_data=private)
         await self.send(text_data=public)
-        if not self.view_frames:
-            return None
         if view is not None:
             return version, view
         self.view_due(version)

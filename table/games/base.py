@@ -636,15 +636,12 @@ class FeltParts:
     """The game-specific parts of the player's felt and the dealer console: the wager spots
     of a box, row by row, the words of each wager, and the browser modules that draw this
     game (None: none written yet; the platform then draws the view's moves generically).
-    ``view_frames``: the felt is drawn from ``view`` frames (:meth:`Game.view` after every
-    change); False: the felt's module draws it from the round's events and ``state`` frames
-    (the first game's felt, written before the interface)."""
+    Every felt is drawn from ``view`` frames (:meth:`Game.view` after every change)."""
 
     spots: tuple[tuple[str, ...], ...]
     labels: Mapping[str, str]
     felt_module: str | None
     console_module: str | None
-    view_frames: bool = True
     #: What leaving the table mid-round does to a box's wagers, in the player's words: the
     #: game's one rule for an abandoned box (e.g. §663a.7(b)), said on the leave dialog.
     leave_rule: str = ""

@@ -323,14 +323,12 @@ def _protect(ctx: Context) -> None:
 
 
 def _round_views(ctx: Context, version: int) -> dict[str, str]:
-    """At a table whose felt draws from round views: the spectators' view ("") and each
-    seated player's own, built once here from the state the command holds (after its
-    commit on PostgreSQL), so that no socket reads the round from the database after a
-    change. A dealer's console, or a logged-in watcher, still builds its own in the read
+    """The spectators' view ("") and each seated player's own (every felt draws from round
+    views), built once here from the state the command holds (after its commit on
+    PostgreSQL), so that no socket reads the round from the database after a change. An
+    assigned dealer's console's too; a logged-in watcher still builds its own in the read
     pool: one socket per table, not one per seat."""
     game = ctx.game
-    if not game.felt.view_frames:
-        return {}
     state = ctx.load_round()
     if state is None:
         return {"": broadcast.view_text(version, None)} | {

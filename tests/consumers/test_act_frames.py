@@ -1,6 +1,6 @@
-"""Protocol v2 on the table socket: ``act`` frames (a move of any game whose felt draws from views),
-the round ``view`` that follows each table frame at such a table, and ``meter`` frames from the
-table's linked progressive meters (docs/protocol.md).
+"""Protocol v2 on the table socket: ``act`` frames (a move of any game), the round ``view``
+that follows each table frame at every game's table (every felt draws from views), and
+``meter`` frames from the table's linked progressive meters (docs/protocol.md).
 
 Hostile ``act`` frames are refused by the protocol before any service runs: nothing changes.
 The tests that play moves go through ``services.act`` and ``snapshot.round_view``; the view
@@ -47,9 +47,6 @@ async def seated(sock: Sock, box: int) -> None:
     assert reply["type"] == "ok", reply
 
 
-#: The games whose felt draws from the round views (``Felt.view_frames``): the sockets send
-#: their tables a ``view`` after each table frame (a felt may draw from the events instead).
-VIEW_GAMES = [n for n in GAMES if game(n).felt.view_frames]
 #: The games whose default rules need progressive meters linked.
 METER_GAMES = [n for n in GAMES if game(n).meters(game(n).default_rules())]
 
@@ -158,7 +155,7 @@ async def test_a_spectator_may_not_act(table_setup: dict[str, Any]) -> None:
 # --- the round view after each table frame ------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", VIEW_GAMES)
+@pytest.mark.parametrize("name", GAMES)
 async def test_view_follows_each_table_frame_at_a_view_game(
     table_setup: dict[str, Any], view_recorder: list[str | None], name: str
 ) -> None:
@@ -181,7 +178,7 @@ async def test_view_follows_each_table_frame_at_a_view_game(
         await sock.close()
 
 
-@pytest.mark.parametrize("name", VIEW_GAMES)
+@pytest.mark.parametrize("name", GAMES)
 async def test_views_come_with_a_commands_frames(
     table_setup: dict[str, Any], view_recorder: list[str | None], name: str
 ) -> None:
@@ -235,7 +232,7 @@ async def test_views_come_with_a_commands_frames(
         await sock.close()
 
 
-@pytest.mark.parametrize("name", VIEW_GAMES)
+@pytest.mark.parametrize("name", GAMES)
 async def test_a_socket_sends_only_its_own_users_part_of_a_version(
     table_setup: dict[str, Any], view_recorder: list[str | None], name: str
 ) -> None:
@@ -280,28 +277,6 @@ async def test_a_socket_sends_only_its_own_users_part_of_a_version(
     assert view_recorder == []  # every view came with the message
     for sock in (mine, watcher):
         await sock.close()
-
-
-@pytest.mark.parametrize("name", GAMES)
-async def test_no_view_at_a_game_whose_felt_draws_from_events(
-    table_setup: dict[str, Any],
-    view_recorder: list[str | None],
-    name: str,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A felt that draws from the events and state frames (``FeltParts.view_frames`` False:
-    each game's, were it written so) is sent no view."""
-    from table import consumers
-
-    monkeypatch.setattr(consumers, "view_frames", lambda game_name: game_name != name)
-    table = await database_sync_to_async(table_of)(name, table_setup["dealer"])
-    alice = await open_socket(table.pk, table_setup["alice"])
-    snap = await alice.recv()
-    await publish_async(table.pk, snap["version"] + 1, None, [], {})
-    assert (await alice.recv())["type"] == "events"
-    await settled_down(alice)
-    assert not [f for f in alice.frames if f["type"] == "view"] and view_recorder == []
-    await alice.close()
 
 
 @pytest.mark.parametrize("name", METER_GAMES)
@@ -373,7 +348,7 @@ async def test_a_process_reads_each_meter_once_for_all_its_sockets(
 # --- moves through the services (the platform's services.act) ---------------------------------
 
 
-@pytest.mark.parametrize("name", VIEW_GAMES)
+@pytest.mark.parametrize("name", GAMES)
 async def test_act_places_a_bet_and_the_game_refuses_what_its_rules_forbid(
     table_setup: dict[str, Any], name: str
 ) -> None:

@@ -723,4 +723,3 @@ def test_each_game_cites_its_own_adjacent_boxes_rule() -> None:
         g = game(name)
         chapter = g.regulation.rsplit(" ", 1)[-1]
         assert g.table_settings(g.default_rules()).adjacent_rule.startswith(f"§{chapter}."), name
-        assert isinstance(g.felt.view_frames, bool)
