@@ -160,6 +160,7 @@ def felt_parts(felt: FeltParts) -> dict[str, Any]:
         "leave_rule": felt.leave_rule,
         "fold_keeps": list(felt.fold_keeps),
         "for_one": felt.for_one,
+        "printed": list(felt.printed),
     }
 
 

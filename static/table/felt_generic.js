@@ -179,6 +179,18 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
 
   // --- rendering -------------------------------------------------------------------------------
 
+  /** The rules the layout prints under the game's name, in the game's words (FeltParts.printed:
+   * e.g. the dealer qualifying), one line each; none: nothing printed. */
+  function renderPrinted() {
+    const el = $(".g-printed");
+    const lines = S.table.felt?.printed || [];
+    const key = lines.join("\n");
+    if (el.dataset.key === key) return;
+    el.dataset.key = key;
+    fill(el, lines.map((text) => h("span", { class: "qualify", text })));
+    el.hidden = !lines.length;
+  }
+
   function render() {
     if (!S) return;
     app.dataset.ready = "1";
@@ -188,6 +200,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
     const title = S.table.game_title || humanize(S.table.game);
     for (const el of app.querySelectorAll(".g-game-title")) setText(el, title);
     document.title = `${S.table.name} · ${title}`;
+    renderPrinted();
     renderHead();
     renderDealer();
     for (const n of BOX_NUMBERS) renderBox(n);

@@ -651,6 +651,10 @@ class FeltParts:
     #: What "X for 1" means on this game's signs (a legend under them; "" for the felt's own
     #: plain words). The round's words are the view's (table.games.words).
     for_one: str = ""
+    #: What the layout prints under the game's name, line by line, in the player's words: the
+    #: rules a table shows every player (e.g. that the dealer qualifies with king high or
+    #: better, §684a.11(c)(2), or the inscriptions of §657a.2(b)(7)).
+    printed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,6 +91,10 @@ def test_crazy_4_poker_bet_decide_meters_and_result(
     expect(page.locator("#app")).to_have_attribute("data-game", "crazy_4_poker")
     expect(page.locator("#app")).to_have_attribute("data-phase", "betting")
     expect(page.locator(".g-game-title").first).to_have_text("Crazy 4 Poker")
+    # Under its name the layout prints its chapter's inscriptions (§657a.2(b)(7)), the game's.
+    printed = page.locator(".felt-print .g-printed .qualify")
+    expect(printed).to_have_count(4)
+    expect(printed.nth(1)).to_have_text("Dealer qualifies with king high or better")
     # The meters the table is linked to, at their amounts.
     meters = page.locator("#meters .g-meter")
     expect(meters).to_have_count(len(fake.meter_frames()))
@@ -225,6 +229,10 @@ def test_five_card_hi_lo_setting_step(
     open_fake(alice, site, fake)
     page = alice.page
     expect(page.locator("#app")).to_have_attribute("data-game", "five_card_hi_lo")
+    # Under its name, how the Ante and Play win (§663a.11(g)), in the game's words.
+    expect(page.locator(".felt-print .g-printed")).to_have_text(
+        "Win with a higher high hand and a lower low hand than the dealer's"
+    )
     page.click("#box-1 .sit")
     form = page.locator("#bet-form fieldset[data-box='1']")
     form.locator("#bet-1-ante").fill("5")

@@ -41,6 +41,12 @@ def test_four_card_frenzy_on_the_generic_felt(
     page = alice.page
     expect(page.locator("#app")).to_have_attribute("data-game", "four_card_frenzy")
     expect(page.locator("#app")).to_have_attribute("data-phase", "betting")
+    # Under its name, as the table printed it before the generic felt (§684a.11(c)(2)(i)): the
+    # game's words (FeltParts.printed), none of the felt's own.
+    expect(page.locator(".felt-print .g-printed")).to_be_visible()
+    expect(page.locator(".felt-print .g-printed")).to_have_text(
+        "Dealer qualifies with king high or better"
+    )
 
     page.click("#box-2 .sit")
     form = page.locator("#bet-form fieldset[data-box='2']")

@@ -210,6 +210,7 @@ class Crazy4Poker(SkeletonGame[TableRules, Round]):
         ),
         fold_keeps=words.FOLD_KEEPS,
         for_one=words.FOR_ONE,
+        printed=words.PRINTED,
     )
     optional_wagers = OPTIONAL
     ante_label = "Ante and Super Bonus (each)"

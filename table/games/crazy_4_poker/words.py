@@ -19,6 +19,16 @@ from table.games.words import (
 
 #: §657a.11(b)(3): a fold loses every wager but the Six Card Bonus (and its Envy Bonuses).
 FOLD_KEEPS = ("six_card_bonus",)
+#: The inscriptions §657a.2(b)(7) requires on the layout (FeltParts.printed), in the player's
+#: words: (i) the best four cards play, (ii) the dealer qualifies with king high or better,
+#: (iii) a Play of up to 3x the Ante with a pair of aces or better, (iv) when the Super Bonus
+#: is returned.
+PRINTED = (
+    "Best four-card hand plays",
+    "Dealer qualifies with king high or better",
+    "Play up to 3x your Ante with a pair of aces or better",
+    "Super Bonus returned if you beat or tie the dealer with less than a straight",
+)
 #: What "X for 1" means on the signs: the progressive and hand-bonus wagers are collected at
 #: "no more bets" (§657a.10(a)(2)) and "X for 1" pays X times the wager, the wager included.
 FOR_ONE = "“for 1”: the payout includes your wager, which was taken at “no more bets”"

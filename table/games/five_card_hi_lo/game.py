@@ -122,6 +122,7 @@ class FiveCardHiLo(SkeletonGame[HiLoRules, Round]):
         leave_rule=ABANDON_RULE,
         fold_keeps=words.FOLD_KEEPS,
         for_one=words.FOR_ONE,
+        printed=words.PRINTED,
     )
     optional_wagers = OPTIONAL
 

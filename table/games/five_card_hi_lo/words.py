@@ -13,6 +13,10 @@ from table.games.words import cards_text, folded, hand_words, humanize
 
 #: §663a.11(b)(2): a fold keeps the Poker Bonus in action.
 FOLD_KEEPS = ("poker_bonus",)
+#: What the layout prints under the game's name (FeltParts.printed). The dealer has no
+#: qualifying hand here; the rule a player needs instead is how the Ante and Play win
+#: (§663a.11(g)): both hands must beat the dealer's, a tie on either is not a win.
+PRINTED = ("Win with a higher high hand and a lower low hand than the dealer's",)
 #: What "X for 1" means on the signs: the Ante Bonus is paid "based on the amount of the
 #: player's Ante Wager" (§663a.12(b)) and has no wager of its own: X times the Ante, besides
 #: what the Ante itself wins, pushes or loses (house interpretation 1, FIVE_CARD_HI_LO.md).

@@ -42,7 +42,7 @@ from table.games.four_card_frenzy.settlement import (
     PRIME,
     RAISE,
 )
-from table.games.four_card_frenzy.words import FOLD_KEEPS
+from table.games.four_card_frenzy.words import FOLD_KEEPS, PRINTED
 from table.games.shoe import Fault
 from table.games.words import dollars
 
@@ -238,6 +238,7 @@ class FourCardFrenzy(SkeletonGame[TableRules, Round]):
         console_module=None,
         # §684a.11(b)(2): a fold loses the Ante and Odds; the optional wagers stay in action.
         fold_keeps=FOLD_KEEPS,
+        printed=PRINTED,
         # §684a.7(b): said on the leave dialog.
         leave_rule=(
             "A box you leave before it decides folds on its turn: its Ante and Odds lose, and "

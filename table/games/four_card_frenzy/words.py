@@ -1,7 +1,7 @@
 """Four Card Frenzy's words for the felt, carried by the round view (table.games.words): why
 each wager of a settled box won, pushed or lost with the posted payout that applied
 (§684a.2(b)(4), §684a.11(c), §684a.12), what decided the main game, the dealer's hand with
-whether it qualifies (king high or better, §684a.11(c)(1)), and why the Raise offered is what
+whether it qualifies (king high or better, §684a.11(c)(2)), and why the Raise offered is what
 it is (§684a.11(b)). Only puts the view's facts into sentences. Pure: no Django.
 """
 
@@ -18,6 +18,9 @@ from .rules import TableRules
 
 #: §684a.11(b)(2): a fold loses the Ante and Odds; the optional wagers stay in action.
 FOLD_KEEPS = ("prime", "four_card_bonus", "all_six")
+#: What the layout prints under the game's name (FeltParts.printed), as the table printed it
+#: before the generic felt: the Ante is returned below king high (§684a.11(c)(2)(i)).
+PRINTED = ("Dealer qualifies with king high or better",)
 _KINDS = {
     "prime": (PaytableKind.PRIME, "prime_paytable"),
     "four_card_bonus": (PaytableKind.FOUR_CARD_BONUS, "four_card_bonus_paytable"),

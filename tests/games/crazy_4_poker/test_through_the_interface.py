@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from table.games import game
+from table.snapshot import felt_parts
 from tests.games import through_the_interface as played
 
 NAME = "crazy_4_poker"
@@ -25,6 +26,15 @@ def test_its_adjacent_boxes_rule_and_felt() -> None:
 
     # Drawn by the generic felt and console, from its round views.
     assert g.felt.felt_module is None and g.felt.console_module is None
+
+
+def test_its_layout_prints_the_inscriptions_of_its_chapter() -> None:
+    """§657a.2(b)(7): the best four cards play, the dealer qualifies with king high or better,
+    a Play up to 3x with aces or better, when the Super Bonus is returned; on the felt under
+    the game's name (the snapshot's table.felt), with no citation."""
+    printed = felt_parts(game(NAME).felt)["printed"]
+    assert "Dealer qualifies with king high or better" in printed
+    assert len(printed) == 4 and not any("§" in line for line in printed)
 
 
 def test_the_decisions_it_really_has() -> None:

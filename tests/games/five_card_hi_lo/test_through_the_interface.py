@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from table.games import game
+from table.snapshot import felt_parts
 from tests.games import through_the_interface as played
 
 NAME = "five_card_hi_lo"
@@ -25,6 +26,13 @@ def test_its_adjacent_boxes_rule_and_felt() -> None:
 
     # Drawn by the generic felt and console, from its round views.
     assert g.felt.felt_module is None and g.felt.console_module is None
+
+
+def test_its_layout_prints_how_the_ante_and_play_win() -> None:
+    """§663a.11(g): no dealer qualifies here; the line under the game's name says what wins:
+    both hands must beat the dealer's."""
+    [line] = felt_parts(game(NAME).felt)["printed"]
+    assert "higher high hand" in line and "lower low hand" in line and "§" not in line
 
 
 def test_the_decisions_it_really_has() -> None:

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from table.games import game
+from table.snapshot import felt_parts
 from tests.games import through_the_interface as played
 
 NAME = "four_card_frenzy"
@@ -25,6 +26,12 @@ def test_its_adjacent_boxes_rule_and_felt() -> None:
     assert g.table_settings(g.default_rules()).adjacent_rule == "§684a.7(e)"
     # Drawn by the generic felt and console, from its round views, as every game is.
     assert g.felt.felt_module is None and g.felt.console_module is None
+
+
+def test_its_layout_prints_that_the_dealer_qualifies_with_king_high() -> None:
+    """§684a.11(c)(2)(i): printed under the game's name, as the table printed it before the
+    generic felt; the snapshot's table.felt carries it, the felt draws it as it is."""
+    assert felt_parts(game(NAME).felt)["printed"] == ["Dealer qualifies with king high or better"]
 
 
 def test_the_decisions_it_really_has() -> None:
