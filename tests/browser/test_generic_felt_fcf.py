@@ -58,6 +58,16 @@ def test_four_card_frenzy_on_the_generic_felt(
     wagers = fake.driver.state().boxes[2].wagers
     assert wagers["ante"] == wagers["odds"] == 1000 and wagers["prime"] == 500
     shot(alice, f"fcf-betting-{screen[0]}")
+    # Every payout on its signs reads on one line ("1 to 1", "push": never "1 to / 1", "pus / h").
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('#paytables .paytable td')].map((td) => {
+             const range = document.createRange();
+             range.selectNodeContents(td);
+             const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+             return [td.textContent, tops.size];
+           })"""
+    )
+    assert lines and all(n == 1 for _, n in lines), [x for x in lines if x[1] != 1]
 
     fake.dealer("close_betting")
     fake.dealer("deal")
