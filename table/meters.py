@@ -56,7 +56,7 @@ from table.games.progressive import (
     share,
 )
 
-from . import ledger
+from . import ledger, meter_outbox
 from .models import Account, MeterEvent, ProgressiveMeter, Round, Table
 
 log = logging.getLogger(__name__)
@@ -324,6 +324,11 @@ def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
 
 
 def publish(frame: dict[str, Any]) -> None:
+    """A committed change's frame to the sockets watching the meter: through the process's
+    outbox, which coalesces and does not wait (table.meter_outbox), or at once from outside
+    an event loop's process."""
+    if meter_outbox.offer(frame):
+        return
     layer = get_channel_layer()
     if layer is None:
         return
