@@ -194,6 +194,19 @@ def why_words(data: dict[str, Any]) -> str:
     )
 
 
+def _procedure_words(data: dict[str, Any]) -> str:
+    """What the dealer does after an irregularity: the chapter's words when the game gives
+    them, with its section; else what becomes of the cards."""
+    words = str(data.get("words") or "")
+    if not words:
+        done = ["the cards are reshuffled"] if data.get("reshuffle") else []
+        if data.get("remove_deck"):
+            done.append("the deck is removed from the table")
+        words = "; ".join(done)
+    section = data.get("section")
+    return f"{words} ({section})" if words and section else words
+
+
 def event_summary(kind: str, data: dict[str, Any]) -> str:
     """One line in plain words for the event log (no secret the viewer may not see)."""
     box = data.get("box")
@@ -239,6 +252,8 @@ def event_summary(kind: str, data: dict[str, Any]) -> str:
         return f"round void: {data.get('explanation') or data.get('reason')}; every stake returned"
     if kind == "dealer_card_exposed":
         return str(data.get("reason", "a dealer card was exposed"))
+    if kind == "irregularity_procedure":  # the dealer's alone: a full record shows it
+        return _procedure_words(data)
     if kind in ("rules_changed", "rules_pending"):
         return f"Rules Submission “{data.get('rules')}”" + (
             " will apply after this round" if kind == "rules_pending" else " in force"

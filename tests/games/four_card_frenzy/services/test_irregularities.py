@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from table import audit, ledger, services
+from table import audit, ledger, recall, services
 from table.games.cards import codes
 from table.games.four_card_frenzy.round import Phase
 from table.models import Account, Round, RoundEvent, SettlementLine, Table
@@ -99,6 +99,15 @@ def test_shoe_faults_void_the_round_and_return_every_stake(
         }[reason]
     )
     assert procedure.data["reshuffle"] is True and "reshuffled" in procedure.data["words"]
+    # The round's full record (the dealer's and staff's) says it in words; a player's does not.
+    said = {
+        e["kind"]: e
+        for e in recall.decorate(recall.round_record(row, full=True), row, full=True)["events"]
+    }["irregularity procedure"]
+    assert said["summary"] == f"{procedure.data['words']} ({procedure.data['section']})"
+    assert said["private"] == "dealer"
+    players = recall.decorate(recall.round_record(row, "alice", full=False), row, full=False)
+    assert "irregularity procedure" not in {e["kind"] for e in players["events"]}
     verifies(row)
     # The shoe is whole again for the next round: a new shuffle of 52.
     game.open()
