@@ -6,7 +6,7 @@
 
 import { setupFourColour, speakable } from "./cards.js";
 import { TableConnection } from "./protocol.js";
-import { applyEvent, phaseName, waitingOnHouse } from "./state.js";
+import { applyEvent, phaseName, TABLE_EVENTS, waitingOnHouse } from "./state.js";
 import { $, confirmDialog, fill, h, Messages, renderStatus, setText, show, timeAgo } from "./ui.js";
 import { describeEvent, errorText, FAULT_NAMES, logTime } from "./words.js";
 
@@ -104,8 +104,8 @@ const conn = new TableConnection(`/ws/tables/${tableId}/dealer/`, {
     let resync = false;
     for (const ev of frame.events) {
       // The round comes whole in the next view: only the table's events apply.
-      const applies = ["seated", "stood", "player_left", "connection", "table_opened", "table_closed", "betting_clock"].includes(ev.kind);
-      resync = (applies && applyEvent(S, ev.kind, ev.data)) || SHOE_EVENTS.has(ev.kind) || resync;
+      if (TABLE_EVENTS.has(ev.kind)) applyEvent(S, ev.kind, ev.data);
+      resync = SHOE_EVENTS.has(ev.kind) || resync;
       try {
         log(ev.kind, ev.data);
       } catch {

@@ -12,7 +12,7 @@
 // and changing the same state between two frames; its words are game_words.js's.
 
 import { cardName, cardRow, setupFourColour, speakable } from "./cards.js";
-import { applyEvent, chipDollars, dollars } from "./state.js";
+import { applyEvent, chipDollars, dollars, TABLE_EVENTS } from "./state.js";
 import { $, ClockWarnings, confirmDialog, fill, h, Messages, renderStatus, secondsLeft, setText, show } from "./ui.js";
 import { describeEvent, errorText, logTime } from "./words.js";
 import { renderNotices } from "./notices.js";
@@ -36,9 +36,8 @@ import {
 
 const BOX_NUMBERS = [1, 2, 3, 4, 5, 6];
 const LOG_LIMIT = 60;
-// Events that change the table rather than the round: the state keeps them (state.js); the
-// round itself always comes whole, in the next view.
-const TABLE_EVENTS = new Set(["seated", "stood", "player_left", "connection", "table_opened", "table_closed", "balance", "betting_clock"]);
+// Events that change the table rather than the round (TABLE_EVENTS): the state keeps them
+// (state.js); the round itself always comes whole, in the next view.
 const RESYNC_EVENTS = new Set(["round_opened", "rules_changed", "rules_pending"]);
 
 export function mount({ app, conn, snapshot, me, pending = [] }) {
