@@ -12,6 +12,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+#: The browser tests' fixtures (``browser``, ``site``, ``screen``), for the platform's under
+#: tests/browser/ and each game's under tests/games/<game>/browser/ alike (pytest reads
+#: ``pytest_plugins`` only from this, the top conftest).
+pytest_plugins = ["tests.browser.fixtures"]
+
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )

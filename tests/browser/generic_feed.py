@@ -1,4 +1,4 @@
-"""A table of another game than Four Card Frenzy, served to a real page over a routed websocket.
+"""A table of any game, served to a real page over a routed websocket.
 
 The page, its scripts and the login are the live site's; the socket is answered here, by the
 game itself: every round is a real one played through the game's interface (table/games/
@@ -13,8 +13,11 @@ the services behind the real socket.
 from __future__ import annotations
 
 import json
+import os
+import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from table.games import GAME_TITLES, game
@@ -22,6 +25,13 @@ from table.games.base import Actor, Command, EngineError
 from table.games.driver import TableDriver
 from table.snapshot import felt_parts
 from tests.conftest import SeededSource
+
+from .fixtures import Client, Site, login
+
+#: Where the screenshots of the fake tables' felts go, for people to look at.
+SHOTS = Path(os.environ.get("GENERIC_SHOTS", "/tmp/shots/generic"))
+#: The demo table's sockets (player and dealer), which :func:`open_fake` answers itself.
+SOCKET = re.compile(r"/ws/tables/1/(dealer/)?$")
 
 #: The dealer steps the console's commands name (protocol v1), by the game's move names.
 DEALER_COMMANDS = {
@@ -244,3 +254,20 @@ class FakeTable:
 
     def my_moves(self) -> list[str]:
         return [m.name for m in self.driver.moves(Actor.player(self.me))]
+
+
+def shot(client: Client, name: str, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    client.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def open_fake(client: Client, site: Site, fake: FakeTable, path: str = "/tables/1/") -> None:
+    """Open the page at ``path`` with its socket answered by ``fake``."""
+    client.page.route_web_socket(SOCKET, fake.attach)
+    client.page.goto(site.url(path))
+
+
+def player(browser: Any, site: Site, screen: tuple[str, dict[str, int]]) -> Client:
+    """alice, at the size ``screen`` says (the ``screen`` fixture)."""
+    name, viewport = screen
+    return login(browser, site, "alice", viewport=viewport, phone=name == "phone")

@@ -1,4 +1,5 @@
-"""What the browser tests do at the table, in the words of the pages."""
+"""What the browser tests do at a table, in the words of the pages, whatever its game (a
+game's own steps, its decisions in its words, are in its tests: tests/games/<game>/browser/)."""
 
 from __future__ import annotations
 
@@ -10,21 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import Client, Site, card_codes, frames_before_reveal
-
-RANKS = {
-    "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
-    "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
-}  # fmt: skip
-SUITS = {"C": ("♣", "clubs"), "D": ("♦", "diamonds"), "H": ("♥", "hearts"), "S": ("♠", "spades")}
-
-
-def card_name(code: str) -> str:
-    return f"{RANKS[code[0]]} of {SUITS[code[1]][1]}"
-
-
-def card_text(code: str) -> str:
-    return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]][0]
+from .fixtures import Client, Site
 
 
 def open_table(client: Client, site: Site) -> None:
@@ -135,11 +122,15 @@ def add_chips(client: Client, box: int, chips: list[tuple[int, str]], placed: bo
     """Add wagers to a box, [(cents, wager), ...], with the box's bet form (each wager's new
     total in dollars, then "Place wagers on box N"). ``placed``: wait until the table holds
     them (False: a bet the felt or the table refuses)."""
+    # The form first: drawn from this round's view, so the wagers read next are this round's,
+    # not those of the round before it (still on the page until the new round's view is in).
+    form = bet_form(client, box)
     totals = placed_wagers(client, box)
-    target = {w: c for w, c in totals.items() if w not in ("odds", "raise")}
+    # A wager the form has no field for is one the table sets itself (a matched wager, a
+    # decision's): the form's totals leave it out.
+    target = {w: c for w, c in totals.items() if form.locator(f"#bet-{box}-{w}").count()}
     for cents, wager in chips:
         target[wager] = target.get(wager, 0) + cents
-    form = bet_form(client, box)
     for wager, cents in target.items():
         form.locator(f"#bet-{box}-{wager}").fill(f"{cents / 100:g}")
     form.get_by_role("button", name=f"Place wagers on box {box}").click()
@@ -165,75 +156,6 @@ def shown_balance(client: Client) -> int:
 
 def expect_balance(client: Client, cents: int) -> None:
     expect(client.page.locator("#balance")).to_have_attribute("data-cents", str(cents))
-
-
-def decide(client: Client, box: int, raise_: int | str, keyboard: bool = False) -> int:
-    """On the box's turn: fold (0), raise 1-3, or "max"; returns the multiple used.
-    ``keyboard``: focus the button and press Enter instead of clicking."""
-    panel = client.page.locator("#my-turn")
-    expect(panel).to_be_visible()
-    expect(panel.locator(".decision-title strong")).to_contain_text(f"Your turn — box {box}")
-    expect(panel.locator(".g-play-why")).to_contain_text("you may raise")
-    if raise_ == "max":
-        raise_ = 3 if panel.locator("button", has_text="Raise 3x").count() else 1
-    assert isinstance(raise_, int)
-    button = panel.locator(
-        ".decision-buttons button", has_text="Fold" if raise_ == 0 else f"Raise {raise_}x"
-    )
-    if keyboard:
-        button.focus()
-        client.page.keyboard.press("Enter")
-    else:
-        button.click()
-    expect(panel).to_be_hidden()
-    return raise_
-
-
-def region_html(client: Client, selectors: list[str]) -> str:
-    return "\n".join(client.page.inner_html(s) for s in selectors)
-
-
-def assert_no_foreign_cards_seen(
-    site: Site, number: int, clients: list[Client], html_before_reveal: dict[str, str]
-) -> dict[str, Any]:
-    """Nothing another player held, nor the dealer's cards or the All-Six card, reached a page
-    (websocket frames, DOM) before the dealer's reveal of round ``number``."""
-    cards = site.round_cards(number)
-    dealer_secret = set(cards["dealer"]) | ({cards["all_six"]} if cards["all_six"] else set())
-    for client in clients:
-        own_boxes = {b for b, v in cards["boxes"].items() if v["player"] == client.name}
-        own = {c for b in own_boxes for c in cards["boxes"][b]["cards"]}
-        others = {
-            c for b, v in cards["boxes"].items() if b not in own_boxes for c in v["cards"]
-        } | dealer_secret
-        window = frames_before_reveal(client.frames, number)
-        assert window, f"{client.name}: no frames for round {number}"
-        seen: set[str] = set()
-        face_up: set[str] = set()
-        for frame in window:
-            seen |= card_codes(frame)
-            for event in frame.get("events", []):
-                if event["kind"] == "face_up_card":
-                    face_up.add(event["data"]["card"])
-                if event["kind"] == "hole_cards":
-                    assert event["data"]["box"] in own_boxes, (client.name, event)
-                    assert frame.get("private") is True, (client.name, frame)
-            if frame.get("type") == "snapshot" and frame.get("round"):
-                assert frame["round"]["dealer"] is None, (client.name, "dealer cards early")
-                for box in frame["round"]["boxes"]:
-                    if box["cards"] is not None:
-                        assert box["box"] in own_boxes, (client.name, box)
-        assert not (seen & others), f"{client.name} received {sorted(seen & others)} early"
-        assert seen - face_up <= own, f"{client.name} received {sorted(seen - face_up - own)}"
-        if own:
-            assert own <= seen, f"{client.name} never got their own cards"
-        html = html_before_reveal[client.name]
-        lowered = html.lower()
-        for code in others:
-            assert f'data-card="{code}"' not in html, (client.name, code)
-            assert card_name(code) not in lowered, (client.name, card_name(code))
-            assert card_text(code) not in html, (client.name, card_text(code))
-    return cards
 
 
 #: Where the round-by-round screenshots of the live games go, for people to look at.
@@ -262,36 +184,56 @@ def expect_opaque_bar(page: Any) -> None:
     assert float(alpha.group(4) or 1) == 1 and float(opacity) == 1, style
 
 
+def play_on(client: Client, box: int) -> None:
+    """On the box's turn, the first decision offered that keeps the box in the round (not a
+    fold: the smallest Raise or Play the game offers first)."""
+    panel = client.page.locator("#my-turn")
+    expect(panel).to_be_visible()
+    expect(panel.locator(".decision-title strong")).to_contain_text(f"Your turn — box {box}")
+    buttons = panel.locator(".decision-buttons button")
+    buttons.filter(has_not_text=re.compile(r"^Fold")).first.click()
+    expect(panel).to_be_hidden()
+
+
+def down_at_the_controls(page: Any) -> None:
+    """The player is down at the bottom of the page (at the decision panel, the setting, the
+    signs) when the dealer reveals, as players are."""
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function("() => window.scrollY > 0")
+
+
+#: The pinned bar's box and the dealer's cards', on the screen.
+BAR_AND_DEALER = """() => {
+  const bar = document.querySelector('#pinned').getBoundingClientRect();
+  const cards = document.querySelector('#dealer-cards').getBoundingClientRect();
+  return {bar: [bar.top, bar.bottom], cards: [cards.top, cards.bottom], height: innerHeight};
+}"""
+
+
+def expect_dealer_clear_of_the_bar(page: Any) -> None:
+    """At settlement the dealer's cards are on the screen, whole, below the pinned bar (which
+    has grown by the result), not under it nor scrolled away above it."""
+    try:
+        page.wait_for_function(
+            """() => {
+              const bar = document.querySelector('#pinned').getBoundingClientRect();
+              const cards = document.querySelector('#dealer-cards').getBoundingClientRect();
+              return cards.height > 0 && bar.bottom <= cards.top && cards.bottom <= innerHeight;
+            }""",
+            timeout=3_000,
+        )
+    except Exception as exc:
+        where = page.evaluate(BAR_AND_DEALER)
+        raise AssertionError(f"the bar and the dealer's cards: {where}") from exc
+
+
+def region_html(client: Client, selectors: list[str]) -> str:
+    return "\n".join(client.page.inner_html(s) for s in selectors)
+
+
 def expect_no_citation(page: Any, where: str = "#app") -> None:
     """A player reads what happens in words, never a regulation's section number (``where``:
     the felt, or a recall page's ``main``)."""
     text = page.locator(where).inner_text()
     cited = re.findall(r".{0,40}§.{0,20}", text)
     assert not cited, cited
-
-
-def generic_ante_play_round(player: Any, dealer: Any, box: int, ante: str = "5") -> None:
-    """One Crazy 4 Poker round on the generic felt and console, from "Open betting" (the
-    console showing it) to settled: ``player`` (a page, seated at ``box``) bets the Ante and
-    plays 1x; ``dealer`` (the console's page) steps through every phase."""
-    app = player.locator("#app")
-    button = dealer.locator("#next-action")
-    button.click()
-    expect(app).to_have_attribute("data-phase", "betting")
-    form = player.locator(f"#bet-form fieldset[data-box='{box}']")
-    form.locator(f"#bet-{box}-ante").fill(ante)
-    form.get_by_role("button", name=f"Place wagers on box {box}").click()
-    expect(player.locator(f"#box-{box} .g-chip").filter(has_text="Ante")).to_contain_text(
-        f"${ante}"
-    )
-    for step in ("No more bets", "Deal"):
-        expect(button).to_have_text(step)
-        button.click()
-    turn = player.locator("#my-turn")
-    expect(turn).to_be_visible()
-    turn.get_by_role("button", name=re.compile(r"^Play 1x")).click()
-    expect(button).to_have_text(re.compile("^Reveal"))
-    button.click()
-    expect(button).to_have_text("Settle")
-    button.click()
-    expect(app).to_have_attribute("data-phase", "settled")

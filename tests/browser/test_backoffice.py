@@ -9,19 +9,22 @@ from typing import Any
 
 import pytest
 
-from .conftest import Site, login, screenshot
+from .fixtures import Site, login, screenshot
 
 pytestmark = [pytest.mark.browser]
 
-#: A table of its own (no other browser test sits there) with 6 rounds of generated play.
+#: A table of its own (no other browser test sits there) with 6 rounds of generated play, of
+#: the first game in the registry whose tables have progressive meters (the meters report).
 PLAY = """
 from tests.backoffice.play import Source, make_table, play_round
 from table import services
+from table.games import ENTRIES, game
 from django.contrib.auth import get_user_model
 U = get_user_model()
 players = {n: U.objects.get(username=n) for n in ("erin", "frank")}
 seats = {"erin": 1, "frank": 3}
-table, dealer = make_table("Back office browser", "crazy_4_poker")
+with_meters = next(n for n in ENTRIES if game(n).meters(game(n).default_rules()))
+table, dealer = make_table("Back office browser", with_meters)
 for name, user in players.items():
     services.sit(table.pk, user, seats[name])
 src = Source(1440)

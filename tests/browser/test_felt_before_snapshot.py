@@ -1,5 +1,5 @@
 """A table whose game draws its felt from the round view: until that felt is loaded, the page
-shows no other game's felt (a Crazy 4 Poker table once flashed Four Card Frenzy's "Ante &
+shows no other game's felt (a table of the second game once flashed the first game's "Ante &
 Odds" and its six boxes while its socket connected)."""
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Site, login, screenshot
+from table.games import default_game
+
+from .fixtures import Site, login, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -18,7 +20,8 @@ def test_no_other_games_felt_before_the_first_snapshot(browser: Any, site: Site)
     carol = login(browser, site, "carol")
     page = carol.page
     page.goto(site.url("/"))
-    card = page.locator('.table-card[data-game]:not([data-game="four_card_frenzy"])').first
+    # Any game's table but the first game's (the page the server sends was once that game's).
+    card = page.locator(f'.table-card[data-game]:not([data-game="{default_game()}"])').first
     table_id = card.get_attribute("data-table-id")
     held: list[Any] = []
     # The socket connects to nothing: no snapshot ever comes, as on a slow first connection.

@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PASSWORD, PHONE, Site, login, screenshot
+from .fixtures import PASSWORD, PHONE, Site, login, screenshot
 from .helpers import (
     add_chips,
     dealer_does,
-    decide,
     open_betting,
     open_console,
     open_table,
     place_bets,
+    play_on,
     shown_balance,
     sit,
     wait_phase,
@@ -220,7 +220,7 @@ def test_the_bar_follows_a_round_live(
     dealer_does(dealer, "Deal", "decisions")
     wait_phase(player, "decisions")
     before_raise = shown_balance(player)
-    decide(player, box, 1)
+    play_on(player, box)  # the game's first offer that stakes more
     raised = before_raise - balance_after(player, before_raise)
     expect(wagered).to_have_text(dollars(staked + raised).lstrip("+"))
     expect(net).to_have_text(dollars(-(staked + raised)))

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Site, login
+from .fixtures import Site, login
 
 pytestmark = pytest.mark.browser
 

@@ -38,14 +38,13 @@ GAME_DIRS = (
 SKIPPED = (*GAME_DIRS, Path("table", "migrations"), Path("static", "vendor"))
 SKIPPED_FILES = {Path(__file__).relative_to(ROOT), Path("tests", "game_names.py")}
 
-PLAYS = "a platform test playing a game by name (to derive from the registry or move)"
-
-#: Platform tests that still name a game, by directory (each lane's tests play the in-tree
-#: games by name; a test that does should move under tests/games/<game>/ or take its games
-#: from the registry): directory -> why. A platform test elsewhere names none.
-TESTS_NOT_YET: dict[str, str] = {
-    "tests/browser": PLAYS,
-}
+#: Platform tests that still name a game, by directory: directory -> why (a test that does
+#: moves under tests/games/<game>/ or takes its games from the registry). None now: the
+#: browser tests' machinery and the platform's browser tests (tests/browser/) and the services'
+#: tests take their games from the registry (``table.games.ENTRIES``) or the page (the felt's
+#: ``data-game``), and each game's own tests are in tests/games/<game>/ (its browser tests in
+#: tests/games/<game>/browser/).
+TESTS_NOT_YET: dict[str, str] = {}
 
 #: Platform files that still name a game: path -> (mentions at most, why). None now: the
 #: bench's bots play any game from its round views' moves, a game's own benchmarks and bench

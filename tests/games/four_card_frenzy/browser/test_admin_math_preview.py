@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from table.paytable_report import load_report
-
-from .conftest import Site, login, screenshot
+from tests.browser.fixtures import Site, login, screenshot
 
 pytestmark = [pytest.mark.browser]
 

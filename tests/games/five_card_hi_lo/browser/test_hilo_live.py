@@ -30,16 +30,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.fixtures import Site, login
+from tests.browser.helpers import (
+    expect_dealer_clear_of_the_bar,
+    expect_no_citation,
+    expect_opaque_bar,
+    shot,
+)
 from tests.live import shoe_setup
-
-from .conftest import PHONE, Site, login
-from .helpers import expect_no_citation, expect_opaque_bar, shot
-from .test_generic_felt import expect_dealer_clear_of_the_bar
 
 pytestmark = [pytest.mark.browser]
 
 SEED = 252
-DESKTOP = {"width": 1440, "height": 900}
 
 MAKE_TABLE = """
 import dataclasses
@@ -59,11 +61,6 @@ link_meters(table, rules)
 DealerAssignment.objects.create(table=table, dealer=get_user_model().objects.get(username="dealer"))
 print(table.pk)
 """
-
-
-@pytest.fixture(params=[("desktop", DESKTOP), ("phone", PHONE)], ids=["desktop", "phone"])
-def screen(request: pytest.FixtureRequest) -> tuple[str, dict[str, int]]:
-    return request.param  # type: ignore[no-any-return]
 
 
 @pytest.fixture

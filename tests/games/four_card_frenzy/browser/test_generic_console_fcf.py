@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Site, login
-from .test_generic_felt import DESKTOP, open_fake, shot
+from tests.browser.fixtures import DESKTOP_WIDE, Site, login
+from tests.browser.generic_feed import open_fake, shot
+
 from .test_generic_felt_fcf import OnTheGenericFelt
 
 pytestmark = pytest.mark.browser
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.browser
 def test_the_generic_console_runs_a_four_card_frenzy_round(browser: Any, site: Site) -> None:
     fake = OnTheGenericFelt("four_card_frenzy", "dealer", seed=4, dealer_page=True)
     fake.other_player("bob", 3, {"ante": 500, "all_six": 100})
-    dealer = login(browser, site, "dealer", viewport=DESKTOP)
+    dealer = login(browser, site, "dealer", viewport=DESKTOP_WIDE)
     open_fake(dealer, site, fake, "/tables/1/dealer/")
     page = dealer.page
     console = page.locator("#console")

@@ -13,13 +13,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Site
-from .generic_feed import FakeTable
-from .helpers import expect_no_citation
-from .test_generic_felt import down_at_the_controls, open_fake, player, screen, shot
+from tests.browser.fixtures import Site
+from tests.browser.generic_feed import FakeTable, open_fake, player, shot
+from tests.browser.helpers import down_at_the_controls, expect_no_citation
 
 pytestmark = pytest.mark.browser
-__all__ = ["screen"]  # the fixture, used by name
 
 
 class OnTheGenericFelt(FakeTable):

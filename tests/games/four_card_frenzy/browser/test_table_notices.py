@@ -12,11 +12,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, Client, Site, login, screenshot
-from .helpers import (
+from tests.browser.fixtures import PHONE, Client, Site, login, screenshot
+from tests.browser.helpers import (
     add_chips,
     dealer_does,
-    decide,
     expect_no_citation,
     expect_opaque_bar,
     open_betting,
@@ -25,6 +24,8 @@ from .helpers import (
     place_bets,
     seated,
 )
+
+from .helpers import decide
 
 pytestmark = pytest.mark.browser
 

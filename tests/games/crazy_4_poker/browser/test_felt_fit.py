@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, Client, Site, login
-from .generic_feed import FakeTable
+from tests.browser.fixtures import PHONE, Client, Site, login
+from tests.browser.generic_feed import FakeTable
 
 pytestmark = pytest.mark.browser
 

@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, Client, Site, login
-from .helpers import (
+from tests.browser.fixtures import PHONE, Client, Site, login
+from tests.browser.helpers import (
     add_chips,
     dealer_does,
-    decide,
     expect_balance,
     expect_no_citation,
     expect_opaque_bar,
@@ -28,6 +27,8 @@ from .helpers import (
     sit,
     wait_phase,
 )
+
+from .helpers import decide
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,5 @@
-"""The lobby, a logged-out spectator, and the dealer console's irregularity controls."""
+"""Four Card Frenzy's demo table in the lobby (its limits, optional wagers and free boxes), a
+logged-out spectator at it, and the dealer console's irregularity controls (§684a.13)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, Site, login, screenshot
-from .helpers import (
+from tests.browser.fixtures import PHONE, Site, login, screenshot
+from tests.browser.helpers import (
     add_chips,
-    assert_no_foreign_cards_seen,
     dealer_does,
-    decide,
     expect_balance,
     expect_no_citation,
     expect_opaque_bar,
@@ -24,6 +23,8 @@ from .helpers import (
     seated,
     wait_phase,
 )
+
+from .helpers import assert_no_foreign_cards_seen, decide
 
 pytestmark = pytest.mark.browser
 
@@ -179,43 +180,3 @@ def test_dealer_irregularities_void_rounds_and_return_every_stake(browser: Any, 
     expect(dealer.page.locator("#stub-note")).to_contain_text("§684a.5(b)")
     for client in (carol, dealer):
         assert not client.errors, (client.name, client.errors)
-
-
-MORE_FRENZY = """
-from table.models import Table
-first = Table.objects.get(pk=1)
-for name in ("Frenzy 10", "Frenzy 2"):
-    Table.objects.get_or_create(name=name, defaults={"rules": first.rules})
-"""
-
-
-def test_the_lobby_on_a_desktop_uses_the_width_in_number_order_with_meters(
-    browser: Any, site: Site
-) -> None:
-    """Issue 28: on a desktop the lobby was one narrow column with two thirds of the screen
-    empty, "Frenzy 10" came before "Frenzy 2", and no meter amount was shown (players choose
-    Crazy 4 Poker tables by their jackpots)."""
-    site.stack.manage("shell", "-c", MORE_FRENZY)
-    erin = login(browser, site, "erin", {"width": 1440, "height": 900})
-    page = erin.page
-    page.goto(site.url("/"))
-    sections = page.locator(".lobby-game")
-    expect(sections).to_have_count(3)
-    boxes = [sections.nth(i).bounding_box() for i in range(3)]
-    # The three games side by side, on one row, across most of the screen.
-    assert len({round(b["y"]) for b in boxes}) == 1, boxes
-    assert len({round(b["x"]) for b in boxes}) == 3, boxes
-    assert boxes[-1]["x"] + boxes[-1]["width"] - boxes[0]["x"] > 1440 * 0.75, boxes
-    frenzy = page.locator("#game-four_card_frenzy .table-card h3")
-    expect(frenzy).to_have_text(["Frenzy 1", "Frenzy 2", "Frenzy 10"])
-    # The Crazy 4 Poker table's linked meters, each with its amount.
-    crazy = page.locator("#game-crazy_4_poker .table-card").first
-    expect(crazy.locator(".meter-label")).to_have_text(
-        ["Five-Card Progressive", "Five Card Hand Bonus"]
-    )
-    for amount in crazy.locator(".meter-amount").all_text_contents():
-        assert re.fullmatch(r"\$[\d,]+\.\d\d", amount), amount
-    # No meters at a game without them.
-    expect(page.locator("#game-four_card_frenzy .meter-label")).to_have_count(0)
-    screenshot(page, "lobby-desktop-1440", full_page=True)
-    assert not erin.errors, erin.errors

@@ -1,15 +1,23 @@
-"""Browser tests: Debian's chromium driven by Playwright (sync API) against real Daphne.
+"""The browser tests' machinery: Debian's chromium driven by Playwright (sync API) against a
+real Daphne. A pytest plugin (``pytest_plugins`` in tests/conftest.py, the only conftest
+pytest reads it from), so the platform's browser tests here and each game's own under
+``tests/games/<game>/browser/`` share it: the session-scoped ``browser`` and ``site``
+fixtures, :class:`Client`, :func:`login` and :func:`screenshot`. It names no game.
 
-The suite shares one fresh :class:`tests.live.LiveStack` seeded with the demo table and no
-automatic dealer: the tests' own dealer page drives every round. Screenshots go to
-``artifacts/screenshots/`` (gitignored) for people to look at.
+Each xdist worker shares one fresh :class:`tests.live.LiveStack` seeded with the demo tables
+(one per game) and no automatic dealer: the tests' own dealer pages drive every round.
+Screenshots go to ``artifacts/screenshots/`` (gitignored) for people to look at.
+
+A test that uses ``browser`` or ``site`` must carry the ``browser`` marker: ``make test`` runs
+those in a pass of their own (``-m browser``; a Playwright session leaves an event loop running
+in its worker, where the other tests' ORM calls and ``asyncio.run()`` then refuse to run), and
+collection stops with an error on one that does not.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,9 +39,9 @@ PASSWORD = "frenzy-demo"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+DESKTOP_WIDE = {"width": 1440, "height": 900}
 #: How long to wait for something the page should show (events arrive in milliseconds).
 WAIT_MS = 10_000
-CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 
 
 @pytest.fixture(scope="session")
@@ -90,32 +98,12 @@ class Site:
         taken = {int(box) for (box,) in rows}
         return [b for b in range(1, 7) if b not in taken]
 
-    def round_cards(self, number: int) -> dict[str, Any]:
-        """Who held which cards in a round (read from the store after it is over)."""
-        from table.games.cards import card_code, codes
-
-        (state,) = self.query(
-            "SELECT state FROM table_round WHERE table_id = ? AND number = ?",
-            (self.table_id, number),
-        )[0]
-        r = json.loads(state) if isinstance(state, str) else state
-        return {
-            "boxes": {
-                int(b["box"]): {"player": b["player"], "cards": codes(b["cards"])}
-                for b in r["boxes"]
-            },
-            "dealer": codes(r["dealer_cards"]),
-            "all_six": card_code(r["all_six_card"]) if r["all_six_card"] is not None else None,
-            "discards": codes(r["discards"]),
-            "players": (r["results"] or {}).get("players"),
-            "phase": r["phase"],
-        }
-
 
 @pytest.fixture(scope="session")
 def site(request: pytest.FixtureRequest) -> Iterator[Site]:
-    """One live stack for the whole browser suite (each test picks its own players and boxes:
-    alice 1 and bob 3, dave 2, carol 5)."""
+    """One live stack per browser worker, shared by every browser test it runs, the platform's
+    and the games' alike (each test picks its own players and boxes: alice 1 and bob 3, dave
+    2, carol 5 at the demo table; a test that needs more plays at a table of its own)."""
     stack = LiveStack().start()
     try:
         stack.manage("demo_setup")
@@ -131,6 +119,31 @@ def site(request: pytest.FixtureRequest) -> Iterator[Site]:
         stack.stop()
         if failed:
             print(stack.logs())
+
+
+#: The fixtures a browser test uses: a test asking for one must be marked ``browser``.
+NEEDS_THE_BROWSER_PASS = ("browser", "site")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Stop at a test that would start Chromium or a live stack outside the browser pass."""
+    unmarked = [
+        item.nodeid
+        for item in items
+        if any(f in getattr(item, "fixturenames", ()) for f in NEEDS_THE_BROWSER_PASS)
+        and item.get_closest_marker("browser") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "browser tests without the browser marker (pytestmark = pytest.mark.browser): "
+            + ", ".join(unmarked)
+        )
+
+
+@pytest.fixture(params=[("desktop", DESKTOP_WIDE), ("phone", PHONE)], ids=["desktop", "phone"])
+def screen(request: pytest.FixtureRequest) -> tuple[str, dict[str, int]]:
+    """Each size a felt is checked at: a desktop's (1440x900) and a phone's (390x844)."""
+    return request.param  # type: ignore[no-any-return]
 
 
 _contexts: list[Any] = []
@@ -221,33 +234,3 @@ def screenshot(page: Any, name: str, full_page: bool = False) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
-
-
-def card_codes(value: Any) -> set[str]:
-    """Every card code anywhere in a parsed JSON value."""
-    found: set[str] = set()
-    if isinstance(value, str):
-        if CARD.match(value):
-            found.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            found |= card_codes(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= card_codes(item)
-    return found
-
-
-def frames_before_reveal(frames: list[dict[str, Any]], number: int) -> list[dict[str, Any]]:
-    """The frames a page received from round ``number`` opening until the dealer's reveal
-    (not including the reveal itself)."""
-    start = None
-    for i, frame in enumerate(frames):
-        kinds = [(e["kind"], e["data"]) for e in frame.get("events", [])]
-        if start is None:
-            if any(k == "round_opened" and d.get("round") == number for k, d in kinds):
-                start = i
-            continue
-        if any(k == "dealer_revealed" for k, _ in kinds):
-            return frames[start:i]
-    raise AssertionError(f"round {number}: no round_opened/dealer_revealed pair in the frames")

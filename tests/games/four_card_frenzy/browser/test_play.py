@@ -8,12 +8,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, Client, Site, login, screenshot
-from .helpers import (
+from tests.browser.fixtures import PHONE, Client, Site, login, screenshot
+from tests.browser.helpers import (
     add_chips,
-    assert_no_foreign_cards_seen,
     dealer_does,
-    decide,
     expect_balance,
     expect_no_citation,
     expect_opaque_bar,
@@ -25,6 +23,8 @@ from .helpers import (
     sit,
     wait_phase,
 )
+
+from .helpers import assert_no_foreign_cards_seen, decide
 
 pytestmark = pytest.mark.browser
 

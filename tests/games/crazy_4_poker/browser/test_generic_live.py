@@ -1,8 +1,7 @@
 """A Crazy 4 Poker round end to end on the live stack: the real socket, services and snapshot.
 A player bets through the generic felt's form, the dealer's console moves the round on from
-its moves, the player plays, and the settled result and the meters show. Needs the platform's
-generic services (``services.act``) and snapshot (``snapshot.round_view``): skipped until
-both are in the tree (tests/browser/test_generic_felt.py covers the pages meanwhile)."""
+its moves, the player plays, and the settled result and the meters show (the generic services,
+``services.act``, and snapshot, ``snapshot.round_view``, behind the real socket)."""
 
 from __future__ import annotations
 
@@ -12,8 +11,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, Site, login
-from .helpers import generic_ante_play_round, shot
+from tests.browser.fixtures import PHONE, Site, login
+from tests.browser.helpers import shot
+
+from .helpers import generic_ante_play_round
 
 DESKTOP = {"width": 1440, "height": 900}
 
@@ -156,33 +157,3 @@ def test_two_players_one_folds_one_plays(
     expect(frank_result.locator("li[data-wager='ante'] .res-why")).to_contain_text("the dealer's")
     for client in (dave, frank, dealer):
         assert not client.errors, f"{client.name}: {client.errors}"
-
-
-@pytest.mark.parametrize("label, viewport", [("desktop", DESKTOP), ("phone", PHONE)])
-def test_the_lobby_lists_every_game_and_each_page_names_its_own(
-    browser: Any, site: Site, label: str, viewport: dict[str, int]
-) -> None:
-    """The lobby, under the platform's name, has a section per game with its demo table; a
-    table's page names its game in the header (not Four Card Frenzy's name everywhere)."""
-    alice = login(browser, site, "alice", viewport=viewport, phone=label == "phone")
-    page = alice.page
-    expect(page.locator(".topbar .brand")).to_have_text("Casino table games")
-    sections = page.locator(".lobby-game")
-    expect(sections).to_have_count(3)
-    for game, title in (
-        ("four_card_frenzy", "Four Card Frenzy"),
-        ("crazy_4_poker", "Crazy 4 Poker"),
-        ("five_card_hi_lo", "Five Card Hi-Lo"),
-    ):
-        section = page.locator(f".lobby-game[data-game='{game}']")
-        expect(section.locator("h2")).to_contain_text(title)
-        expect(section.locator(".table-card").first).to_be_visible()
-    shot(alice, f"lobby-{label}", ".lobby-game")
-    for game, title in (("crazy_4_poker", "Crazy 4 Poker"), ("five_card_hi_lo", "Five Card Hi-Lo")):
-        table_id = page.locator(f".lobby-game[data-game='{game}'] .table-card").first
-        page.goto(site.url(f"/tables/{table_id.get_attribute('data-table-id')}/"))
-        expect(page.locator(".topbar .brand")).to_have_text(title)
-        expect(page).to_have_title(re.compile(f"· {title}$"))
-        page.go_back()
-    page.goto(site.url(f"/tables/{site.table_id}/"))
-    expect(page.locator(".topbar .brand")).to_have_text("Four Card Frenzy")

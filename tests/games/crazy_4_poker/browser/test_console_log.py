@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Site, login, screenshot
+from tests.browser.fixtures import Site, login, screenshot
+
 from .helpers import generic_ante_play_round
 from .test_generic_live import MAKE_TABLE
 
