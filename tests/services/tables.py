@@ -67,10 +67,9 @@ def required_stake(table: Table, user: Any, box: int) -> Amount:
     return next(a for a in bet.amounts if a.required)
 
 
-def play_out(table: Table, dealer: Any, players: tuple[Any, ...]) -> None:
-    """A dealt round to its end as the consoles would play it: each player's moves in turn
-    (a choice that stays in the hand, not a fold: what the move offers first otherwise),
-    then the reveal and the settlement."""
+def play_turns(table: Table, players: tuple[Any, ...]) -> None:
+    """Each player's moves of a dealt round in turn, as the felt offers them (a choice that
+    stays in the hand, not a fold: what the move offers first otherwise), until none is due."""
     g = game_named(table.rules.game)
     for _ in range(50):
         due = [
@@ -80,13 +79,20 @@ def play_out(table: Table, dealer: Any, players: tuple[Any, ...]) -> None:
             if move.choices
         ]
         if not due:
-            break
+            return
         user, move = due[0]
         choice = next((c for c in move.choices if "fold" not in c.label.lower()), move.choices[0])
         services.act(table.pk, user, move.name, move.box or 1, dict(choice.args))
+    raise AssertionError("the players' turns never ended")
+
+
+def play_out(table: Table, dealer: Any, players: tuple[Any, ...]) -> None:
+    """A dealt round to its end as the consoles would play it: the players' turns
+    (:func:`play_turns`), then the reveal and the settlement."""
+    play_turns(table, players)
     services.reveal(table.pk, dealer)
     services.settle(table.pk, dealer)
-    assert g.status(state(table)).phase in FINISHED_PHASES
+    assert game_named(table.rules.game).status(state(table)).phase in FINISHED_PHASES
 
 
 def snapshot(table: Table, *users: Any) -> tuple[Any, ...]:

@@ -1,7 +1,8 @@
 """A supervisor's way out of a round in play, needing no code (issue 23): the admin's "void"
 action (the ``void_round`` permission, a reason required) voids the round in any phase before
 settled, the dealer's hand face up included: every stake back, the meter increments taken back
-out, the reason and the supervisor in the audit log. Nobody else can send that void."""
+out, the reason and the supervisor in the audit log. Nobody else can send that void. At a table
+of every registered game (the meters' increments at each whose default rules need meters)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from table import services
+from table.games import ENTRIES
 from table.games.base import SUPERVISOR_VOID
 from table.models import AuditEntry, MeterEvent, Round
 
 from .conftest import START, User, balance
-from .tables import books_balance
-from .test_round_integrity import _c4p_round_after_no_more_bets, play1x, standing, state_row
+from .tables import books_balance, play_turns
+from .test_round_integrity import METERED, round_after_no_more_bets, state_row
 
 pytestmark = [pytest.mark.django_db]
 
@@ -30,13 +32,15 @@ def supervisor(name: str = "super") -> Any:
     return User.objects.get(pk=user.pk)
 
 
-def test_a_supervisor_voids_a_round_with_the_dealer_s_hand_face_up(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    table, dealer, linked, alice = _c4p_round_after_no_more_bets(monkeypatch)
-    fed = MeterEvent.objects.get(kind=MeterEvent.INCREMENT, meter=linked["five_card"])
+@pytest.mark.parametrize("name", METERED)
+def test_a_supervisor_voids_a_round_with_the_dealer_s_hand_face_up(name: str) -> None:
+    table, dealer, linked, alice = round_after_no_more_bets(name)
+    fed = {
+        e.meter_id: e for e in MeterEvent.objects.filter(kind=MeterEvent.INCREMENT).order_by("-pk")
+    }  # each meter's first increment (its standing before the round)
+    assert fed and set(fed) <= {m.pk for m in linked}
     services.deal(table.pk, dealer)
-    play1x(table, alice, 1)
+    play_turns(table, (alice,))
     services.reveal(table.pk, dealer)  # the outcome is known: the dealer may not void now
     with pytest.raises(services.ServiceError) as info:
         services.void_round(table.pk, SUPERVISOR_VOID, dealer)
@@ -54,14 +58,15 @@ def test_a_supervisor_voids_a_round_with_the_dealer_s_hand_face_up(
     services.supervisor_void(table.pk, "the settlement is refused; ticket 4711", boss)
     row = Round.objects.get(pk=state_row(table))
     assert (row.phase, row.void_reason) == ("void", SUPERVISOR_VOID)
-    assert balance(alice) == START  # every stake back: Ante, Super Bonus, Play, progressive
+    assert balance(alice) == START  # every stake back: the Ante, the Play, each side wager
     # Fed at "no more bets", taken back out.
     reversed_ = MeterEvent.objects.filter(round=row, kind=MeterEvent.REVERSAL)
-    assert {e.meter.kind for e in reversed_} == {"five_card"}
-    assert standing(linked["five_card"]) == {
-        "amount": fed.amount_before,
-        "reserve": fed.reserve_before,
-    }
+    assert {e.meter_id for e in reversed_} == set(fed)
+    for meter in linked:
+        if meter.pk in fed:
+            meter.refresh_from_db()
+            before = fed[meter.pk]
+            assert (meter.amount, meter.reserve) == (before.amount_before, before.reserve_before)
     entry = AuditEntry.objects.get(action="round_voided")
     assert (entry.actor_name, entry.round_id) == ("super", row.pk)
     assert entry.details["reason"] == "the settlement is refused; ticket 4711"
@@ -72,10 +77,11 @@ def test_a_supervisor_voids_a_round_with_the_dealer_s_hand_face_up(
     books_balance(table)
 
 
-def test_the_admin_action_asks_for_a_reason_and_voids(
-    client: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    table, dealer, linked, alice = _c4p_round_after_no_more_bets(monkeypatch)
+# The registry's games: the tests' own (ante_pair) has no supervisor's void yet ("unknown
+# irregularity 'supervisor_void'").
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_the_admin_action_asks_for_a_reason_and_voids(client: Any, name: str) -> None:
+    table, dealer, linked, alice = round_after_no_more_bets(name)
     row = Round.objects.get(pk=state_row(table))
     url = "/admin/table/round/"
     # Staff without the permission are not offered the action.
