@@ -73,6 +73,26 @@ class BoxView(_Open):
     cards: list[str] | None = Field(description="null unless this viewer may see them")
 
 
+class Procedure(_Closed):
+    """What the regulation tells the dealer to do now with the cards and the deck, after a
+    void (the game's ``irregularity_procedure``, :func:`table.games.words.procedure_view`):
+    in the dealer's view alone, from the void until the next round opens."""
+
+    reason: str = Field(description="the void's reason (a void reason of the game)")
+    voided: Literal["round", "main_game"] = Field(
+        description="what is void: the round, or its main game alone (its other wagers settled)"
+    )
+    title: str = Field(description='the void in words, e.g. "Void: shoe jam"')
+    section: str | None = Field(
+        description="the regulation's section (null: a void that is none of its irregularities)"
+    )
+    words: str = Field(description='what the regulation says to do, in its words ("": none given)')
+    reshuffle: bool
+    remove_deck: bool = Field(description="the deck leaves the table")
+    reshuffle_with_dealt: bool = Field(description="reshuffled with the cards already dealt")
+    steps: list[str] = Field(description="what the dealer does now, in words, in order")
+
+
 class RoundView(_Open):
     """A round as one viewer may see it (``Game.view``): these keys in every game, and the
     game's own besides."""
@@ -90,6 +110,9 @@ class RoundView(_Open):
     void_reason: str | None
     players: dict[str, Any] | None
     moves: list[MoveFrame]
+    procedure: Procedure | None = Field(
+        None, description="the dealer's view only: a void's procedure, until the next round"
+    )
 
 
 class EventFrame(_Closed):

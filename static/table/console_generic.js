@@ -67,6 +67,7 @@ export function install({ $, command, autodealerDeals }) {
     renderBoxes();
     renderDealer();
     renderVoids();
+    renderProcedure();
   }
 
   function tick(state, now) {
@@ -177,6 +178,30 @@ export function install({ $, command, autodealerDeals }) {
           ),
         )
         : h("p", { class: "hint", text: "No void is open to the dealer now." }),
+    );
+  }
+
+  /** What the regulation tells the dealer to do now after a void (the dealer's round view's
+   * `procedure`, docs/protocol.md "view"): the void, the section and its words, the steps; it
+   * stays until the next round opens (the view then has none). The console is staff: the
+   * citation shows here, never on a player's felt. */
+  function renderProcedure() {
+    const panel = $("#procedure");
+    if (!panel) return;
+    const p = S.round?.procedure || null;
+    const key = p ? `${S.round.round} ${JSON.stringify(p)}` : "";
+    if (panel.dataset.shown === key) return; // unchanged: the status line is not read again
+    panel.dataset.shown = key;
+    panel.hidden = !p;
+    panel.dataset.reason = p ? p.reason : "";
+    setText($("#procedure-h"), p ? `${p.title}.` : "");
+    const words = p?.words ? `${p.words}${/[.!?]$/.test(p.words) ? "" : "."}` : "";
+    fill(
+      $("#procedure-body"),
+      p && (p.section || words)
+        ? h("p", { class: "procedure-words" }, p.section ? h("span", { class: "procedure-section", text: `Procedure (${p.section}): ` }) : "Procedure: ", words)
+        : null,
+      p && p.steps.length ? h("ul", { class: "procedure-steps" }, p.steps.map((step) => h("li", { text: step }))) : null,
     );
   }
 

@@ -63,6 +63,8 @@ from table.games.cards import codes
 from table.games.errors import InvalidInput
 from table.games.events import Step
 from table.games.skeleton import ANTE, BETTING, DECISIONS, SkeletonBox, SkeletonRound
+from table.games.skeleton import VOID as VOID_PHASE
+from table.games.words import procedure_view
 
 #: Voids only the house makes (a restart, the back office's supervisor): never the dealer's move.
 HOUSE_VOIDS: Final = frozenset({"server_restart", SUPERVISOR_VOID})
@@ -349,7 +351,16 @@ class SkeletonGame(Generic[R, S]):
     # --- a round: what each viewer sees, recall, the stored form --------------------------
 
     def view(self, state: S, viewer: Actor) -> dict[str, Any]:
-        return drawn_view(state, viewer, self.moves(state, viewer))
+        view = drawn_view(state, viewer, self.moves(state, viewer))
+        if viewer.role is Role.DEALER:
+            # The dealer console shows what the regulation says to do now with the cards of a
+            # void round (or a void main game) until the next round opens: the view the dealer
+            # alone gets, never a player's or a spectator's (docs/protocol.md, "view").
+            procedure = state.procedure_now()
+            if procedure is not None:
+                voided = "round" if state.phase == VOID_PHASE else "main_game"
+                view["procedure"] = procedure_view(procedure, voided)
+        return view
 
     def recalled(self, state: S) -> Recalled:
         spectators = self.view(state, Actor.spectator())

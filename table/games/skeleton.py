@@ -688,10 +688,30 @@ class SkeletonRound(Generic[R, B, S]):
             },
         )
         # What the dealer does with the cards and the deck (the chapter's consequence).
+        procedure = self.void_procedure(reason)
+        return (public, Event("irregularity_procedure", procedure, DEALER)), transfers
+
+    def void_procedure(self, reason: str) -> dict[str, Any]:
+        """What the dealer does with the cards and the deck after a void for ``reason``: the
+        chapter's consequence (:meth:`procedure`: its section, a reshuffle, the deck removed,
+        its words) when the reason is one of its irregularities, else a reshuffle. The
+        dealer's ``irregularity_procedure`` event and the console's view (:meth:`procedure_now`)
+        both say this, so the two never differ."""
         procedure: dict[str, Any] = {"reason": reason, "reshuffle": True, "remove_deck": False}
+        known = self.VOID_REASONS[reason]
         if known.irregularity is not None:
             procedure.update(self.procedure(known.irregularity))
-        return (public, Event("irregularity_procedure", procedure, DEALER)), transfers
+        return procedure
+
+    def procedure_now(self) -> dict[str, Any] | None:
+        """Hook: what the regulation tells the dealer to do now with the cards and the deck,
+        while the round that made it necessary is the table's (until the next one opens):
+        the procedure of the void that ended this round; None: nothing (a round not voided).
+        A game whose main game alone can be void says so too (ch. 684a's §684a.13(d))."""
+        reason = self.void_reason
+        if self.phase == VOID and reason is not None and reason in self.VOID_REASONS:
+            return self.void_procedure(reason)
+        return None
 
     # --- persistence ---------------------------------------------------------------------
 

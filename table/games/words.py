@@ -101,3 +101,46 @@ def annotate(
         boxes.append(box)
     view["boxes"] = boxes
     return view
+
+
+#: What the dealer does now, by the procedure's flags, in the console's words (the chapter's own
+#: words and section ride beside them).
+REMOVE_DECK_STEP = "Remove the entire deck from the table: change decks before the next round."
+RESHUFFLE_WITH_DEALT_STEP = (
+    "Take the cards out of the shoe and reshuffle them with the cards already dealt before the "
+    "next round."
+)
+RESHUFFLE_STEP = "Reshuffle the cards before the next round."
+
+
+def procedure_view(procedure: Mapping[str, Any], voided: str) -> dict[str, Any]:
+    """A void's procedure (a game's ``irregularity_procedure``) as the dealer's round view
+    carries it (the console's staff may read citations; never a player's view): the reason, what
+    was void (``"round"`` or ``"main_game"``), the chapter's ``section`` (None: a void that is
+    none of its irregularities, e.g. the table closed) and ``words`` ("" when the game gives
+    none), the flags, a ``title`` and the ``steps`` the dealer takes now, in words."""
+    reason = str(procedure.get("reason") or "")
+    section = procedure.get("section")
+    remove_deck = bool(procedure.get("remove_deck"))
+    reshuffle = bool(procedure.get("reshuffle"))
+    with_dealt = bool(procedure.get("reshuffle_with_dealt"))
+    if remove_deck:  # another deck comes: this one is not reshuffled
+        steps = [REMOVE_DECK_STEP]
+    elif with_dealt:
+        steps = [RESHUFFLE_WITH_DEALT_STEP]
+    elif reshuffle:
+        steps = [RESHUFFLE_STEP]
+    else:
+        steps = []
+    title = "Main game void" if voided == "main_game" else "Void"
+    return {
+        "reason": reason,
+        "voided": voided,
+        "title": f"{title}: {humanize(reason)}",
+        "section": str(section) if section else None,
+        "words": str(procedure.get("words") or ""),
+        "reshuffle": reshuffle,
+        "remove_deck": remove_deck,
+        "reshuffle_with_dealt": with_dealt,
+        "steps": steps,
+    }

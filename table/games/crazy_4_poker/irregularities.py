@@ -49,18 +49,82 @@ class Consequence:
     remove_deck: bool = False  # the deck leaves the table
     discard_card: bool = False  # the card is not used and goes to the discard rack
     use_as_next_card: bool = False
+    reshuffle_with_dealt: bool = False  # the device's cards with any cards already dealt
+    #: What the dealer does, in the regulation's words (the sentence of ``section`` that says it).
+    words: str = ""
 
 
+_I = Irregularity
 CONSEQUENCES: Final[Mapping[Irregularity, Consequence]] = {
-    Irregularity.ONE_CARD_FACE_UP: Consequence("§657a.13(a)", discard_card=True),
-    Irregularity.CARDS_FACE_UP: Consequence("§657a.13(a)", void=True, reshuffle=True),
-    Irregularity.CARD_DRAWN_IN_ERROR: Consequence("§657a.13(b)", use_as_next_card=True),
-    Irregularity.WRONG_CARD_COUNT: Consequence("§657a.13(c)", void=True, reshuffle=True),
-    Irregularity.STUB_COUNT_WRONG: Consequence("§657a.10(f)", void=True, remove_deck=True),
-    Irregularity.DEALER_CARD_EXPOSED: Consequence("§657a.13(d)", void=True, reshuffle=True),
-    Irregularity.SHUFFLER_JAM: Consequence("§657a.13(e)", reshuffle=True),
-    Irregularity.SHUFFLER_MISCOUNT: Consequence("§657a.5(b)", remove_deck=True),
-    Irregularity.SHOE_JAM: Consequence("§657a.13(f)", void=True, reshuffle=True),
+    _I.ONE_CARD_FACE_UP: Consequence(
+        "§657a.13(a)",
+        discard_card=True,
+        words="A card that is found face up in the shoe or the deck while the cards are being "
+        "dealt may not be used in that round of play and shall be placed in the discard rack.",
+    ),
+    _I.CARDS_FACE_UP: Consequence(
+        "§657a.13(a)",
+        void=True,
+        reshuffle=True,
+        words="If more than one card is found face up in the shoe or the deck during the "
+        "dealing of the cards, all hands shall be void, all wagers shall be returned to the "
+        "players and the cards shall be reshuffled.",
+    ),
+    _I.CARD_DRAWN_IN_ERROR: Consequence(
+        "§657a.13(b)",
+        use_as_next_card=True,
+        words="A card drawn in error without its face being exposed shall be used as though it "
+        "were the next card from the shoe or the deck.",
+    ),
+    _I.WRONG_CARD_COUNT: Consequence(
+        "§657a.13(c)",
+        void=True,
+        reshuffle=True,
+        words="If any player or the dealer is dealt an incorrect number of cards, all hands "
+        "shall be void, all wagers shall be returned to the players and the cards shall be "
+        "reshuffled.",
+    ),
+    _I.STUB_COUNT_WRONG: Consequence(
+        "§657a.10(f)",
+        void=True,
+        remove_deck=True,
+        words="If the cards were not misdealt, all hands shall be void, all wagers shall be "
+        "returned to the players and the entire deck of cards shall be removed from the table.",
+    ),
+    _I.DEALER_CARD_EXPOSED: Consequence(
+        "§657a.13(d)",
+        void=True,
+        reshuffle=True,
+        words="If any of the dealer's cards are inadvertently exposed prior to each player "
+        "having either folded or placed a Play Wager as provided under § 657a.11 (relating to "
+        "procedures for completion of each round of play), all hands shall be void, all "
+        "wagers shall be returned to the players and the cards shall be reshuffled.",
+    ),
+    _I.SHUFFLER_JAM: Consequence(
+        "§657a.13(e)",
+        reshuffle=True,
+        words="If an automated card shuffling device is being used and the device jams, stops "
+        "shuffling during a shuffle or fails to complete a shuffle cycle, the cards shall be "
+        "reshuffled.",
+    ),
+    _I.SHUFFLER_MISCOUNT: Consequence(
+        "§657a.5(b)",
+        remove_deck=True,
+        words="If an automated card shuffling device is being used, which counts the number of "
+        "cards in the deck after the completion of each shuffle and indicates whether 52 "
+        "cards are present, and the device reveals that an incorrect number of cards are "
+        "present, the deck shall be removed from the table.",
+    ),
+    _I.SHOE_JAM: Consequence(
+        "§657a.13(f)",
+        void=True,
+        reshuffle=True,
+        reshuffle_with_dealt=True,
+        words="If an automated dealing shoe is being used and the device jams, stops dealing "
+        "cards or fails to deal cards during a round of play, the round of play shall be "
+        "void, all wagers shall be returned to the players and the cards shall be removed "
+        "from the device and reshuffled with any cards already dealt.",
+    ),
 }
 
 #: What each fault the virtual shoe can be told to make is, under §657a.13.
@@ -84,9 +148,16 @@ def consequence(irregularity: Irregularity) -> Consequence:
 
 
 def procedure(irregularity: Irregularity) -> dict[str, Any]:
-    """What the dealer does with the cards and the deck (§657a.13, §657a.10(f))."""
+    """What the dealer does with the cards and the deck (§657a.13, §657a.10(f)), with the
+    regulation's words, as Four Card Frenzy's and Five Card Hi-Lo's procedures say it."""
     c = consequence(irregularity)
-    return {"section": c.section, "reshuffle": c.reshuffle or c.void, "remove_deck": c.remove_deck}
+    return {
+        "section": c.section,
+        "reshuffle": c.reshuffle or c.void,
+        "remove_deck": c.remove_deck,
+        "reshuffle_with_dealt": c.reshuffle_with_dealt,
+        "words": c.words,
+    }
 
 
 #: Why a round may be voided, and the phases in which it may be voided for each. No phases:

@@ -281,16 +281,25 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
         self.to_act = None
         exposed = Event("dealer_card_exposed", {"reason": MAIN_GAME_VOID_REASON, **details})
         # What the dealer does with the cards (§684a.13(d): reshuffled), as a void's procedure.
-        exposure = Irregularity.DEALER_CARD_EXPOSED
-        what = Event(
-            "irregularity_procedure", {"reason": exposure.value, **procedure(exposure)}, DEALER
-        )
+        what = Event("irregularity_procedure", self.main_game_void_procedure(), DEALER)
         revealed = Event("dealer_revealed", self.dealer_public())
         return self.after((exposed, what, revealed), self._settle())
 
     def procedure(self, irregularity: StrEnum) -> dict[str, Any]:
         """The dealer's procedure after a void, ch. 684a's consequence in its words."""
         return procedure(Irregularity(irregularity))
+
+    @staticmethod
+    def main_game_void_procedure() -> dict[str, Any]:
+        """§684a.13(d): the procedure after a dealer card exposed before every Raise."""
+        exposure = Irregularity.DEALER_CARD_EXPOSED
+        return {"reason": exposure.value, **procedure(exposure)}
+
+    def procedure_now(self) -> dict[str, Any] | None:
+        """A void's procedure, or the main game's (§684a.13(d)) until the next round opens."""
+        if self.main_game_void and not self.void_reason:
+            return self.main_game_void_procedure()
+        return SkeletonRound.procedure_now(self)
 
     def dealer_visible(self) -> bool:
         return SkeletonRound.dealer_visible(self) or self.main_game_void

@@ -12,6 +12,7 @@ from table.games.crazy_4_poker.irregularities import (
     consequence,
     deal,
     dealer_card_exposed,
+    procedure,
     void_round,
 )
 from table.games.crazy_4_poker.settlement import no_more_bets
@@ -112,3 +113,28 @@ def test_one_face_up_card_does_not_void_the_deal() -> None:
     d = deal(list(range(52)), 2, True, DealPlan.from_faults([Fault.FACE_UP_CARD], 4))
     assert d.irregularity is None and len(d.face_up_discards) == 1
     assert FROM_SHOE_FAULT[Fault.FACE_UP_CARD] is Irregularity.ONE_CARD_FACE_UP
+
+
+def test_each_procedure_says_it_in_the_regulations_words() -> None:
+    """The dealer's procedure after each irregularity (the console shows it) gives the sentence
+    of its section that says what to do, as ch. 657a says it: a void where it voids, the
+    reshuffle and the deck's removal where it orders them, nothing it does not."""
+    for irregularity, c in CONSEQUENCES.items():
+        said = procedure(irregularity)
+        assert said["section"] == c.section and said["words"] == c.words, irregularity
+        assert c.words[:1].isupper() and c.words.endswith("."), irregularity
+        assert ("shall be void" in c.words) is c.void, irregularity
+        assert ("reshuffled" in c.words) is c.reshuffle, irregularity
+        assert ("removed from the table" in c.words) is c.remove_deck, irregularity
+        assert ("reshuffled with any cards already dealt" in c.words) is c.reshuffle_with_dealt
+    # §657a.13(f), whole: the shoe's cards go back with those already dealt.
+    assert procedure(Irregularity.SHOE_JAM) == {
+        "section": "§657a.13(f)",
+        "reshuffle": True,
+        "remove_deck": False,
+        "reshuffle_with_dealt": True,
+        "words": "If an automated dealing shoe is being used and the device jams, stops "
+        "dealing cards or fails to deal cards during a round of play, the round of play shall "
+        "be void, all wagers shall be returned to the players and the cards shall be removed "
+        "from the device and reshuffled with any cards already dealt.",
+    }
