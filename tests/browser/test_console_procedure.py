@@ -14,13 +14,11 @@ from playwright.sync_api import expect
 
 from table.games import ENTRIES
 
-from .conftest import Site, login, screenshot
+from .fixtures import DESKTOP_WIDE, PHONE, Site, login, screenshot
 from .helpers import expect_no_citation
 
 pytestmark = [pytest.mark.browser]
 
-DESKTOP = {"width": 1440, "height": 900}
-PHONE = {"width": 390, "height": 844}
 #: The in-tree games (a test's own game has no demo rules).
 IN_TREE = sorted(name for name, e in ENTRIES.items() if e.adapter.startswith("table.games."))
 
@@ -58,8 +56,8 @@ def test_a_void_at_the_console_shows_the_regulations_procedure(
 ) -> None:
     out = site.stack.manage("shell", "-c", MAKE_TABLE % name)
     table_id = int(out.strip().splitlines()[-1])
-    dealer = login(browser, site, "dealer", viewport=DESKTOP)
-    player = login(browser, site, "frank", viewport=DESKTOP)
+    dealer = login(browser, site, "dealer", viewport=DESKTOP_WIDE)
+    player = login(browser, site, "frank", viewport=DESKTOP_WIDE)
     console = dealer.page.locator("#console")
     dealer.page.goto(site.url(f"/tables/{table_id}/dealer/"))
     expect(console).to_have_attribute("data-ready", "1")
