@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar, cast
 
-from table.games.base import SUPERVISOR_VOID
+from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
 from table.games.cards import DECK, Card, card_code, check_distinct, codes
 from table.games.common import (
     boxes_of,
@@ -211,6 +211,19 @@ class SkeletonRound(Generic[R, B, S]):
     RULES: ClassVar[type[Any]]
     BOX: ClassVar[type[SkeletonBox]] = SkeletonBox
     STEP: ClassVar[type[Step]] = Step
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every game knows the platform's :data:`SUPERVISOR_VOID` (base.VOID), in every phase
+        before the round is over: a game whose VOID_REASONS do not list it (a new game, the
+        tests' own) gets it here, so that a supervisor can give up any game's round without
+        the game having to know the back office."""
+        # Named: dataclass(slots=True) makes a new class, which a bare super() does not know.
+        super(SkeletonRound, cls).__init_subclass__(**kwargs)
+        own = cls.__dict__.get("VOID_REASONS")
+        if own is None or SUPERVISOR_VOID in own:
+            return
+        unfinished = tuple(p.value for p in cls.PHASE if p.value not in (SETTLED, VOID))
+        cls.VOID_REASONS = {**own, SUPERVISOR_VOID: VoidReason(SUPERVISOR_VOID_WORDS, unfinished)}
 
     number: int
     rules: R

@@ -20,7 +20,11 @@ from table import consumers, lag
 
 from .conftest import open_socket
 
-pytestmark = [pytest.mark.realstack, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.realstack,
+    pytest.mark.overload_guard,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 async def test_a_process_whose_event_loop_is_late_knows_it_is_behind(

@@ -287,7 +287,7 @@ class Round(SkeletonRound[Rules, Box, Step]):
         return reason != "stub_miscount" or self.stub_count() != len(DECK)
 
     def void(self, reason: str) -> Step:
-        if reason not in VOIDS:
+        if reason not in self.VOID_REASONS:
             raise InvalidInput("unknown_irregularity", f"unknown irregularity {reason!r}")
         if (
             reason == "stub_miscount"
