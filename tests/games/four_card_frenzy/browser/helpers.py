@@ -46,17 +46,35 @@ def card_codes(value: Any) -> set[str]:
 
 def frames_before_reveal(frames: list[dict[str, Any]], number: int) -> list[dict[str, Any]]:
     """The frames a page received from round ``number`` opening until the dealer's reveal
-    (not including the reveal itself)."""
+    (not including the reveal itself). A page learns of either from the event, or from a
+    snapshot or view showing the round (a socket that fell behind on a loaded host is sent a
+    snapshot in place of the frames it missed: docs/protocol.md, gaps)."""
+
+    def shown(frame: dict[str, Any]) -> dict[str, Any] | None:
+        held = frame.get("round") if frame.get("type") in ("snapshot", "view") else None
+        return held if isinstance(held, dict) and held.get("round") == number else None
+
     start = None
     for i, frame in enumerate(frames):
         kinds = [(e["kind"], e["data"]) for e in frame.get("events", [])]
+        held = shown(frame)
+        revealed = held is not None and held.get("phase") in ("revealed", "settled", "void")
         if start is None:
-            if any(k == "round_opened" and d.get("round") == number for k, d in kinds):
+            opened = any(k == "round_opened" and d.get("round") == number for k, d in kinds)
+            if opened or (held is not None and not revealed):
                 start = i
             continue
-        if any(k == "dealer_revealed" for k, _ in kinds):
+        if revealed or any(k == "dealer_revealed" for k, _ in kinds):
             return frames[start:i]
-    raise AssertionError(f"round {number}: no round_opened/dealer_revealed pair in the frames")
+    kinds_seen = [
+        (
+            f.get("type"),
+            (f.get("round") or {}).get("round"),
+            [e["kind"] for e in f.get("events", [])],
+        )
+        for f in frames
+    ]
+    raise AssertionError(f"round {number}: no opening and reveal in the frames: {kinds_seen}")
 
 
 def round_cards(site: Site, number: int) -> dict[str, Any]:
