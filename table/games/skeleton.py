@@ -110,6 +110,37 @@ class VoidReason:
     counted: bool = False
 
 
+class Consequence(Protocol):
+    """What a game's chapter says the dealer does after an irregularity (each game's
+    ``irregularities.Consequence`` has these fields, and its own besides)."""
+
+    @property
+    def section(self) -> str: ...
+    @property
+    def void(self) -> bool: ...
+    @property
+    def reshuffle(self) -> bool: ...
+    @property
+    def remove_deck(self) -> bool: ...
+    @property
+    def reshuffle_with_dealt(self) -> bool: ...
+    @property
+    def words(self) -> str: ...
+
+
+def dealer_procedure(c: Consequence) -> dict[str, Any]:
+    """The dealer's ``irregularity_procedure`` of a consequence, alike at every game: the
+    section, what becomes of the cards and the deck (a void reshuffles), the regulation's
+    words."""
+    return {
+        "section": c.section,
+        "reshuffle": c.reshuffle or c.void,
+        "remove_deck": c.remove_deck,
+        "reshuffle_with_dealt": c.reshuffle_with_dealt,
+        "words": c.words,
+    }
+
+
 @dataclass(slots=True)
 class SkeletonBox:
     """One box in a round: its player, wagers (by name; the Play is added by a decision),

@@ -24,7 +24,7 @@ from table.games.errors import InvalidInput, RuleViolation
 from table.games.progressive import Increment, Meter, reverse_increment
 from table.games.shoe import Deal, DealPlan, Fault
 from table.games.shoe import deal as _shoe_deal
-from table.games.skeleton import BETTING, CLOSED, DECISIONS, REVEALED, VoidReason
+from table.games.skeleton import BETTING, CLOSED, DECISIONS, REVEALED, VoidReason, dealer_procedure
 
 from .settlement import BoxInPlay
 
@@ -150,14 +150,7 @@ def consequence(irregularity: Irregularity) -> Consequence:
 def procedure(irregularity: Irregularity) -> dict[str, Any]:
     """What the dealer does with the cards and the deck (§657a.13, §657a.10(f)), with the
     regulation's words, as Four Card Frenzy's and Five Card Hi-Lo's procedures say it."""
-    c = consequence(irregularity)
-    return {
-        "section": c.section,
-        "reshuffle": c.reshuffle or c.void,
-        "remove_deck": c.remove_deck,
-        "reshuffle_with_dealt": c.reshuffle_with_dealt,
-        "words": c.words,
-    }
+    return dealer_procedure(consequence(irregularity))
 
 
 #: Why a round may be voided, and the phases in which it may be voided for each. No phases:

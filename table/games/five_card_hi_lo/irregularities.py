@@ -18,7 +18,7 @@ from table.games.cards import DECK, Card
 from table.games.errors import InvalidInput, RuleViolation
 from table.games.setting import SETTING
 from table.games.shoe import Deal, DealingPlan, DealPlan, deal, dispense
-from table.games.skeleton import BETTING, CLOSED, DECISIONS, REVEALED, VoidReason
+from table.games.skeleton import BETTING, CLOSED, DECISIONS, REVEALED, VoidReason, dealer_procedure
 
 from .settlement import BoxInPlay
 
@@ -129,14 +129,7 @@ def consequence(irregularity: Irregularity) -> Consequence:
 
 def procedure(irregularity: Irregularity) -> dict[str, Any]:
     """What the dealer does with the cards and the deck (§663a.13, §663a.10(f))."""
-    c = consequence(irregularity)
-    return {
-        "section": c.section,
-        "reshuffle": c.reshuffle or c.void,
-        "remove_deck": c.remove_deck,
-        "reshuffle_with_dealt": c.reshuffle_with_dealt,
-        "words": c.words,
-    }
+    return dealer_procedure(consequence(irregularity))
 
 
 UNFINISHED: Final = (

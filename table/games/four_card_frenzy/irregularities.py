@@ -14,6 +14,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final
 
+from table.games.skeleton import dealer_procedure
+
 
 class Irregularity(StrEnum):
     ONE_CARD_FACE_UP = "one_card_face_up"  # §684a.13(a), first sentence
@@ -128,11 +130,4 @@ def consequence(irregularity: Irregularity) -> Consequence:
 def procedure(irregularity: Irregularity) -> dict[str, Any]:
     """What the dealer does with the cards and the deck (§684a.13, §684a.10(f)), as Crazy 4
     Poker's and Five Card Hi-Lo's procedures say it, with the regulation's words."""
-    c = consequence(irregularity)
-    return {
-        "section": c.section,
-        "reshuffle": c.reshuffle or c.void,
-        "remove_deck": c.remove_deck,
-        "reshuffle_with_dealt": c.reshuffle_with_dealt,
-        "words": c.words,
-    }
+    return dealer_procedure(consequence(irregularity))
