@@ -193,10 +193,12 @@ FORMAT_MODULE_PATH = ["frenzy_site.formats"]
 CASINO_GAMING_DAY_START = os.environ.get("CASINO_GAMING_DAY_START", "06:00")
 CASINO_SHIFTS = (("day", "06:00"), ("swing", "14:00"), ("graveyard", "22:00"))
 
-# A meter's frames reach each socket at most once in this many seconds (increments and
-# reversals coalesce to the newest; a hit, a reset, a seed or a link goes at once), the last
-# one always the meter's newest amount: table/meter_relay.py, docs/protocol.md (issue 26).
-METER_FRAME_INTERVAL = float(os.environ.get("METER_FRAME_INTERVAL", "0.5"))
+# A socket gets at most one frame of meter increments in this many seconds, carrying every
+# linked meter that moved (increments and reversals coalesce to the newest; a hit, a reset, a
+# seed or a link goes at once), the last one always each meter's newest amount:
+# table/meter_relay.py, docs/protocol.md (issue 26). Once a second, as a casino floor's
+# progressive signs refresh; Chapter 657a sets no display rate (docs/capacity.md).
+METER_FRAME_INTERVAL = float(os.environ.get("METER_FRAME_INTERVAL", "1.0"))
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -313,7 +313,7 @@ class TableConsumer(FrameConsumer):
         # the linked meters' frames.
         self.view_wanted = self.view_sent = 0
         self.view_task: asyncio.Task[None] | None = None
-        self.meter_versions: dict[int, int] = {}
+        self.meter_versions: dict[int, tuple[int, Any]] = {}  # meter -> version, amount sent
         links = await database_sync_to_async(table_links)(self.table_id)
         if links is None:
             await self.refuse(NO_SUCH_TABLE, f"there is no table {self.table_id}", CLOSE_NOT_FOUND)
@@ -649,14 +649,12 @@ class TableConsumer(FrameConsumer):
             await self.send(text_data=text)
 
     async def meter_frame(self, message: dict[str, Any]) -> None:
-        """A linked meter changed (table.meters publishes after commit): forwarded as it is,
-        the newest only (frames of one meter can cross between processes)."""
-        meter, version = message.get("meter"), message.get("version")
-        if isinstance(meter, int) and isinstance(version, int):
-            if version <= self.meter_versions.get(meter, -1):
-                return
-            self.meter_versions[meter] = version
-        await self.send(text_data=message["text"])
+        """Linked meters changed (table.meters publishes after commit; the process's relay
+        paces them): forwarded as they are, the newest only (frames of one meter can cross
+        between processes), none that leaves this socket's amount as it was."""
+        text = meter_relay.fresh_text(message, self.meter_versions)
+        if text is not None:
+            await self.send(text_data=text)
 
     async def snapshot_requested(self, ref: str | None) -> None:
         """At most SNAPSHOTS_PER_SECOND (bursts of SNAPSHOT_BURST); one more waits its turn

@@ -12,7 +12,8 @@ round of every game against them. A frame is an object whose ``type`` says which
   (docs/protocol.md lists them per game);
 - ``view``: the round as this socket may see it now, with the moves it may make (the games
   whose felt draws from views; :data:`table.games.base.VIEW_KEYS`);
-- ``meter``: a shared progressive meter moved; ``presence``: a seated player came or went;
+- ``meter``: a shared progressive meter moved (``meters``: several, in one frame);
+  ``presence``: a seated player came or went;
 - ``ok`` / ``error``: the answer to a command (``ref`` echoes the command's);
 - ``pong``: the answer to a ``ping``, with the table's version;
 - ``closing`` / ``superseded``: the server is about to close this socket, and why.
@@ -194,6 +195,14 @@ class Meter(_Closed):
     table: int | None
 
 
+class Meters(_Closed):
+    """Several linked meters moved within one display interval (table/meter_relay.py): each
+    as its own ``meter`` frame, in meter id order; a client takes each as it would alone."""
+
+    type: Literal["meters"]
+    meters: list[Meter] = Field(min_length=2)
+
+
 class Presence(_Open):
     type: Literal["presence"]
 
@@ -252,6 +261,7 @@ FRAMES: tuple[type[BaseModel], ...] = (
     Events,
     View,
     Meter,
+    Meters,
     Presence,
     Ok,
     Error,
@@ -260,7 +270,7 @@ FRAMES: tuple[type[BaseModel], ...] = (
     Superseded,
 )
 ServerFrame = Annotated[
-    Snapshot | Events | View | Meter | Presence | Ok | Error | Pong | Closing | Superseded,
+    Snapshot | Events | View | Meter | Meters | Presence | Ok | Error | Pong | Closing | Superseded,
     Field(discriminator="type"),
 ]
 SERVER_FRAME: TypeAdapter[Any] = TypeAdapter(ServerFrame)

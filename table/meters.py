@@ -320,6 +320,7 @@ def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
         "meter": frame["meter"],
         "version": frame["version"],
         "cause": frame.get("cause"),
+        "amount": frame["amount"],
     }
 
 

@@ -238,6 +238,10 @@ export class TableConnection {
         // A linked progressive meter changed (outside the table's versions).
         this.h.onMeter?.(frame);
         break;
+      case "meters":
+        // Several linked meters moved within one display interval: each as its own frame.
+        for (const meter of frame.meters || []) this.h.onMeter?.(meter);
+        break;
       case "pong":
         if (typeof frame.t === "number") {
           const now = Date.now();
