@@ -15,17 +15,17 @@ whatever number of linked meters moved, and the newest amount of each always com
 than one interval after the change. A change after a quiet interval goes at once; the changes
 that come within the interval after it are held (the newest of each meter), and when the
 interval ends each socket gets one frame carrying every meter it watches that moved: a
-``meter`` frame for one, a ``meters`` frame (docs/protocol.md) for several, e.g. a Crazy 4
-Poker table's progressive and hand-bonus meters, which a round's "no more bets" moves
-together. A table's several meters used to cost a frame each, each paced on its own. Only
-increments and reversals are held (each frame carries the meter's whole amount: the newest
-makes the older ones good); a hit, a reset, a seed or a link names what happened (``cause``,
-``table``) and goes at once, never held, never dropped for a newer increment, and not
-counted against the pace. The pace is the process's (one timer for all its meters): a meter
-may wait for the interval another meter's frame began, never longer than the interval.
-Nothing of what Chapter 657a says of the progressive meter sets a display rate: the payout is
-"the amount on the meter when it is the player's turn to be paid" (§657a.12(d)(4), (e)(4)),
-which the server reads from the meter's row, not from what a display shows.
+``meter`` frame for one, a ``meters`` frame (docs/protocol.md) for several, e.g. a table's
+progressive and hand-bonus meters, which a round's "no more bets" moves together (they cost a
+frame each before, each meter paced on its own). Only increments and reversals are held (each
+frame carries the meter's whole amount: the newest makes the older ones good); a hit, a reset,
+a seed or a link names what happened (``cause``, ``table``) and goes at once, never held, never
+dropped for a newer increment, and not counted against the pace. The pace is the process's (one
+timer for all its meters): a meter may wait for the interval another meter's frame began, never
+longer than the interval. No regulation text at hand sets a display rate (the games' chapters
+leave the progressive system to §605a.7 and §605a.8); a payout is "the amount on the meter when
+it is the player's turn to be paid" (e.g. §657a.12(d)(4)), which the server reads from the
+meter's row, never from what a display shows.
 
 Per event loop (each test's loop, each Daphne process's one loop); a relay lives while a
 socket of the process watches its meter.

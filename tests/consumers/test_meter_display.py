@@ -2,8 +2,9 @@
 table/meter_relay.py, docs/protocol.md "Meter frames"): at most one frame of increments and
 reversals per ``METER_FRAME_INTERVAL`` for each socket, carrying every linked meter that moved
 (a ``meters`` frame when several did), each meter's newest amount always delivered; a hit goes
-at once, alone, whatever is held. Crazy 4 Poker's default rules link two meters to a table
-(its progressive and its hand bonus), which a round's "no more bets" moves together.
+at once, alone, whatever is held. The tests take a game whose default rules link two meters
+to a table (e.g. a progressive and a hand bonus, which a round's "no more bets" moves
+together).
 
 Frames are published to the meters' channel-layer groups as ``table.meters`` publishes them
 after a commit, so the tests set each change's version and amount."""
