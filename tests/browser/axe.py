@@ -5,12 +5,14 @@ best practices)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
 from .fixtures import DESKTOP_WIDE, PHONE, Client, Site, login
+from .generic_feed import SOCKET, FakeTable
 
 SIZES = [("phone", PHONE), ("desktop", DESKTOP_WIDE)]
 #: WCAG 2.0, 2.1 and 2.2 at A and AA, axe's best practices, and its experimental rules (the
@@ -63,3 +65,36 @@ class Audit:
         # The admin's own fixes run at "load" (static/table/admin_access.js): after them.
         client.page.evaluate("() => new Promise((done) => setTimeout(done, 0))")
         self.check(client.page, path)
+
+
+def audit_the_felt(
+    browser: Any,
+    site: Site,
+    size: str,
+    viewport: dict[str, int],
+    fake: FakeTable,
+    box: int,
+    wagers: dict[str, str],
+    label: str,
+    decisions: Callable[[Audit, Any], None],
+) -> Audit:
+    """A game's felt at its busiest, audited (each game's browser/test_axe.py): ``fake``'s
+    player (``fake.me``) sits at ``box`` of the demo table answered by the game itself
+    (:class:`FakeTable`), fills in ``wagers`` (the bet form checked, "<label>, betting"),
+    places them and the dealer deals; ``decisions`` then plays and checks the game's own
+    steps to its settlement (its page and this audit)."""
+    audit = Audit(size)
+    page = audit.person(browser, site, fake.me, viewport).page
+    page.route_web_socket(SOCKET, fake.attach)
+    page.goto(site.url("/tables/1/"))
+    page.click(f"#box-{box} .sit")
+    form = page.locator(f"#bet-form fieldset[data-box='{box}']")
+    for wager, amount in wagers.items():
+        form.locator(f"#bet-{box}-{wager}").fill(amount)
+    audit.check(page, f"{label}, betting")
+    form.get_by_role("button", name=f"Place wagers on box {box}").click()
+    expect(page.locator(f"#box-{box} .g-chip").first).to_be_visible()
+    fake.dealer("close_betting")
+    fake.dealer("deal")
+    decisions(audit, page)
+    return audit

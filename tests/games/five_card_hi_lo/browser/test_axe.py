@@ -1,5 +1,5 @@
-"""axe-core over Five Card Hi-Lo's felt at its busiest: the setting step with both settings, and a
-settled box with both hands against the dealer's (answered by the game itself,
+"""axe-core over Five Card Hi-Lo's felt at its busiest: the bet form, the setting step with both
+settings, and a settled box with both hands against the dealer's (answered by the game itself,
 generic_feed.FakeTable), at a phone's size (390x844) and a desktop's (1440x900): no serious or
 critical violation (issue 28; the audit is the platform's, tests/browser/axe.py)."""
 
@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.axe import SIZES, Audit
+from tests.browser.axe import SIZES, Audit, audit_the_felt
 from tests.browser.fixtures import Site
-from tests.browser.generic_feed import SOCKET, FakeTable
+from tests.browser.generic_feed import FakeTable
 
 pytestmark = pytest.mark.browser
 
@@ -22,30 +22,24 @@ pytestmark = pytest.mark.browser
 def test_the_felt_at_its_busiest(
     browser: Any, site: Site, size: str, viewport: dict[str, int]
 ) -> None:
-    """The setting step, the settled box."""
-    audit = Audit(size)
+    """The bet form filled in, the setting step, the settled box."""
     hilo = FakeTable("five_card_hi_lo", "carol", seed=1)
     hilo.other_player("bob", 5, {"ante": 500})
-    carol = audit.person(browser, site, "carol", viewport)
-    page = carol.page
-    page.route_web_socket(SOCKET, hilo.attach)
-    page.goto(site.url("/tables/1/"))
-    page.click("#box-1 .sit")
-    form = page.locator("#bet-form fieldset[data-box='1']")
-    form.locator("#bet-1-ante").fill("5")
-    form.get_by_role("button", name="Place wagers on box 1").click()
-    expect(page.locator("#box-1 .g-chip").first).to_be_visible()
-    hilo.dealer("close_betting")
-    hilo.dealer("deal")
-    page.locator("#my-turn").get_by_role("button", name=re.compile(r"^Play")).click()
-    hilo.others_act()
-    expect(page.locator("#my-turn .g-setting-choice").first).to_be_visible()
-    audit.check(page, "hi-lo, setting")
-    page.locator("#my-turn .g-setting-choice button").first.click()
-    hilo.others_act()
-    hilo.dealer("reveal")
-    hilo.dealer("settle")
-    expect(page.locator("#my-result .g-versus")).to_be_visible()
-    audit.check(page, "hi-lo, settled")
-    assert audit.pages == 2, audit.pages
+
+    def decisions(audit: Audit, page: Any) -> None:
+        page.locator("#my-turn").get_by_role("button", name=re.compile(r"^Play")).click()
+        hilo.others_act()
+        expect(page.locator("#my-turn .g-setting-choice").first).to_be_visible()
+        audit.check(page, "hi-lo, setting")
+        page.locator("#my-turn .g-setting-choice button").first.click()
+        hilo.others_act()
+        hilo.dealer("reveal")
+        hilo.dealer("settle")
+        expect(page.locator("#my-result .g-versus")).to_be_visible()
+        audit.check(page, "hi-lo, settled")
+
+    audit = audit_the_felt(
+        browser, site, size, viewport, hilo, 1, {"ante": "5"}, "hi-lo", decisions
+    )
+    assert audit.pages == 3, audit.pages
     assert not audit.found, "\n".join(audit.found)
