@@ -41,6 +41,18 @@ def seeded() -> SeededSource:
     return SeededSource(20261121)
 
 
+@pytest.fixture
+def every_game() -> Iterator[list[str]]:
+    """The names of every game the registry holds: the in-tree games and the tests' own
+    (tests/platform/ante_pair), registered for the test."""
+    from table.games import GAMES, register, unregister
+    from tests.platform.ante_pair import ENTRY
+
+    register(ENTRY)
+    yield list(GAMES)
+    unregister(ENTRY.name)
+
+
 @pytest.fixture(autouse=True)
 def guard_off_the_host_s_load(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch

@@ -11,8 +11,9 @@ import pytest
 from channels.db import database_sync_to_async
 
 from table import ledger
+from table.demo import link_meters
 from table.games import game as game_named
-from table.models import Round, Table
+from table.models import DealerAssignment, Round, RulesSubmission, Table
 
 from .conftest import Sock, open_socket
 
@@ -47,6 +48,28 @@ async def ok(sock: Sock, **frame: Any) -> dict[str, Any]:
     reply = await sock.command(**frame)
     assert reply["type"] == "ok", (frame, reply)
     return reply
+
+
+def new_table(name: str, dealer: Any, label: str, is_test: bool = False) -> Table:
+    """A table of the game ``name`` under its default rules ("<title> <label>"), with its
+    bankroll and meters, dealt by ``dealer``; ``is_test``: a test table, where the console's
+    drills are allowed."""
+    g = game_named(name)
+    rules = RulesSubmission.objects.create(
+        name=f"{g.title} {label}", game=name, choices=g.rules_to_dict(g.default_rules())
+    )
+    table = Table.objects.create(name=f"{g.title} {label}", rules=rules, is_test=is_test)
+    ledger.table_bankroll(table)
+    link_meters(table, rules)
+    DealerAssignment.objects.create(table=table, dealer=dealer)
+    return table
+
+
+async def round_of(sock: Sock) -> dict[str, Any]:
+    """The socket's round view, from a snapshot it asks for."""
+    await sock.send(cmd="snapshot")
+    snap = await sock.until(lambda f: f["type"] == "snapshot")
+    return snap["round"] or {}
 
 
 async def settled_down(sock: Sock) -> None:

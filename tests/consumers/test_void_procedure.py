@@ -11,46 +11,25 @@ round's."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 
 from table import ledger
-from table.demo import link_meters, make_user
+from table.demo import make_user
 from table.frames import check
-from table.games import ENTRIES, GAMES, game, register, unregister
+from table.games import ENTRIES, game
 from table.games.words import procedure_view
-from table.models import DealerAssignment, Round, RoundEvent, RulesSubmission, Table
-from tests.platform.ante_pair import ENTRY
+from table.models import Round, RoundEvent, Table
 
 from .conftest import Sock, open_socket
+from .helpers import new_table, ok, round_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: The in-tree games: each gives its chapter's section and words for a jammed shoe.
 IN_TREE = [name for name, e in ENTRIES.items() if e.adapter.startswith("table.games.")]
-
-
-@pytest.fixture
-def every_game() -> Iterator[list[str]]:
-    register(ENTRY)
-    yield list(GAMES)
-    unregister(ENTRY.name)
-
-
-def new_table(name: str, dealer: Any) -> Table:
-    g = game(name)
-    rules = RulesSubmission.objects.create(
-        name=f"{g.title} procedure", game=name, choices=g.rules_to_dict(g.default_rules())
-    )
-    # A test table: the console's drills are allowed there.
-    table = Table.objects.create(name=f"{g.title} procedure", rules=rules, is_test=True)
-    ledger.table_bankroll(table)
-    link_meters(table, rules)
-    DealerAssignment.objects.create(table=table, dealer=dealer)
-    return table
 
 
 def stored_procedure(table_id: int) -> dict[str, Any]:
@@ -59,18 +38,6 @@ def stored_procedure(table_id: int) -> dict[str, Any]:
     event = RoundEvent.objects.get(round=row, kind="irregularity_procedure")
     assert event.audience == "dealer"
     return dict(event.data)
-
-
-async def ok(sock: Sock, **frame: Any) -> dict[str, Any]:
-    reply = await sock.command(**frame)
-    assert reply["type"] == "ok", (frame, reply)
-    return reply
-
-
-async def round_of(sock: Sock) -> dict[str, Any]:
-    await sock.send(cmd="snapshot")
-    snap = await sock.until(lambda f: f["type"] == "snapshot")
-    return snap["round"] or {}
 
 
 def rounds_seen(sock: Sock) -> list[dict[str, Any]]:
@@ -87,7 +54,9 @@ async def void_by_drill(
 ) -> tuple[int, Sock, Sock, Sock, dict[str, Any]]:
     """A round of ``name`` with one box in play, dealt with ``fault`` armed: the dealer's
     socket, the player's, the spectator's, and the dealer's view once the drill ended it."""
-    table = await database_sync_to_async(new_table)(name, people["dealer"])
+    table = await database_sync_to_async(new_table)(
+        name, people["dealer"], "procedure", is_test=True
+    )
     player = await open_socket(table.pk, people["alice"])
     dealer = await open_socket(table.pk, people["dealer"], dealer=True)
     spectator = await open_socket(table.pk)

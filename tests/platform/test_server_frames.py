@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +15,11 @@ import pytest
 from channels.db import database_sync_to_async
 
 from table import ledger
-from table.demo import link_meters, make_user
+from table.demo import make_user
 from table.frames import FRAMES, check, frame_type
-from table.games import GAMES, game, register, unregister
 from table.management.commands.export_schemas import schema_files
-from table.models import DealerAssignment, RulesSubmission, Table
 from tests.consumers.conftest import Sock, open_socket
-from tests.platform.ante_pair import ENTRY
+from tests.consumers.helpers import new_table, ok, round_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,39 +32,8 @@ DEALER_COMMANDS = {
 }
 
 
-@pytest.fixture
-def every_game() -> Iterator[list[str]]:
-    register(ENTRY)
-    yield list(GAMES)
-    unregister(ENTRY.name)
-
-
-def new_table(name: str, dealer: Any) -> Table:
-    g = game(name)
-    rules = RulesSubmission.objects.create(
-        name=f"{g.title} frames", game=name, choices=g.rules_to_dict(g.default_rules())
-    )
-    table = Table.objects.create(name=f"{g.title} frames", rules=rules)
-    ledger.table_bankroll(table)
-    link_meters(table, rules)
-    DealerAssignment.objects.create(table=table, dealer=dealer)
-    return table
-
-
-async def round_of(sock: Sock) -> dict[str, Any]:
-    await sock.send(cmd="snapshot")
-    snap = await sock.until(lambda f: f["type"] == "snapshot")
-    return snap["round"] or {}
-
-
-async def ok(sock: Sock, **frame: Any) -> dict[str, Any]:
-    reply = await sock.command(**frame)
-    assert reply["type"] == "ok", (frame, reply)
-    return reply
-
-
 async def play_a_round(name: str, people: dict[str, Any]) -> list[Sock]:
-    table = await database_sync_to_async(new_table)(name, people["dealer"])
+    table = await database_sync_to_async(new_table)(name, people["dealer"], "frames")
     players = [await open_socket(table.pk, people[p]) for p in ("alice", "bob")]
     dealer = await open_socket(table.pk, people["dealer"], dealer=True)
     spectator = await open_socket(table.pk)
