@@ -134,7 +134,8 @@ class LiveStack:
         makes), and session cookies of the people ``names`` (``bench.client``'s login script),
         in one Django process. Its people's passwords are hashed the quick way: the tests that
         use this log in by session cookie, and PBKDF2 costs ~0.5 s for each of ten people (the
-        browser tests, which log in through the form, run ``demo_setup`` itself)."""
+        browser tests, which log in through the form, run ``demo_setup`` under
+        tests/browser/live_settings.py, quick hashes too)."""
         from bench.client import SESSION_SCRIPT
 
         out = self.python(

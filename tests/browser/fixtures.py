@@ -104,13 +104,19 @@ def site(request: pytest.FixtureRequest) -> Iterator[Site]:
     """One live stack per browser worker, shared by every browser test it runs, the platform's
     and the games' alike (each test picks its own players and boxes: alice 1 and bob 3, dave
     2, carol 5 at the demo table; a test that needs more plays at a table of its own)."""
-    stack = LiveStack().start()
+    stack = LiveStack()
+    # Passwords hashed the quick way in every process of the stack (live_settings.py says why).
+    stack.env["DJANGO_SETTINGS_MODULE"] = "tests.browser.live_settings"
+    stack.start()
     try:
-        stack.manage("demo_setup")
         # The suite arms shoe drills at the demo tables: drills exist only on test tables
         # (issue 28); the tables a test makes for itself are ordinary unless it says so.
-        stack.manage(
-            "shell", "-c", "from table.models import Table; Table.objects.update(is_test=True)"
+        # (One Django process for both.)
+        stack.python(
+            "from django.core.management import call_command\n"
+            "call_command('demo_setup')\n"
+            "from table.models import Table\n"
+            "Table.objects.update(is_test=True)\n"
         )
         address = stack.daphne()
         yield Site(stack, address)
