@@ -57,6 +57,7 @@ from table.games.base import (
     recalled_from_view,
     require_dealer,
     require_player,
+    seen_by,
     turn_timer,
 )
 from table.games.cards import codes
@@ -361,6 +362,22 @@ class SkeletonGame(Generic[R, S]):
                 voided = "round" if state.phase == VOID_PHASE else "main_game"
                 view["procedure"] = procedure_view(procedure, voided)
         return view
+
+    def views(self, state: S, viewers: Sequence[Actor]) -> list[dict[str, Any]]:
+        # A player's view is the spectators' but the player's own boxes: built from it (the
+        # round's ``view_from``), the rest of it is not built again for every player.
+        spectators = self.view(state, Actor.spectator())
+        out = []
+        for viewer in viewers:
+            view = None
+            if viewer.role is Role.SPECTATOR:
+                view = spectators
+            elif viewer.role is Role.PLAYER and viewer.name:
+                drawn = state.view_from(viewer.name, spectators)
+                if drawn is not None:
+                    view = seen_by(drawn, viewer, self.moves(state, viewer))
+            out.append(view if view is not None else self.view(state, viewer))
+        return out
 
     def recalled(self, state: S) -> Recalled:
         spectators = self.view(state, Actor.spectator())

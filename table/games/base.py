@@ -928,6 +928,12 @@ class Game(Protocol[R, S]):
         reveal, the shoe order and salt to everyone once the round is over."""
         ...
 
+    def views(self, state: S, viewers: Sequence[Actor]) -> list[dict[str, Any]]:
+        """:meth:`view` for each of ``viewers``, in order, built together: what viewers see
+        alike may be built once and shared between the views (a command builds its table's
+        views after each change and only serialises them: read only)."""
+        ...
+
     def to_dict(self, state: S) -> dict[str, Any]:
         """The whole round, secrets included, JSON-ready (the audit record). It keeps the
         shoe order as ``order`` (card numbers) and the salt as ``salt``: the audit and

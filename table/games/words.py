@@ -90,16 +90,46 @@ def annotate(
     changed in place: each box is copied before its words go in."""
     if view.get("dealer"):
         view["dealer"] = {**view["dealer"], "words": dealer(view["dealer"])}
-    boxes = []
-    for box in view["boxes"]:
-        box = dict(box)
-        if box_words is not None:
-            box_words(box)
-        if box.get("results") is not None and view["phase"] != "void":
-            box["results"] = with_lines_why(box, lambda line, b=box: why(line, b, view))
-            box["reason"] = reason(box, view)
-        boxes.append(box)
-    view["boxes"] = boxes
+    view["boxes"] = [
+        annotate_box(box, view, why=why, reason=reason, box_words=box_words)
+        for box in view["boxes"]
+    ]
+    return view
+
+
+def annotate_box(
+    box: dict[str, Any],
+    view: dict[str, Any],
+    *,
+    why: Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], str],
+    reason: Callable[[dict[str, Any], dict[str, Any]], str],
+    box_words: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """One box of :func:`annotate`, a copy with its words: they read the box and what every
+    viewer of the round sees alike (the dealer's hand, the phase), never who looks, so a
+    box's words are the same in every view that shows it the same."""
+    box = dict(box)
+    if box_words is not None:
+        box_words(box)
+    if box.get("results") is not None and view["phase"] != "void":
+        box["results"] = with_lines_why(box, lambda line, b=box: why(line, b, view))
+        box["reason"] = reason(box, view)
+    return box
+
+
+def owner_view(
+    spectators: dict[str, Any], viewer: dict[str, Any], own: Mapping[int, dict[str, Any]]
+) -> dict[str, Any]:
+    """A player's view of a round built from the spectators' view of the same round (with its
+    words): a box shows a player what it shows a spectator unless the player owns it, and
+    nothing else of a view depends on who looks (the dealer console's extras aside), so only
+    ``viewer`` and the player's own boxes (``own``: box -> that box as its owner sees it,
+    with its words) are new; the rest is the spectators' own objects, shared, not copied (a
+    command builds its viewers' views together and only serialises them: read only)."""
+    view = dict(spectators)
+    view["viewer"] = viewer
+    if own:
+        view["boxes"] = [own.get(box["box"], box) for box in spectators["boxes"]]
     return view
 
 

@@ -327,24 +327,27 @@ def _round_views(ctx: Context, version: int) -> dict[str, str]:
     views), built once here from the state the command holds (after its commit on
     PostgreSQL), so that no socket reads the round from the database after a change. An
     assigned dealer's console's too; a logged-in watcher still builds its own in the read
-    pool: one socket per table, not one per seat."""
+    pool: one socket per table, not one per seat. The game builds them together
+    (``Game.views``: what viewers see alike, once)."""
     game = ctx.game
     state = ctx.load_round()
     if state is None:
         return {"": broadcast.view_text(version, None)} | {
             name: broadcast.view_text(version, None) for _, name in ctx.seats.values()
         }
-    views = {"": broadcast.view_text(version, game.view(state, Actor.spectator()))}
+    keys = [""]
+    viewers = [Actor.spectator()]
     for _, name in ctx.seats.values():
-        if name not in views:
-            views[name] = broadcast.view_text(version, game.view(state, Actor.player(name)))
+        if name not in keys:
+            keys.append(name)
+            viewers.append(Actor.player(name))
     seated = {uid for uid, _ in ctx.seats.values()}
     for uid, name in ctx.dealer_names.items():
         if uid not in seated:  # seated here, a dealer sees the table as a player
-            views[broadcast.dealer_key(uid)] = broadcast.view_text(
-                version, game.view(state, Actor.dealer(name))
-            )
-    return views
+            keys.append(broadcast.dealer_key(uid))
+            viewers.append(Actor.dealer(name))
+    built = game.views(state, viewers)
+    return {key: broadcast.view_text(version, view) for key, view in zip(keys, built, strict=True)}
 
 
 def _private_audience(ctx: Context) -> dict[str, int]:

@@ -164,6 +164,11 @@ class ViewChecks:
                     continue
                 leaked = set(box.cards) & shown
                 assert not leaked, f"{viewer} sees box {box.box}'s {leaked} in {status.phase}"
+        # Built together (as a command builds its table's views: what viewers see alike once,
+        # shared), every view is the one built alone, keys in the same order, and no viewer's
+        # own boxes show in another's view (all serialised after all were built).
+        together = [json.dumps(v) for v in g.views(state, viewers)]
+        assert together == [json.dumps(g.view(state, v)) for v in viewers]
         self.checked += 1
 
     def _every_move_is_accepted(

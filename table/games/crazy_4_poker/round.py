@@ -353,6 +353,12 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
 
         return project(self, player, dealer)
 
+    def view_from(self, player: str, spectators: dict[str, Any]) -> dict[str, Any]:
+        """``view(player)`` built from the spectators' view: only the player's boxes anew."""
+        from .view import project
+
+        return project(self, player, spectators=spectators)
+
     # --- persistence ---------------------------------------------------------------------
 
     def cards_dict(self) -> dict[str, Any]:

@@ -396,3 +396,9 @@ class Round(SettingRound[HiLoRules, BoxPlay, Step]):
         from .view import round_view
 
         return round_view(self, player, dealer=dealer)
+
+    def view_from(self, player: str, spectators: dict[str, Any]) -> dict[str, Any]:
+        """``view(player)`` built from the spectators' view: only the player's boxes anew."""
+        from .view import round_view
+
+        return round_view(self, player, spectators=spectators)

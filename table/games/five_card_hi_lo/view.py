@@ -24,11 +24,12 @@ from typing import Any
 
 from table.games.cards import codes
 from table.games.common import viewer_role
+from table.games.words import owner_view
 
 from .poker import poker_rank_trusted
 from .round import GAME, VOID_REASONS, BoxPlay, Phase, Round, offered_settings, setting_json
 from .settlement import POKER_BONUS
-from .words import annotate
+from .words import annotate, annotate_box
 
 
 def _box_view(
@@ -74,10 +75,26 @@ def _box_view(
     return item
 
 
-def round_view(rnd: Round, viewer: str | None, *, dealer: bool = False) -> dict[str, Any]:
-    """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it."""
+def round_view(
+    rnd: Round,
+    viewer: str | None,
+    *,
+    dealer: bool = False,
+    spectators: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it.
+    ``spectators``: the spectators' view of this round, already built (a command builds its
+    viewers' views together): a player's is then built from it, only the player's own boxes
+    anew (:func:`table.games.words.owner_view`)."""
     name = None if dealer else viewer
     settled = {b["box"]: b for b in (rnd.results or {}).get("boxes", [])}
+    if spectators is not None and name is not None:
+        own = {
+            n: annotate_box(_box_view(rnd, play, name, settled.get(n)), spectators)
+            for n, play in rnd.boxes.items()
+            if play.player == name
+        }
+        return owner_view(spectators, {"role": viewer_role(False, name), "name": name}, own)
     boxes = [_box_view(rnd, rnd.boxes[n], name, settled.get(n)) for n in sorted(rnd.boxes)]
     role = viewer_role(dealer, viewer)
     view: dict[str, Any] = {

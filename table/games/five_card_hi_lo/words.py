@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from table.games.words import annotate as annotate_view
+from table.games.words import annotate_box as annotate_one
 from table.games.words import cards_text, folded, hand_words, humanize
 
 #: §663a.11(b)(2): a fold keeps the Poker Bonus in action.
@@ -158,3 +159,8 @@ def _box_words(box: dict[str, Any]) -> None:
 def annotate(view: dict[str, Any]) -> dict[str, Any]:
     """``view`` with its words (table.games.words.annotate): nothing in it changed in place."""
     return annotate_view(view, dealer=dealer_words, why=why, reason=reason, box_words=_box_words)
+
+
+def annotate_box(box: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """One box of ``view`` with its words (as :func:`annotate` gives it), ``view``'s words in."""
+    return annotate_one(box, view, why=why, reason=reason, box_words=_box_words)

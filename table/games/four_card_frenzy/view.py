@@ -29,13 +29,15 @@ from typing import TYPE_CHECKING, Any
 from table.games.cards import codes
 from table.games.common import viewer_role
 from table.games.shoe import CARDS_PER_STACK
+from table.games.words import owner_view
 
 from .hands import best_four, describe, max_raise_multiple
 from .rules import OPTIONAL
-from .words import annotate
+from .words import annotate, annotate_box
 
 if TYPE_CHECKING:
     from .round import BoxPlay, Round
+
 
 def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any]) -> dict[str, Any]:
     from .round import Phase
@@ -84,11 +86,27 @@ def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any])
     return item
 
 
-def project(rnd: Round, viewer: str | None, dealer: bool = False) -> dict[str, Any]:
-    """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it."""
+def project(
+    rnd: Round,
+    viewer: str | None,
+    dealer: bool = False,
+    spectators: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it.
+    ``spectators``: the spectators' view of this round, already built (a command builds its
+    viewers' views together): a player's is then built from it, only the player's own boxes
+    anew (:func:`table.games.words.owner_view`)."""
     name = None if dealer else viewer  # the dealer console is nobody's box
     results = rnd.results or {}
     settled = {b["box"]: b for b in results.get("boxes", [])}
+    if spectators is not None and name is not None:
+        own = {
+            n: annotate_box(_box(rnd, play, name, settled), spectators, rnd.rules)
+            for n, play in rnd.boxes.items()
+            if play.player == name
+        }
+        seen = {"role": viewer_role(False, name), "name": name, "boxes": rnd.boxes_of(name)}
+        return owner_view(spectators, seen, own)
     shown = rnd.dealer_visible()
     dealer_hand = rnd.dealer_public() if shown else None
     role = viewer_role(dealer, viewer)

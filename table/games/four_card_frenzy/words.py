@@ -146,12 +146,19 @@ def annotate(view: dict[str, Any], rules: TableRules) -> dict[str, Any]:
     if view.get("dealer"):
         view["dealer"] = {**view["dealer"], "words": dealer_words(view["dealer"])}
     for box in view["boxes"]:
-        if box.get("decision") is not None:  # the decision is a Raise multiple, 0 folds
-            box["decision_words"] = "Folded" if folded(box) else f"Raised {box['decision']}x"
-        if box.get("results"):
-            box["results"] = with_lines_why(box, lambda line, b=box: why(line, b, view, rules))
-            box["reason"] = reason(box, view)
-        options = box.get("play_options")
-        if options is not None:
-            options["words"] = raise_words(box)
+        annotate_box(box, view, rules)
     return view
+
+
+def annotate_box(box: dict[str, Any], view: dict[str, Any], rules: TableRules) -> dict[str, Any]:
+    """One box of ``view`` (a box the view built, not shared) with its words, in place; they
+    read the box and what every viewer sees alike (the dealer's hand, a main game void)."""
+    if box.get("decision") is not None:  # the decision is a Raise multiple, 0 folds
+        box["decision_words"] = "Folded" if folded(box) else f"Raised {box['decision']}x"
+    if box.get("results"):
+        box["results"] = with_lines_why(box, lambda line, b=box: why(line, b, view, rules))
+        box["reason"] = reason(box, view)
+    options = box.get("play_options")
+    if options is not None:
+        options["words"] = raise_words(box)
+    return box
