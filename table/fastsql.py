@@ -67,6 +67,19 @@ def last_rows(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in cursor.fetchall()]
 
 
+def result_sets(sql: str, params: Sequence[Any] = ()) -> list[list[tuple[Any, ...]]]:
+    """The rows of every statement of ``sql``, each a SELECT (several statements, one round
+    trip: PostgreSQL only), in order."""
+    found = []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while True:
+            found.append([tuple(r) for r in cursor.fetchall()])
+            if not cursor.nextset():
+                break
+    return found
+
+
 def rows(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -207,17 +208,38 @@ def lock_for_table(
     (:class:`Locked`; ``guard``: the seven dates of ``fastsql.lock_table_accounts``, to read
     the players' protection too)."""
     wanted = sorted(set(players))
+    found, bankroll, held, locked = read_locked(
+        table.pk,
+        wanted,
+        fastsql.last_rows(
+            fastsql.lock_table_accounts(len(wanted), bool(guard)),
+            fastsql.lock_table_accounts_params(table.pk, wanted, guard),
+        ),
+        bool(guard),
+    )
+    if bankroll is None:
+        bankroll = table_bankroll(table).pk
+    for name in set(wanted) - set(found):
+        user = get_user_model().objects.get(username=name)
+        found[name] = player_account(user).pk
+    # Accounts made just now are locked (and read) by post() when it first needs them.
+    return found, bankroll, held, locked
+
+
+def read_locked(
+    table_id: int, wanted: Sequence[str], rows: Iterable[tuple[Any, ...]], guard: bool
+) -> tuple[dict[str, int], int | None, Held, Locked]:
+    """What :func:`lock_for_table` makes of the rows of ``fastsql.lock_table_accounts``:
+    the players' account ids found (by username), the bankroll's id (None: not found), each
+    locked account's (kind, name, balance), and what came with the locks."""
     found: dict[str, int] = {}
     held: Held = {}
     locked = Locked({}, {})
     bankroll = None
-    for row in fastsql.last_rows(
-        fastsql.lock_table_accounts(len(wanted), bool(guard)),
-        fastsql.lock_table_accounts_params(table.pk, wanted, guard),
-    ):
-        pk, table_id, username, kind, name, balance, sessions = row[:7]
+    for row in rows:
+        pk, of_table, username, kind, name, balance, sessions = row[:7]
         held[pk] = (kind, name, balance)
-        if table_id == table.pk:
+        if of_table == table_id:
             bankroll = pk
         elif username in wanted:
             found[username] = pk
@@ -227,12 +249,6 @@ def lock_for_table(
             }
             if guard:
                 locked.guard[username] = row[7:]
-    if bankroll is None:
-        bankroll = table_bankroll(table).pk
-    for name in set(wanted) - set(found):
-        user = get_user_model().objects.get(username=name)
-        found[name] = player_account(user).pk
-    # Accounts made just now are locked (and read) by post() when it first needs them.
     return found, bankroll, held, locked
 
 

@@ -17,7 +17,7 @@ import datetime as dt
 import hashlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,10 +83,17 @@ class _Locked:
     #: Whether the dealer running the command (``actor`` "dealer:<username>") may credit
     #: accounts now, read under the lock; None: not a dealer's command, or no such user.
     dealer_credits: bool | None = None
+    #: With a player's command on PostgreSQL: the rows of the acting player's account and the
+    #: table's bankroll, locked in the same round trip (``fastsql.lock_table_accounts``).
+    accounts: list[tuple[Any, ...]] | None = None
 
 
 def _lock_table(
-    table_id: int, actor: str = "", key: str | None = None, session: int | None = None
+    table_id: int,
+    actor: str = "",
+    key: str | None = None,
+    session: int | None = None,
+    hold: Sequence[object] | None = None,
 ) -> _Locked:
     """The table's row, locked (SELECT ... FOR UPDATE), with its Rules Submission, the
     answer already given to this idempotency key, the current round and the seats: one
@@ -95,19 +102,34 @@ def _lock_table(
     On PostgreSQL two statements travel together: the first waits for the row lock, the
     second reads. One statement would not do: at READ COMMITTED a statement that waited for
     a lock sees the locked row as the last command left it, but every other table (the
-    round, the seats) as they were when it started waiting."""
+    round, the seats) as they were when it started waiting.
+
+    ``hold`` (PostgreSQL, a player's command; the dates of ``guard.lock_dates``): the acting
+    player's account and the table's bankroll are locked and read after the table row in
+    the same round trip, as ``ledger.lock_for_table`` would when the command first moves
+    money (the same two statements, in the same order: table row, then accounts)."""
     postgres = connection.vendor == "postgresql"
     dealer = actor.removeprefix("dealer:") if actor.startswith("dealer:") else ""
     app_label, codename = duties.CREDIT_PERMISSION.split(".")
     credit = [codename, app_label, codename, app_label, dealer]
-    found = fastsql.last_one(
-        fastsql.locked_read(
-            connection.vendor, _TABLE_COLUMNS, tuple(f.column for f in _RULES_FIELDS)
-        ),
+    sql = fastsql.locked_read(
+        connection.vendor, _TABLE_COLUMNS, tuple(f.column for f in _RULES_FIELDS)
+    )
+    params = (
         [table_id, actor, key, actor, key, *credit, session, actor, table_id]
         if postgres
-        else [actor, key, actor, key, *credit, session, actor, table_id],
+        else [actor, key, actor, key, *credit, session, actor, table_id]
     )
+    accounts = None
+    if postgres and hold is not None:
+        sets = fastsql.result_sets(
+            f"{sql};\n{fastsql.lock_table_accounts(1, True)}",
+            [*params, *fastsql.lock_table_accounts_params(table_id, [actor], hold)],
+        )
+        found = sets[1][0] if sets[1] else None
+        accounts = sets[3]
+    else:
+        found = fastsql.last_one(sql, params)
     if found is None:
         raise ServiceError("no_table", f"there is no table {table_id}")
     values = dict(zip(_TABLE_COLUMNS, found[: len(_TABLE_COLUMNS)], strict=True))
@@ -154,6 +176,7 @@ def _lock_table(
         dealers,
         session_found,
         None if credits is None or not dealer else bool(credits),
+        accounts,
     )
 
 
@@ -180,6 +203,7 @@ def execute(
     request: dict[str, Any] | None = None,
     received: dt.datetime | None = None,
     session: int | None = None,
+    hold_actor: bool = False,
 ) -> Result:
     """Run one command in one transaction holding the table's row lock.
 
@@ -196,14 +220,23 @@ def execute(
 
     ``received``: when the command's frame reached the server's socket (a player's bet or
     decision is judged against its deadline by it: ``context.made_at``).
+
+    ``hold_actor``: a player's command, which mostly moves the player's money (a wager, a
+    Play): on PostgreSQL the player's account and the bankroll are locked with the table
+    row, in its round trip, instead of a round trip of their own when the game first moves
+    money (``Context._hold``); they are used only if the gaming day, week and month they
+    read the player's tallies for are still those of the command's time (``ctx.now``).
     """
     asked = fingerprint(command, request) if key else ""
+    hold = None
+    if hold_actor and connection.vendor == "postgresql":
+        hold = guard.lock_dates(timezone.now())
 
     # Not inside a caller's transaction: the last round trip can carry the COMMIT too.
     outermost = connection.get_autocommit() and connection.vendor == "postgresql"
     try:
         with transaction.atomic(), fastsql.batched_writes():
-            locked = _lock_table(table_id, actor, key, session)
+            locked = _lock_table(table_id, actor, key, session, hold)
             table = locked.table
             if key and locked.answer is not None:
                 if locked.request and locked.request != asked:
@@ -227,6 +260,8 @@ def execute(
             if locked.dealer_credits is not None:
                 ctx.credits = (actor.removeprefix("dealer:"), locked.dealer_credits)
             ctx.session, ctx.session_row = session, locked.session
+            if locked.accounts is not None and guard.lock_dates(ctx.now) == hold:
+                ctx.hold_locked(*ledger.read_locked(table_id, [actor], locked.accounts, True))
             response = body(ctx) or {}
             _protect(ctx)
             _save_round(ctx)

@@ -220,6 +220,22 @@ class Context:
         if step.meters:
             self._apply_meters(step.meters)
 
+    def hold_locked(
+        self, found: dict[str, int], bankroll: int | None, held: ledger.Held, locked: ledger.Locked
+    ) -> None:
+        """Accounts already locked with the table row (``execute(..., hold_actor=True)``): the
+        acting player's and the bankroll, kept as :meth:`_hold` keeps what it locks, so that
+        the command's first money moved sends no lock of its own. Nothing is kept unless
+        both were found (an account not made yet is made by :meth:`_hold`)."""
+        if self.actor not in found or bankroll is None:
+            return
+        self.accounts.update(found)
+        self.bankroll = bankroll
+        self.locked.sessions.update(locked.sessions)
+        self.locked.guard.update(locked.guard)
+        for account_id, account in held.items():
+            self.held.setdefault(account_id, account)
+
     def _hold(self, players: set[str]) -> None:
         """Lock the table's bankroll and these players' accounts, if not yet."""
         missing = players - set(self.accounts)

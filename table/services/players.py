@@ -134,6 +134,7 @@ def act(
         request=request,
         key=key,
         expected_version=expected_version,
+        hold_actor=True,
         **kw,
     )
 
@@ -150,7 +151,9 @@ def place_bets(
         return {"box": number, "wagers": _box_wagers(ctx, state, number)}
 
     request = {"box": box, "wagers": _stakes(wagers)}
-    return execute(table_id, player_name(user), "bet", body, request=request, **kw)
+    return execute(
+        table_id, player_name(user), "bet", body, request=request, hold_actor=True, **kw
+    )
 
 
 def withdraw_bets(table_id: int, user: User, box: int, **kw: Any) -> Result:
@@ -161,7 +164,9 @@ def withdraw_bets(table_id: int, user: User, box: int, **kw: Any) -> Result:
         return {"box": number, "wagers": _box_wagers(ctx, state, number)}
 
     request = {"box": box, "wagers": {}}
-    return execute(table_id, player_name(user), "bet", body, request=request, **kw)
+    return execute(
+        table_id, player_name(user), "bet", body, request=request, hold_actor=True, **kw
+    )
 
 
 def decide(table_id: int, user: User, box: int, multiple: int, **kw: Any) -> Result:
@@ -173,4 +178,6 @@ def decide(table_id: int, user: User, box: int, multiple: int, **kw: Any) -> Res
         return {"box": number, "multiple": multiple}
 
     request = {"box": box, "raise": multiple}
-    return execute(table_id, player_name(user), "decide", body, request=request, **kw)
+    return execute(
+        table_id, player_name(user), "decide", body, request=request, hold_actor=True, **kw
+    )
