@@ -28,7 +28,7 @@ from django.utils.dateparse import parse_datetime
 
 from table.games.base import Actor
 from table.games.errors import EngineError
-from table.games.events import PUBLIC
+from table.games.events import to_player
 
 from .. import broadcast, duties, fastsql, ledger
 from ..broadcast import Publication
@@ -385,9 +385,16 @@ def _round_views(ctx: Context, version: int) -> dict[str, str]:
     return {key: broadcast.view_text(version, view) for key, view in zip(keys, built, strict=True)}
 
 
+_TO_PLAYER = to_player("")
+
+
 def _private_audience(ctx: Context) -> dict[str, int]:
-    """User ids of the players who get private events from this command."""
-    names = {e.audience.removeprefix("player:") for e in ctx.events if e.audience != PUBLIC}
+    """User ids of the players who get private events from this command. Only a player's
+    audience goes to a user (``broadcast.frames``): an event for the dealer's eyes (the stub
+    count, a void's procedure) is looked up for nobody."""
+    names = {
+        e.audience.removeprefix(_TO_PLAYER) for e in ctx.events if e.audience.startswith(_TO_PLAYER)
+    }
     user_ids = {name: uid for uid, name in ctx.seats.values() if name in names}
     missing = names - set(user_ids)
     if missing:  # a player whose seat this command gave up or took

@@ -118,13 +118,12 @@ def _decision(box: BoxState) -> int | None:
 
 def _record_finished(ctx: Context, game: Game[Any, Any], state: Any, row: Round) -> None:
     boxes = game.boxes(state)
-    names = sorted({b.player for b in boxes})
-    users = dict(
-        fastsql.rows(
-            fastsql.user_ids(len(names)),
-            names,
-        )
-    )
+    # The seated players' ids came with the locked read; one who left their seat during the
+    # round is looked up by name.
+    users = {name: uid for uid, name in ctx.seats.values()}
+    names = sorted({b.player for b in boxes} - set(users))
+    if names:
+        users.update(fastsql.rows(fastsql.user_ids(len(names)), names))
     records, lines = [], []
     for play in boxes:
         player = users[play.player]
