@@ -49,3 +49,23 @@ def test_bind_writes_what_the_driver_writes() -> None:
         cursor.execute(ours)
         row = cursor.fetchone()
     assert row[0] == 1 and row[2] is None and row[6] == values[6] and row[7] == values[7]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": [1, 2.5, -0.0, 1e-7, 12345678901234567890123], "b": null, "c": "caf\\u00e9"}',
+        '{"big": 99999999999999999999, "neg": -18446744073709551617}',  # past 64 bits
+        '[NaN, Infinity, -Infinity]',  # what json.dumps writes of them
+        '["\\ud800 alone"]',  # a lone surrogate
+        '{"k": 1, "k": 2}',  # the last of a repeated key
+        '"é ♠ 10♦"',
+    ],
+)
+def test_loads_reads_what_json_reads(text: str) -> None:
+    """The command path's JSON columns read the same values as the standard library's reader
+    (orjson for speed; ``json`` for what orjson refuses), as text and as bytes."""
+    expected = json.dumps(json.loads(text), sort_keys=True)
+    assert json.dumps(fastsql.loads(text), sort_keys=True) == expected
+    assert json.dumps(fastsql.loads(text.encode()), sort_keys=True) == expected
+    assert fastsql.loads({"already": "decoded"}) == {"already": "decoded"}
