@@ -17,6 +17,17 @@ from hypothesis import HealthCheck, settings
 #: ``pytest_plugins`` only from this, the top conftest).
 pytest_plugins = ["tests.browser.fixtures"]
 
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` (``make test``) takes the longest files first (tests/xdist_order.py:
+    both workers finish together)."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from tests.xdist_order import make_scheduler
+
+    return make_scheduler(config, log)
+
+
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
