@@ -6,7 +6,8 @@ of tests in a file, so a file of one or two long tests (a browser audit of every
 stack of two Daphnes) could start last, when the other worker has nothing left to run, and
 the pass waited for it alone. Here the files are taken longest first (the greedy order that
 makes two workers finish together), by the seconds each took in a measured run of that pass
-(tests/durations.json); a file not measured yet is taken as a tenth of a second a test.
+(tests/durations.json for the platform's files, each game's own tests/games/<game>/
+durations.json for its files); a file not measured yet is taken as a tenth of a second a test.
 
 A wrong or stale figure only changes which file starts first, never what runs. To measure a
 pass again: ``pytest -n 2 --dist loadfile -m "<pass>" --durations=0 -q > out.txt``, then
@@ -23,15 +24,31 @@ from pathlib import Path
 from typing import Any
 
 DURATIONS = Path(__file__).with_name("durations.json")
+GAMES = DURATIONS.parent / "games"
+
+
+def records() -> list[Path]:
+    """The platform's record and each game's, in its own folder."""
+    return [DURATIONS, *sorted(GAMES.glob("*/durations.json"))]
+
+
+def record_of(test_file: str) -> Path:
+    """Where a test file's figure is kept: its game's folder's record, or the platform's."""
+    parts = Path(test_file).parts
+    if parts[:2] == ("tests", "games") and len(parts) > 3:
+        return GAMES / parts[2] / "durations.json"
+    return DURATIONS
 
 
 def measured(markexpr: str) -> dict[str, float]:
     """The seconds each file took in the pass selected by ``markexpr`` (``-m``)."""
-    try:
-        figures: dict[str, dict[str, float]] = json.loads(DURATIONS.read_text())
-    except (OSError, ValueError):
-        return {}
-    return figures.get(markexpr.strip(), {})
+    seconds: dict[str, float] = {}
+    for path in records():
+        try:
+            seconds.update(json.loads(path.read_text()).get(markexpr.strip(), {}))
+        except (OSError, ValueError):
+            continue
+    return seconds
 
 
 def make_scheduler(config: Any, log: Any) -> Any:
@@ -60,9 +77,12 @@ def main(markexpr: str, output: str) -> None:
         found = re.match(r"([0-9.]+)s (?:call|setup|teardown)\s+(\S+?)::", line)
         if found:
             per_file[found.group(2)] += float(found.group(1))
-    figures = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
-    figures[markexpr] = {f: round(s, 1) for f, s in sorted(per_file.items())}
-    DURATIONS.write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
+    for path in {record_of(f) for f in per_file} | set(records()):
+        figures = json.loads(path.read_text()) if path.exists() else {}
+        figures[markexpr] = {
+            f: round(s, 1) for f, s in sorted(per_file.items()) if record_of(f) == path
+        }
+        path.write_text(json.dumps(figures, indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":
