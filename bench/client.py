@@ -95,38 +95,47 @@ class TableClient:
         try:
             async for text in self.ws:
                 now = time.monotonic()
-                frame = json.loads(text)
+                message = json.loads(text)
                 self.messages += 1
-                if self.keep_frames:
-                    self.frames.append(frame)
-                kind = frame.get("type")
-                self.types[str(kind)] += 1
-                if kind == "events" and not frame.get("private"):
-                    self.arrivals.setdefault(frame["version"], now)
-                    self.versions.append(frame["version"])
-                    await self._check_version(frame["version"])
-                    self.kinds.update(e["kind"] for e in frame["events"])
-                    async with self.arrived:
-                        self.arrived.notify_all()
-                elif kind == "snapshot":
-                    if self.snapshot is not None and "ref" not in frame:
-                        self.resyncs += 1
-                    # The versions it covers reached this socket now (in the snapshot).
-                    if self.version is not None:
-                        for covered in range(self.version + 1, frame["version"] + 1):
-                            self.arrivals.setdefault(covered, now)
-                    self.snapshot = frame
-                    self.version = max(self.version or 0, frame["version"])
-                elif kind in ("ok", "error"):
-                    if kind == "error":
-                        self.errors.append(frame)
-                    await self.replies.put(frame)
-                for pred, fut in list(self.waiters):
-                    if not fut.done() and pred(frame):
-                        fut.set_result(frame)
-                        self.waiters.remove((pred, fut))
+                # One websocket message each, by type: an events frame with the round view
+                # riding in it counts as "events+view".
+                riding = message.pop("view", None) if message.get("type") == "events" else None
+                self.types["events+view" if riding is not None else str(message.get("type"))] += 1
+                for frame in (message, riding) if riding is not None else (message,):
+                    await self._take(frame, now)
         except websockets.ConnectionClosed:
             pass
+
+    async def _take(self, frame: dict[str, Any], now: float) -> None:
+        """One frame, as a browser's client takes it (static/table/protocol.js): a view
+        that rode in an events frame comes after that frame's events, as its own."""
+        if self.keep_frames:
+            self.frames.append(frame)
+        kind = frame.get("type")
+        if kind == "events" and not frame.get("private"):
+            self.arrivals.setdefault(frame["version"], now)
+            self.versions.append(frame["version"])
+            await self._check_version(frame["version"])
+            self.kinds.update(e["kind"] for e in frame["events"])
+            async with self.arrived:
+                self.arrived.notify_all()
+        elif kind == "snapshot":
+            if self.snapshot is not None and "ref" not in frame:
+                self.resyncs += 1
+            # The versions it covers reached this socket now (in the snapshot).
+            if self.version is not None:
+                for covered in range(self.version + 1, frame["version"] + 1):
+                    self.arrivals.setdefault(covered, now)
+            self.snapshot = frame
+            self.version = max(self.version or 0, frame["version"])
+        elif kind in ("ok", "error"):
+            if kind == "error":
+                self.errors.append(frame)
+            await self.replies.put(frame)
+        for pred, fut in list(self.waiters):
+            if not fut.done() and pred(frame):
+                fut.set_result(frame)
+                self.waiters.remove((pred, fut))
 
     async def _check_version(self, version: int) -> None:
         """A public version after the last one seen: the next, or a gap (counted, and a

@@ -11,8 +11,8 @@ when a version is skipped (then it asks for a snapshot).
 Every felt draws from round views (protocol v2), so the message also carries the round as
 each kind of viewer sees it, built once by the command from the state it holds: the
 spectators' view, each seated player's own and each assigned dealer's console's, keyed by user
-id like the private frames. A socket sends its view after its
-version's frames; no socket reads the database for it.
+id like the private frames. A socket sends its view inside its version's public frame
+(:func:`with_view`: one websocket message per version); no socket reads the database for it.
 
 One message, not one per audience: a command at a table of six players and a dealer used to
 publish eight messages (each seated player's view went to the player's own group) and each
@@ -177,6 +177,15 @@ async def deliver(publication: Publication) -> None:
 def view_text(version: int, round_view: dict[str, Any] | None) -> str:
     """A ``view`` frame (protocol v2): the round in play as one viewer sees it."""
     return fastsql.dumps({"type": "view", "version": version, "round": round_view})
+
+
+def with_view(public: str, view: str) -> str:
+    """A public ``events`` frame carrying the socket's ``view`` frame of the same version as
+    its ``view`` key: both texts were serialised once for the whole table (the view for its
+    audience), so the socket joins them rather than parsing them again. Both are JSON objects
+    with no whitespace after their last value (orjson), and the public frame has no ``view``
+    key of its own."""
+    return f'{public[:-1]},"view":{view}}}'
 
 
 #: The key of an assigned dealer's round view in ``Publication.views`` (a username holds no

@@ -35,7 +35,15 @@ from django.utils import timezone
 
 from . import crowd, fastsql, lag, meter_relay, presence, services
 from . import snapshot as snapshots
-from .broadcast import CONSOLE_VIEW, PLAYER_VIEW, PRIVATE, deliver, table_group, view_text
+from .broadcast import (
+    CONSOLE_VIEW,
+    PLAYER_VIEW,
+    PRIVATE,
+    deliver,
+    table_group,
+    view_text,
+    with_view,
+)
 from .duties import can_deal
 from .layer_watch import layer_epoch
 from .models import ProgressiveMeter, Seat, Table
@@ -542,14 +550,29 @@ class TableConsumer(FrameConsumer):
             await self.release()
 
     async def release(self) -> None:
-        """Send every held version that is next in line."""
+        """Send every held version that is next in line. The newest round view that came
+        with them rides in its own version's public frame (:func:`table.broadcast.with_view`):
+        one websocket message where there were two, each of which costs the server as much
+        to send whatever it holds (issue 26); the client takes it after the frame's events,
+        as if it came alone. The older views of a burst are never sent (the felt draws the
+        newest)."""
         if self.next_version is None:
             return
-        view: tuple[int, str] | None = None
+        burst: list[tuple[int, Held]] = []
         while (held := self.held.pop(self.next_version, None)) is not None:
-            view = await self.send_version(self.next_version, held) or view
+            burst.append((self.next_version, held))
             self.next_version += 1
-        await self.send_view(view)
+        carrier = max((version for version, held in burst if held[2] is not None), default=0)
+        for version, (private, public, view) in burst:
+            if private is not None:
+                await self.send(text_data=private)
+            if version == carrier and view is not None and version > self.view_sent:
+                self.view_sent = version
+                await self.send(text_data=with_view(public, view))
+                continue
+            await self.send(text_data=public)
+            if view is None:
+                self.view_due(version)
         # A gap: a later version came before the next one.
         gap = any(version > self.next_version for version in self.held)
         if gap and self.gap_timer is None and not self.resyncing:
@@ -563,26 +586,6 @@ class TableConsumer(FrameConsumer):
         self.gap_timer = asyncio.get_running_loop().call_later(
             seconds, lambda: asyncio.ensure_future(self.give_up_gap())
         )
-
-    async def send_version(self, version: int, held: Held) -> tuple[int, str] | None:
-        """One version: this socket's private frame (if any) first, then the public one, and
-        the view that came with them for this socket, to send once the burst is out; else one
-        is built in the read pool (:meth:`view_due`: a dealer on the players' page, a
-        logged-in watcher)."""
-        private, public, view = held
-        if private is not None:
-            await self.send(text_data=private)
-        await self.send(text_data=public)
-        if view is not None:
-            return version, view
-        self.view_due(version)
-        return None
-
-    async def send_view(self, view: tuple[int, str] | None) -> None:
-        """The newest view that came with a burst of frames, unless a newer one went."""
-        if view is not None and view[0] > self.view_sent:
-            self.view_sent = view[0]
-            await self.send(text_data=view[1])
 
     async def give_up_gap(self) -> None:
         """A version has not come for :func:`gap_seconds`. If the deployment's lag has grown

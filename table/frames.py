@@ -10,8 +10,9 @@ round of every game against them. A frame is an object whose ``type`` says which
 - ``events``: what happened, in order, each event ``{kind, data}`` (``private``: this
   player's alone, e.g. their hole cards and balance); a game's events are its own
   (docs/protocol.md lists them per game);
-- ``view``: the round as this socket may see it now, with the moves it may make (the games
-  whose felt draws from views; :data:`table.games.base.VIEW_KEYS`);
+- ``view``: the round as this socket may see it now, with the moves it may make
+  (:data:`table.games.base.VIEW_KEYS`); most often it rides in its version's public
+  ``events`` frame, as that frame's ``view``;
 - ``meter``: a shared progressive meter moved (``meters``: several, in one frame);
   ``presence``: a seated player came or went;
 - ``ok`` / ``error``: the answer to a command (``ref`` echoes the command's);
@@ -121,6 +122,12 @@ class EventFrame(_Closed):
     data: dict[str, Any]
 
 
+class View(_Closed):
+    type: Literal["view"]
+    version: Version
+    round: RoundView | None
+
+
 class Events(_Closed):
     type: Literal["events"]
     table: int
@@ -128,12 +135,11 @@ class Events(_Closed):
     round: int | None = Field(description="the round's number (null: between rounds)")
     private: bool = Field(False, description="this socket's player alone gets these")
     events: list[EventFrame]
-
-
-class View(_Closed):
-    type: Literal["view"]
-    version: Version
-    round: RoundView | None
+    view: View | None = Field(
+        None,
+        description="a public frame's round view for this socket, of the same version: taken"
+        " after the frame's events, as a view frame that came alone (absent: none came with it)",
+    )
 
 
 class TableInfo(_Open):

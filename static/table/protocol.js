@@ -230,8 +230,9 @@ export class TableConnection {
         if (this.version !== null && !this.resyncing) this.h.onEvents?.(frame, { private: false });
         break;
       case "view":
-        // Protocol v2 (a felt drawn from views): the round as this socket may see it,
-        // after the frames of its version; a snapshot on its way brings the round too.
+        // Protocol v2 (a felt drawn from views): the round as this socket may see it, when
+        // it did not ride in its version's events frame (a view built for this socket
+        // alone); a snapshot on its way brings the round too.
         if (this.version !== null && !this.resyncing) this.h.onView?.(frame);
         break;
       case "meter":
@@ -299,5 +300,8 @@ export class TableConnection {
       }
     }
     this.h.onEvents?.(frame, { private: isPrivate });
+    // The round view of this version most often rides in its public frame (one message in
+    // place of two): taken after the frame's events, as a view frame that came alone.
+    if (!isPrivate && frame.view) this.h.onView?.(frame.view);
   }
 }

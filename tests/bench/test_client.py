@@ -71,3 +71,14 @@ def test_a_snapshot_asked_for_is_no_resync() -> None:
         [{"type": "snapshot", "version": 5}, {"type": "snapshot", "version": 5, "ref": "r1"}]
     )
     assert client.resyncs == 0
+
+
+def test_a_view_riding_in_an_events_frame_is_taken_after_its_events() -> None:
+    """As a browser's client: the events, then the view as a frame of its own (what the bots
+    and the console wait for); counted as one message, of its own type."""
+    view = {"type": "view", "version": 6, "round": {"phase": "betting"}}
+    client, _ = read([{"type": "snapshot", "version": 5}, {**events(6), "view": view}])
+    assert [f["type"] for f in client.frames] == ["snapshot", "events", "view"]
+    assert "view" not in client.frames[1] and client.frames[2] == view
+    assert client.messages == 2 and client.types == {"snapshot": 1, "events+view": 1}
+    assert client.version == 6 and client.lost == 0

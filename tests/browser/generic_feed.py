@@ -133,10 +133,19 @@ class FakeTable:
             self.ws.send(json.dumps(frame))
 
     def changed(self, events: list[dict[str, Any]] | None = None) -> None:
-        """A command committed: the version's events frame, then the view (as the consumer)."""
+        """A command committed: the version's events frame with the view riding in it (as
+        the consumer sends it)."""
         self.version += 1
-        self.send({"type": "events", "version": self.version, "table": 1, "events": events or []})
-        self.send({"type": "view", "version": self.version, "round": self.round_view()})
+        view = {"type": "view", "version": self.version, "round": self.round_view()}
+        self.send(
+            {
+                "type": "events",
+                "version": self.version,
+                "table": 1,
+                "events": events or [],
+                "view": view,
+            }
+        )
 
     def publish_meters(self) -> None:
         for frame in self.meter_frames():

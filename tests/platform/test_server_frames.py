@@ -91,11 +91,14 @@ async def test_every_frame_of_every_game_keeps_its_schema(every_game: list[str])
     frames: list[dict[str, Any]] = []
     for name in every_game:
         for sock in await play_a_round(name, people):
-            frames += [{"game": name, "socket": sock.name, **f} for f in sock.frames]
+            frames += [{"game": name, "socket": sock.name, **f} for f in sock.messages]
     if os.environ.get("FRAMES_DUMP"):
         with open(os.environ["FRAMES_DUMP"], "w", encoding="utf-8") as fh:
             json.dump(frames, fh, indent=1)
-    assert {f["type"] for f in frames} >= {"snapshot", "events", "view", "ok", "error", "pong"}
+    assert {f["type"] for f in frames} >= {"snapshot", "events", "ok", "error", "pong"}
+    # The round views ride in their versions' events frames, every game's, for every socket.
+    riding = {(f["game"], f["socket"]) for f in frames if f["type"] == "events" and "view" in f}
+    assert riding == {(f["game"], f["socket"]) for f in frames}
     assert {f["game"] for f in frames if f["type"] == "meter"}  # a game with meters moved one
     known = {frame_type(model) for model in FRAMES}
     bad = {}
@@ -127,6 +130,10 @@ def test_a_frame_out_of_its_schema_is_found() -> None:
         {"type": "events", "table": 1, "version": 1, "round": None, "events": [], "extra": 1}
     )
     assert check({"type": "telepathy"})
+    events = {"type": "events", "table": 1, "version": 4, "round": 2, "events": []}
+    assert check({**events, "view": {"type": "view", "version": 4, "round": None}}) == []
+    assert check({**events, "view": {"type": "view", "version": 4, "round": {"game": "x"}}})
+    assert check({**events, "view": {"version": 4, "round": None}})
 
 
 def test_the_published_schemas_are_the_models() -> None:
