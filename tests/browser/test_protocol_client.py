@@ -73,3 +73,41 @@ def test_the_client_tracks_versions_and_resyncs_on_a_gap(browser: Any, site: Sit
     assert out["afterStale"] == "snapshot"
     assert 30 <= out["rtt"] < 1000
     assert not client.errors, client.errors
+
+
+VIEWS = """async () => {
+  const { TableConnection } = await import('/static/table/protocol.js');
+  const seen = [];
+  const conn = new TableConnection('/ws/tables/1/', {
+    onSnapshot: (s) => seen.push(['snapshot', s.version]),
+    onEvents: (f, o) => seen.push([o.private ? 'private' : 'events', f.version]),
+    onView: (v) => seen.push(['view', v.version, v.round && v.round.phase]),
+  });
+  conn.raw = () => true;
+  const rx = (o) => conn.receive(JSON.stringify(o));
+  const view = (version, phase) => ({type: 'view', version, round: {phase}});
+  rx({type: 'snapshot', version: 5, now: Date.now()});
+  rx({type: 'events', version: 6, private: true, events: []});
+  rx({type: 'events', version: 6, events: [], view: view(6, 'betting')});
+  rx({type: 'events', version: 6, events: [], view: view(6, 'again')});  // a duplicate
+  rx({type: 'events', version: 7, events: []});
+  rx(view(7, 'alone'));
+  return seen;
+}"""
+
+
+def test_a_view_riding_in_an_events_frame_comes_after_its_events(browser: Any, site: Site) -> None:
+    """The server puts a version's round view in its public events frame: the client hands
+    it on after the frame's events, as a view that came alone; a duplicate frame's is dropped
+    with it."""
+    client = login(browser, site, None)
+    client.page.goto(site.url("/login/"))
+    assert client.page.evaluate(VIEWS) == [
+        ["snapshot", 5],
+        ["private", 6],
+        ["events", 6],
+        ["view", 6, "betting"],
+        ["events", 7],
+        ["view", 7, "alone"],
+    ]
+    assert not client.errors, client.errors
