@@ -353,6 +353,9 @@ class SkeletonGame(Generic[R, S]):
 
     def view(self, state: S, viewer: Actor) -> dict[str, Any]:
         view = drawn_view(state, viewer, self.moves(state, viewer))
+        return self._console_procedure(state, viewer, view)
+
+    def _console_procedure(self, state: S, viewer: Actor, view: dict[str, Any]) -> dict[str, Any]:
         if viewer.role is Role.DEALER:
             # The dealer console shows what the regulation says to do now with the cards of a
             # void round (or a void main game) until the next round opens: the view the dealer
@@ -364,18 +367,23 @@ class SkeletonGame(Generic[R, S]):
         return view
 
     def views(self, state: S, viewers: Sequence[Actor]) -> list[dict[str, Any]]:
-        # A player's view is the spectators' but the player's own boxes: built from it (the
-        # round's ``view_from``), the rest of it is not built again for every player.
+        # A player's view is the spectators' but the player's own boxes, the console's the
+        # spectators' with its extras: built from it (the round's ``view_from``), the rest of
+        # it is not built again for every viewer.
         spectators = self.view(state, Actor.spectator())
         out = []
         for viewer in viewers:
             view = None
             if viewer.role is Role.SPECTATOR:
                 view = spectators
-            elif viewer.role is Role.PLAYER and viewer.name:
-                drawn = state.view_from(viewer.name, spectators)
+            elif viewer.role is Role.DEALER or (viewer.role is Role.PLAYER and viewer.name):
+                dealer = viewer.role is Role.DEALER
+                player = None if dealer else viewer.name
+                drawn = state.view_from(player, spectators, dealer)
                 if drawn is not None:
-                    view = seen_by(drawn, viewer, self.moves(state, viewer))
+                    view = self._console_procedure(
+                        state, viewer, seen_by(drawn, viewer, self.moves(state, viewer))
+                    )
             out.append(view if view is not None else self.view(state, viewer))
         return out
 

@@ -363,10 +363,13 @@ class SkeletonRound(Generic[R, B, S]):
         """Hook: what ``player`` (None: a spectator) or the dealer console may see now."""
         raise NotImplementedError
 
-    def view_from(self, player: str, spectators: dict[str, Any]) -> dict[str, Any] | None:
-        """Hook: what ``player`` may see now, built from ``spectators`` (the spectators' view of
-        this round, as :meth:`view` gave it, shared: not to be changed), the same as
-        ``view(player)``. None (the default): the game builds each view whole."""
+    def view_from(
+        self, player: str | None, spectators: dict[str, Any], dealer: bool = False
+    ) -> dict[str, Any] | None:
+        """Hook: what ``player`` or the ``dealer`` console may see now, built from
+        ``spectators`` (the spectators' view of this round, as :meth:`view` gave it, shared:
+        not to be changed), the same as ``view(player, dealer)``. None (the default): the
+        game builds each view whole."""
         return None
 
     # --- construction --------------------------------------------------------------------

@@ -133,6 +133,23 @@ def owner_view(
     return view
 
 
+def console_view(
+    spectators: dict[str, Any], viewer: dict[str, Any], extras: Mapping[str, Any], after: str
+) -> dict[str, Any]:
+    """The dealer console's view of a round built from the spectators' view of the same round:
+    the console is nobody's box, so it sees every box as a spectator does; only ``viewer`` and
+    the console's ``extras`` (the stub count and the like) are new, placed after the
+    ``after`` key as a view built whole places them. The rest is the spectators' own objects,
+    shared (read only, as :func:`owner_view`'s)."""
+    view: dict[str, Any] = {}
+    for key, value in spectators.items():
+        view[key] = value
+        if key == after:
+            view.update(extras)
+    view["viewer"] = viewer
+    return view
+
+
 #: What the dealer does now, by the procedure's flags, in the console's words (the chapter's own
 #: words and section ride beside them).
 REMOVE_DECK_STEP = "Remove the entire deck from the table: change decks before the next round."

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from table.games.cards import codes
 from table.games.common import viewer_role
-from table.games.words import owner_view
+from table.games.words import console_view, owner_view
 
 from .settlement import ANTE, SIX_CARD_BONUS
 from .words import annotate, annotate_box
@@ -74,6 +74,19 @@ def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any])
     return item
 
 
+def _console(rnd: Round) -> dict[str, Any]:
+    """What the dealer console alone sees of the round."""
+    seen: dict[str, Any] = {}
+    if rnd.dealer_cards:
+        seen["stub"] = len(rnd.stub)  # §657a.10(d): the dealer counts the stub
+        seen["discards"] = len(rnd.discards)
+    seen["meter_increments"] = {
+        name: {"amount": inc.primary, "reserve": inc.reserve}
+        for name, inc in sorted(rnd.increments.items())
+    }
+    return seen
+
+
 def project(
     rnd: Round,
     viewer: str | None,
@@ -82,8 +95,9 @@ def project(
 ) -> dict[str, Any]:
     """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it.
     ``spectators``: the spectators' view of this round, already built (a command builds its
-    viewers' views together): a player's is then built from it, only the player's own boxes
-    anew (:func:`table.games.words.owner_view`)."""
+    viewers' views together): a player's or the console's is then built from it, only the
+    player's own boxes or the console's extras anew (:func:`table.games.words.owner_view`,
+    :func:`~table.games.words.console_view`)."""
     from .round import VOID_REASONS, Phase
 
     name = None if dealer else viewer  # the dealer console is nobody's box
@@ -97,6 +111,13 @@ def project(
         }
         seen = {"role": viewer_role(False, name), "name": name, "boxes": rnd.boxes_of(name)}
         return owner_view(spectators, seen, own)
+    if spectators is not None and dealer:
+        console: dict[str, Any] = {
+            "role": viewer_role(True, None),
+            "name": None,
+            "boxes": rnd.boxes_of(""),
+        }
+        return console_view(spectators, console, _console(rnd), after="irregularity")
     revealed = rnd.phase in (Phase.REVEALED, Phase.SETTLED)
     six_in_play = rnd.six_card_bonus_card is not None
     role = viewer_role(dealer, viewer)
@@ -128,13 +149,7 @@ def project(
         "irregularity": rnd.irregularity(),
     }
     if dealer:
-        if rnd.dealer_cards:
-            view["stub"] = len(rnd.stub)  # §657a.10(d): the dealer counts the stub
-            view["discards"] = len(rnd.discards)
-        view["meter_increments"] = {
-            name: {"amount": inc.primary, "reserve": inc.reserve}
-            for name, inc in sorted(rnd.increments.items())
-        }
+        view.update(_console(rnd))
     if rnd.finished:
         view["shoe"] = codes(rnd.order)
         view["salt"] = rnd.salt

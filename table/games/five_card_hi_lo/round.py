@@ -397,8 +397,11 @@ class Round(SettingRound[HiLoRules, BoxPlay, Step]):
 
         return round_view(self, player, dealer=dealer)
 
-    def view_from(self, player: str, spectators: dict[str, Any]) -> dict[str, Any]:
-        """``view(player)`` built from the spectators' view: only the player's boxes anew."""
+    def view_from(
+        self, player: str | None, spectators: dict[str, Any], dealer: bool = False
+    ) -> dict[str, Any]:
+        """``view(player, dealer)`` built from the spectators' view: only the player's boxes
+        or the console's extras anew."""
         from .view import round_view
 
-        return round_view(self, player, spectators=spectators)
+        return round_view(self, player, dealer=dealer, spectators=spectators)

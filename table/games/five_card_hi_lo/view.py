@@ -24,7 +24,7 @@ from typing import Any
 
 from table.games.cards import codes
 from table.games.common import viewer_role
-from table.games.words import owner_view
+from table.games.words import console_view, owner_view
 
 from .poker import poker_rank_trusted
 from .round import GAME, VOID_REASONS, BoxPlay, Phase, Round, offered_settings, setting_json
@@ -75,6 +75,12 @@ def _box_view(
     return item
 
 
+def _console(rnd: Round) -> dict[str, Any]:
+    """What the dealer console alone sees of the round."""
+    # §663a.10(d): the dealer counts the stub
+    return {"stub": len(rnd.stub)} if rnd.dealer_cards else {}
+
+
 def round_view(
     rnd: Round,
     viewer: str | None,
@@ -84,8 +90,9 @@ def round_view(
 ) -> dict[str, Any]:
     """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it.
     ``spectators``: the spectators' view of this round, already built (a command builds its
-    viewers' views together): a player's is then built from it, only the player's own boxes
-    anew (:func:`table.games.words.owner_view`)."""
+    viewers' views together): a player's or the console's is then built from it, only the
+    player's own boxes or the console's extras anew (:func:`table.games.words.owner_view`,
+    :func:`~table.games.words.console_view`)."""
     name = None if dealer else viewer
     settled = {b["box"]: b for b in (rnd.results or {}).get("boxes", [])}
     if spectators is not None and name is not None:
@@ -95,6 +102,9 @@ def round_view(
             if play.player == name
         }
         return owner_view(spectators, {"role": viewer_role(False, name), "name": name}, own)
+    if spectators is not None and dealer:
+        console = {"role": viewer_role(True, None), "name": None}
+        return console_view(spectators, console, _console(rnd), after="players")
     boxes = [_box_view(rnd, rnd.boxes[n], name, settled.get(n)) for n in sorted(rnd.boxes)]
     role = viewer_role(dealer, viewer)
     view: dict[str, Any] = {
@@ -116,8 +126,8 @@ def round_view(
         ),
         "players": (rnd.results or {}).get("players"),
     }
-    if dealer and rnd.dealer_cards:
-        view["stub"] = len(rnd.stub)  # §663a.10(d): the dealer counts the stub
+    if dealer:
+        view.update(_console(rnd))
     if rnd.finished:
         view["shoe"] = codes(rnd.order)
         view["salt"] = rnd.salt

@@ -318,11 +318,14 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
 
         return project(self, player, dealer)
 
-    def view_from(self, player: str, spectators: dict[str, Any]) -> dict[str, Any]:
-        """``view(player)`` built from the spectators' view: only the player's boxes anew."""
+    def view_from(
+        self, player: str | None, spectators: dict[str, Any], dealer: bool = False
+    ) -> dict[str, Any]:
+        """``view(player, dealer)`` built from the spectators' view: only the player's boxes
+        or the console's extras anew."""
         from .view import project
 
-        return project(self, player, spectators=spectators)
+        return project(self, player, dealer=dealer, spectators=spectators)
 
     def cards_dict(self) -> dict[str, Any]:
         return {

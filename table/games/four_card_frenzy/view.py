@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from table.games.cards import codes
 from table.games.common import viewer_role
 from table.games.shoe import CARDS_PER_STACK
-from table.games.words import owner_view
+from table.games.words import console_view, owner_view
 
 from .hands import best_four, describe, max_raise_multiple
 from .rules import OPTIONAL
@@ -86,6 +86,14 @@ def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any])
     return item
 
 
+def _console(rnd: Round) -> dict[str, Any]:
+    """What the dealer console alone sees of the round."""
+    if not rnd.dealer_cards:
+        return {}
+    # §684a.10(d): the dealer counts the stub
+    return {"stub": len(rnd.stub), "discards": len(rnd.discards)}
+
+
 def project(
     rnd: Round,
     viewer: str | None,
@@ -94,8 +102,9 @@ def project(
 ) -> dict[str, Any]:
     """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it.
     ``spectators``: the spectators' view of this round, already built (a command builds its
-    viewers' views together): a player's is then built from it, only the player's own boxes
-    anew (:func:`table.games.words.owner_view`)."""
+    viewers' views together): a player's or the console's is then built from it, only the
+    player's own boxes or the console's extras anew (:func:`table.games.words.owner_view`,
+    :func:`~table.games.words.console_view`)."""
     name = None if dealer else viewer  # the dealer console is nobody's box
     results = rnd.results or {}
     settled = {b["box"]: b for b in results.get("boxes", [])}
@@ -107,6 +116,13 @@ def project(
         }
         seen = {"role": viewer_role(False, name), "name": name, "boxes": rnd.boxes_of(name)}
         return owner_view(spectators, seen, own)
+    if spectators is not None and dealer:
+        console: dict[str, Any] = {
+            "role": viewer_role(True, None),
+            "name": None,
+            "boxes": rnd.boxes_of(""),
+        }
+        return console_view(spectators, console, _console(rnd), after="players")
     shown = rnd.dealer_visible()
     dealer_hand = rnd.dealer_public() if shown else None
     role = viewer_role(dealer, viewer)
@@ -131,9 +147,8 @@ def project(
         "irregularity": rnd.irregularity(),
         "players": results.get("players"),
     }
-    if dealer and rnd.dealer_cards:
-        view["stub"] = len(rnd.stub)  # §684a.10(d): the dealer counts the stub
-        view["discards"] = len(rnd.discards)
+    if dealer:
+        view.update(_console(rnd))
     # The shared card's spot as every felt draws it.
     view["shared_card"] = {"label": "All-Six card", **view["all_six"]}
     if rnd.finished:
