@@ -199,6 +199,10 @@ CASINO_SHIFTS = (("day", "06:00"), ("swing", "14:00"), ("graveyard", "22:00"))
 # table/meter_relay.py, docs/protocol.md (issue 26). Once a second, as a casino floor's
 # progressive signs refresh; Chapter 657a sets no display rate (docs/capacity.md).
 METER_FRAME_INTERVAL = float(os.environ.get("METER_FRAME_INTERVAL", "1.0"))
+# The publishing process holds a meter's increments this long at most before the channel layer
+# (table/meter_outbox.py): short, since the sockets' pace is the relay's; held for the whole
+# METER_FRAME_INTERVAL, a change waited up to an interval at each end, ~2 s with one process.
+METER_PUBLISH_INTERVAL = float(os.environ.get("METER_PUBLISH_INTERVAL", "0.25"))
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

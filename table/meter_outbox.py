@@ -9,7 +9,7 @@ command's service thread, for the event loop to hand it to Redis: a thread held 
 turn that the next command was waiting for.
 
 Here the service thread hands the frame to its process's event loop and goes on; the loop
-publishes at most one frame of a meter per ``METER_FRAME_INTERVAL``, by the relay's rule:
+publishes at most one frame of a meter per ``METER_PUBLISH_INTERVAL`` (0.25 s):
 a change after a quiet interval goes at once, the increments and reversals that come within
 the interval after it are held, and the newest of them goes when it ends (each frame carries
 the meter's whole amount, so the newest makes the older ones good); a hit, a reset, a seed or
@@ -17,8 +17,12 @@ a link names what happened and goes at once, never held. A frame published from 
 running event loop (the admin, a management command, the clock's own thread, a test's
 synchronous code) goes at once, as before.
 
-The relay still coalesces what it receives, from every process: with one process a socket
-sees a meter's change at most one interval late; with several, up to one at each end.
+The relay paces what it receives, from every process, to one frame a socket per
+``METER_FRAME_INTERVAL`` (1 s). The outbox holds for a shorter time: held for the whole
+display interval here too, a change published at the end of one interval reached the relay
+just after its own interval ended and waited another, so a socket saw it up to two intervals
+late with one process; now at most ``METER_PUBLISH_INTERVAL`` plus one display interval. What
+the outbox still saves is Redis messages and the service thread's wait.
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ class Outbox:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.interval = float(settings.METER_FRAME_INTERVAL)
+        self.interval = float(settings.METER_PUBLISH_INTERVAL)
         self.meters: dict[int, _Meter] = {}
         self.sending: set[asyncio.Future[None]] = set()
         #: Frames handed to the layer (for the figures and the tests).

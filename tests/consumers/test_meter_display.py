@@ -170,3 +170,40 @@ async def test_an_increment_undone_within_the_interval_sends_nothing(
     for sock, got in zip(socks, await frames_for(socks, INTERVAL / 2), strict=True):
         assert shown(got) == [(first.pk, first.amount + 7, "increment")]
         await sock.close()
+
+
+async def test_a_change_held_where_it_is_published_still_makes_the_next_display_frame(
+    table_setup: dict[str, Any], settings: Any
+) -> None:
+    """Published by a command's thread (table.meter_outbox holds a burst's newest for
+    ``METER_PUBLISH_INTERVAL``, not a whole display interval): a meter's second change within
+    the publishing hold reaches the relay before the display's interval ends and goes with its
+    frame, not one interval later. Before, the outbox held it for the display interval too and
+    it missed the frame: shown two intervals after the first change."""
+    settings.METER_FRAME_INTERVAL = INTERVAL
+    socks, change, first, second = await watching(table_setup)
+
+    def frame_of(meter: ProgressiveMeter, cents: int) -> dict[str, Any]:
+        change.version[meter.pk] += 1
+        change.amount[meter.pk] += cents
+        return {
+            **meters.meter_frame(meter, "increment", change.table),
+            "amount": change.amount[meter.pk],
+            "version": change.version[meter.pk],
+        }
+
+    # meters.publish as a command's on_commit calls it, here from the loop's own thread (a
+    # service thread's hop to the loop would make the timing the host's).
+    meters.publish(frame_of(first, 5))  # at once: the display's interval starts
+    await asyncio.sleep(INTERVAL / 6)
+    meters.publish(frame_of(second, 3))  # published at once, held by the display
+    await asyncio.sleep(INTERVAL / 12)
+    meters.publish(frame_of(second, 4))  # held where it is published, for a short while
+    for got in await frames_for(socks, 2.5 * INTERVAL):
+        assert shown(got) == [
+            (first.pk, first.amount + 5, "increment"),
+            (second.pk, second.amount + 7, "increment"),
+        ]
+        assert got[1][0] - got[0][0] < 1.5 * INTERVAL  # the display's next frame, ~1 interval
+    for sock in socks:
+        await sock.close()

@@ -34,7 +34,7 @@ def frame(version: int, cause: str = "increment") -> dict[str, Any]:
 
 async def test_a_process_publishes_a_meter_at_most_once_an_interval(settings: Any) -> None:
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    settings.METER_FRAME_INTERVAL = 0.3
+    settings.METER_PUBLISH_INTERVAL = 0.3
     channel_layers.backends.clear()
     layer = get_channel_layer()
     channel = await layer.new_channel()
