@@ -295,6 +295,10 @@ class TableConsumer(FrameConsumer):
 
     adapter = PLAYER_ADAPTER
     role = "player"
+    #: The felt draws the linked meters' amounts; the dealer's console draws none (a meter
+    #: payment's amount comes in the settlement, from the meter's locked row), so it is sent
+    #: no meter frames: one socket in seven at a table, frames no one would see (issue 26).
+    draws_meters = True
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -340,9 +344,10 @@ class TableConsumer(FrameConsumer):
         self.groups_joined = [table_group(self.table_id)]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        # The linked meters' frames come through the process's one relay per meter.
+        # The linked meters' frames come through the process's one relay per meter, to the
+        # pages that draw them (:attr:`draws_meters`).
         self.meters_watched: list[int] = []
-        for meter in self.meters:
+        for meter in self.meters if self.draws_meters else ():
             await meter_relay.watch(meter, self)
             self.meters_watched.append(meter)
         await self.accept()
@@ -854,6 +859,7 @@ class DealerConsumer(TableConsumer):
 
     adapter = DEALER_ADAPTER
     role = "dealer"
+    draws_meters = False
 
     async def allowed(self) -> bool:
         return self.authenticated and await database_sync_to_async(can_deal)(

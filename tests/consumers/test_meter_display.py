@@ -207,3 +207,21 @@ async def test_a_change_held_where_it_is_published_still_makes_the_next_display_
         assert got[1][0] - got[0][0] < 1.5 * INTERVAL  # the display's next frame, ~1 interval
     for sock in socks:
         await sock.close()
+
+
+async def test_the_dealers_console_is_sent_no_meter_frames(
+    table_setup: dict[str, Any], settings: Any
+) -> None:
+    """The console draws no meter (a meter's payment comes in the settlement): a change goes
+    to the players' pages, not to the console, which still gets the table's versions."""
+    settings.METER_FRAME_INTERVAL = INTERVAL
+    socks, change, first, _ = await watching(table_setup)
+    console = await open_socket(change.table.pk, table_setup["dealer"], dealer=True)
+    assert (await console.recv())["type"] == "snapshot"
+    await change(first, "increment", 5)
+    *players, on_console = await frames_for([*socks, console], INTERVAL)
+    for got in players:
+        assert shown(got) == [(first.pk, first.amount + 5, "increment")]
+    assert on_console == []
+    for sock in [*socks, console]:
+        await sock.close()
