@@ -368,8 +368,9 @@ class SkeletonRound(Generic[R, B, S]):
     ) -> dict[str, Any] | None:
         """Hook: what ``player`` or the ``dealer`` console may see now, built from
         ``spectators`` (the spectators' view of this round, as :meth:`view` gave it, shared:
-        not to be changed), the same as ``view(player, dealer)``. None (the default): the
-        game builds each view whole."""
+        not to be changed), the same as ``view(player, dealer)``; a game's view module
+        builds it with :func:`table.games.words.from_spectators` from its own boxes and its
+        console's extras. None (the default): the game builds each view whole."""
         return None
 
     # --- construction --------------------------------------------------------------------

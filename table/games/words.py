@@ -150,6 +150,31 @@ def console_view(
     return view
 
 
+def from_spectators(
+    spectators: dict[str, Any] | None,
+    name: str | None,
+    dealer: bool,
+    *,
+    viewer: Callable[[bool, str | None], dict[str, Any]],
+    own_boxes: Callable[[str], Mapping[int, dict[str, Any]]],
+    console_extras: Callable[[], Mapping[str, Any]],
+    after: str,
+) -> dict[str, Any] | None:
+    """A player's (``name``) or the dealer console's view built from the spectators' view of
+    the same round, as every game builds them when a command builds its viewers' views
+    together: :func:`owner_view` with the game's ``own_boxes(name)``, :func:`console_view`
+    with its ``console_extras()`` after the ``after`` key; ``viewer(dealer, name)`` is the
+    game's ``viewer`` entry. None where the view is to be built whole: no spectators' view
+    was given, or it is a spectator's own."""
+    if spectators is None:
+        return None
+    if name is not None:
+        return owner_view(spectators, viewer(False, name), own_boxes(name))
+    if dealer:
+        return console_view(spectators, viewer(True, None), console_extras(), after)
+    return None
+
+
 #: What the dealer does now, by the procedure's flags, in the console's words (the chapter's own
 #: words and section ride beside them).
 REMOVE_DECK_STEP = "Remove the entire deck from the table: change decks before the next round."

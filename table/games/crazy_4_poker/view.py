@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from table.games.cards import codes
 from table.games.common import viewer_role
-from table.games.words import console_view, owner_view
+from table.games.words import from_spectators
 
 from .settlement import ANTE, SIX_CARD_BONUS
 from .words import annotate, annotate_box
@@ -87,6 +87,12 @@ def _console(rnd: Round) -> dict[str, Any]:
     return seen
 
 
+def _viewer(rnd: Round, dealer: bool, viewer: str | None) -> dict[str, Any]:
+    """Who the view is for (the dealer console is nobody's box), and the boxes they hold."""
+    name = None if dealer else viewer
+    return {"role": viewer_role(dealer, viewer), "name": name, "boxes": rnd.boxes_of(name or "")}
+
+
 def project(
     rnd: Round,
     viewer: str | None,
@@ -103,31 +109,30 @@ def project(
     name = None if dealer else viewer  # the dealer console is nobody's box
     results = rnd.results or {}
     settled = {b["box"]: b for b in results.get("boxes", [])}
-    if spectators is not None and name is not None:
-        own = {
-            n: annotate_box(_box(rnd, play, name, settled), spectators)
+    built = from_spectators(
+        spectators,
+        name,
+        dealer,
+        viewer=lambda as_dealer, who: _viewer(rnd, as_dealer, who),
+        own_boxes=lambda who: {
+            n: annotate_box(_box(rnd, play, who, settled), spectators or {})
             for n, play in rnd.boxes.items()
-            if play.player == name
-        }
-        seen = {"role": viewer_role(False, name), "name": name, "boxes": rnd.boxes_of(name)}
-        return owner_view(spectators, seen, own)
-    if spectators is not None and dealer:
-        console: dict[str, Any] = {
-            "role": viewer_role(True, None),
-            "name": None,
-            "boxes": rnd.boxes_of(""),
-        }
-        return console_view(spectators, console, _console(rnd), after="irregularity")
+            if play.player == who
+        },
+        console_extras=lambda: _console(rnd),
+        after="irregularity",
+    )
+    if built is not None:
+        return built
     revealed = rnd.phase in (Phase.REVEALED, Phase.SETTLED)
     six_in_play = rnd.six_card_bonus_card is not None
-    role = viewer_role(dealer, viewer)
     view: dict[str, Any] = {
         "game": "crazy_4_poker",
         "round": rnd.number,
         "phase": rnd.phase.value,
         "deck_back": rnd.deck_back,
         "commitment": rnd.commitment,
-        "viewer": {"role": role, "name": name, "boxes": rnd.boxes_of(name or "")},
+        "viewer": _viewer(rnd, dealer, viewer),
         "boxes": [_box(rnd, rnd.boxes[n], name, settled) for n in sorted(rnd.boxes)],
         "to_act": rnd.to_act,
         "dealt": bool(rnd.dealer_cards),

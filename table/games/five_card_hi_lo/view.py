@@ -24,7 +24,7 @@ from typing import Any
 
 from table.games.cards import codes
 from table.games.common import viewer_role
-from table.games.words import console_view, owner_view
+from table.games.words import from_spectators
 
 from .poker import poker_rank_trusted
 from .round import GAME, VOID_REASONS, BoxPlay, Phase, Round, offered_settings, setting_json
@@ -81,6 +81,11 @@ def _console(rnd: Round) -> dict[str, Any]:
     return {"stub": len(rnd.stub)} if rnd.dealer_cards else {}
 
 
+def _viewer(dealer: bool, viewer: str | None) -> dict[str, Any]:
+    """Who the view is for (the dealer console is nobody's box)."""
+    return {"role": viewer_role(dealer, viewer), "name": None if dealer else viewer}
+
+
 def round_view(
     rnd: Round,
     viewer: str | None,
@@ -95,25 +100,29 @@ def round_view(
     :func:`~table.games.words.console_view`)."""
     name = None if dealer else viewer
     settled = {b["box"]: b for b in (rnd.results or {}).get("boxes", [])}
-    if spectators is not None and name is not None:
-        own = {
-            n: annotate_box(_box_view(rnd, play, name, settled.get(n)), spectators)
+    built = from_spectators(
+        spectators,
+        name,
+        dealer,
+        viewer=_viewer,
+        own_boxes=lambda who: {
+            n: annotate_box(_box_view(rnd, play, who, settled.get(n)), spectators or {})
             for n, play in rnd.boxes.items()
-            if play.player == name
-        }
-        return owner_view(spectators, {"role": viewer_role(False, name), "name": name}, own)
-    if spectators is not None and dealer:
-        console = {"role": viewer_role(True, None), "name": None}
-        return console_view(spectators, console, _console(rnd), after="players")
+            if play.player == who
+        },
+        console_extras=lambda: _console(rnd),
+        after="players",
+    )
+    if built is not None:
+        return built
     boxes = [_box_view(rnd, rnd.boxes[n], name, settled.get(n)) for n in sorted(rnd.boxes)]
-    role = viewer_role(dealer, viewer)
     view: dict[str, Any] = {
         "game": GAME,
         "round": rnd.number,
         "phase": rnd.phase.value,
         "deck_back": rnd.deck_back,
         "commitment": rnd.commitment,
-        "viewer": {"role": role, "name": name},
+        "viewer": _viewer(dealer, viewer),
         "boxes": boxes,
         "to_act": rnd.to_act,
         "setting_pending": rnd.pending_settings() if rnd.phase is Phase.SETTING else [],
