@@ -475,3 +475,16 @@ def viewer_role(dealer: bool, viewer: str | None) -> str:
     if dealer:
         return "dealer"
     return "player" if viewer is not None else "spectator"
+
+
+def viewer_entry(
+    dealer: bool, viewer: str | None, boxes_of: Callable[[str], list[int]] | None = None
+) -> dict[str, Any]:
+    """A round view's ``viewer`` entry, as every game's view gives it: the role, the name
+    (the dealer console is nobody's box: none) and, for a game that lists them, the boxes
+    that name holds (``boxes_of``)."""
+    name = None if dealer else viewer
+    entry: dict[str, Any] = {"role": viewer_role(dealer, viewer), "name": name}
+    if boxes_of is not None:
+        entry["boxes"] = boxes_of(name or "")
+    return entry

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from table.games.cards import codes
-from table.games.common import viewer_role
+from table.games.common import viewer_entry
 from table.games.words import from_spectators
 
 from .poker import poker_rank_trusted
@@ -81,11 +81,6 @@ def _console(rnd: Round) -> dict[str, Any]:
     return {"stub": len(rnd.stub)} if rnd.dealer_cards else {}
 
 
-def _viewer(dealer: bool, viewer: str | None) -> dict[str, Any]:
-    """Who the view is for (the dealer console is nobody's box)."""
-    return {"role": viewer_role(dealer, viewer), "name": None if dealer else viewer}
-
-
 def round_view(
     rnd: Round,
     viewer: str | None,
@@ -93,18 +88,15 @@ def round_view(
     dealer: bool = False,
     spectators: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it.
-    ``spectators``: the spectators' view of this round, already built (a command builds its
-    viewers' views together): a player's or the console's is then built from it, only the
-    player's own boxes or the console's extras anew (:func:`table.games.words.owner_view`,
-    :func:`~table.games.words.console_view`)."""
+    """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it;
+    from ``spectators`` when given (``SkeletonRound.view_from``)."""
     name = None if dealer else viewer
     settled = {b["box"]: b for b in (rnd.results or {}).get("boxes", [])}
     built = from_spectators(
         spectators,
         name,
         dealer,
-        viewer=_viewer,
+        viewer=viewer_entry,
         own_boxes=lambda who: {
             n: annotate_box(_box_view(rnd, play, who, settled.get(n)), spectators or {})
             for n, play in rnd.boxes.items()
@@ -122,7 +114,7 @@ def round_view(
         "phase": rnd.phase.value,
         "deck_back": rnd.deck_back,
         "commitment": rnd.commitment,
-        "viewer": _viewer(dealer, viewer),
+        "viewer": viewer_entry(dealer, viewer),
         "boxes": boxes,
         "to_act": rnd.to_act,
         "setting_pending": rnd.pending_settings() if rnd.phase is Phase.SETTING else [],

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from table.games.cards import codes
-from table.games.common import viewer_role
+from table.games.common import viewer_entry
 from table.games.shoe import CARDS_PER_STACK
 from table.games.words import from_spectators
 
@@ -94,23 +94,14 @@ def _console(rnd: Round) -> dict[str, Any]:
     return {"stub": len(rnd.stub), "discards": len(rnd.discards)}
 
 
-def _viewer(rnd: Round, dealer: bool, viewer: str | None) -> dict[str, Any]:
-    """Who the view is for (the dealer console is nobody's box), and the boxes they hold."""
-    name = None if dealer else viewer
-    return {"role": viewer_role(dealer, viewer), "name": name, "boxes": rnd.boxes_of(name or "")}
-
-
 def project(
     rnd: Round,
     viewer: str | None,
     dealer: bool = False,
     spectators: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it.
-    ``spectators``: the spectators' view of this round, already built (a command builds its
-    viewers' views together): a player's or the console's is then built from it, only the
-    player's own boxes or the console's extras anew (:func:`table.games.words.owner_view`,
-    :func:`~table.games.words.console_view`)."""
+    """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it;
+    from ``spectators`` when given (``SkeletonRound.view_from``)."""
     name = None if dealer else viewer  # the dealer console is nobody's box
     results = rnd.results or {}
     settled = {b["box"]: b for b in results.get("boxes", [])}
@@ -118,7 +109,7 @@ def project(
         spectators,
         name,
         dealer,
-        viewer=lambda as_dealer, who: _viewer(rnd, as_dealer, who),
+        viewer=lambda as_dealer, who: viewer_entry(as_dealer, who, rnd.boxes_of),
         own_boxes=lambda who: {
             n: annotate_box(_box(rnd, play, who, settled), spectators or {}, rnd.rules)
             for n, play in rnd.boxes.items()
@@ -137,7 +128,7 @@ def project(
         "phase": rnd.phase.value,
         "deck_back": rnd.deck_back,
         "commitment": rnd.commitment,
-        "viewer": _viewer(rnd, dealer, viewer),
+        "viewer": viewer_entry(dealer, viewer, rnd.boxes_of),
         "boxes": [_box(rnd, rnd.boxes[n], name, settled) for n in sorted(rnd.boxes)],
         "to_act": rnd.to_act,
         "dealer": dealer_hand,
