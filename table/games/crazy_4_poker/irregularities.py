@@ -39,6 +39,7 @@ class Irregularity(StrEnum):
     SHUFFLER_JAM = "shuffler_jam"  # §657a.13(e)
     SHUFFLER_MISCOUNT = "shuffler_miscount"  # §657a.5(b): the shuffler counts other than 52
     SHOE_JAM = "shoe_jam"  # §657a.13(f)
+    DEVICE_OUT_OF_ORDER = "device_out_of_order"  # §657a.13(g)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,7 @@ class Consequence:
     discard_card: bool = False  # the card is not used and goes to the discard rack
     use_as_next_card: bool = False
     reshuffle_with_dealt: bool = False  # the device's cards with any cards already dealt
+    mark_out_of_order: bool = False  # covered or signed before any other method is used
     #: What the dealer does, in the regulation's words (the sentence of ``section`` that says it).
     words: str = ""
 
@@ -124,6 +126,15 @@ CONSEQUENCES: Final[Mapping[Irregularity, Consequence]] = {
         "cards or fails to deal cards during a round of play, the round of play shall be "
         "void, all wagers shall be returned to the players and the cards shall be removed "
         "from the device and reshuffled with any cards already dealt.",
+    ),
+    _I.DEVICE_OUT_OF_ORDER: Consequence(
+        "§657a.13(g)",
+        mark_out_of_order=True,
+        words="If an automated card shuffling device or automated dealing shoe malfunctions "
+        "and cannot be used, the automated card shuffling device or automated dealing shoe "
+        "shall be covered or have a sign indicating that the automated card shuffling device "
+        "or automated dealing shoe is out of order placed on the device before any other "
+        "method of shuffling or dealing may be utilized at that table.",
     ),
 }
 

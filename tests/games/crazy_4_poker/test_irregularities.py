@@ -35,6 +35,8 @@ from .helpers import box, rules
         (Irregularity.SHUFFLER_JAM, False, True, False, "§657a.13(e)"),
         (Irregularity.SHUFFLER_MISCOUNT, False, False, True, "§657a.5(b)"),
         (Irregularity.SHOE_JAM, True, True, False, "§657a.13(f)"),
+        # §657a.13(g): nothing voided or reshuffled; the device is covered or signed first
+        (Irregularity.DEVICE_OUT_OF_ORDER, False, False, False, "§657a.13(g)"),
     ],
 )
 def test_consequences(
@@ -53,6 +55,21 @@ def test_consequences(
 def test_one_card_face_up_is_discarded_and_one_drawn_in_error_is_used() -> None:
     assert consequence(Irregularity.ONE_CARD_FACE_UP).discard_card
     assert consequence(Irregularity.CARD_DRAWN_IN_ERROR).use_as_next_card
+
+
+def test_a_device_out_of_order_is_covered_or_signed_before_another_method() -> None:
+    # §657a.13(g), as §684a.13(g) and §663a.13(f) at the other games
+    c = consequence(Irregularity.DEVICE_OUT_OF_ORDER)
+    assert c.mark_out_of_order and not (c.void or c.reshuffle or c.remove_deck)
+    assert (
+        "out of order" in c.words
+        and procedure(Irregularity.DEVICE_OUT_OF_ORDER)["section"] == "§657a.13(g)"
+    )
+    assert not any(
+        x.mark_out_of_order
+        for i, x in CONSEQUENCES.items()
+        if i != Irregularity.DEVICE_OUT_OF_ORDER
+    )
 
 
 def test_dealer_card_exposed_voids_only_before_every_box_decided() -> None:
