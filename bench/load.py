@@ -276,9 +276,11 @@ async def run_tables(
     think: float,
     stagger: float = 0.0,
     cpu: Callable[[], float] = lambda: 0.0,
+    loop_cpu: Callable[[], float] = lambda: 0.0,
 ) -> dict[str, Any]:
     """``cpu``: the server's CPU seconds so far (:func:`bench.servers.cpu_seconds`), read
-    when the dealing starts and once its last frames landed: the seating is not counted."""
+    when the dealing starts and once its last frames landed: the seating is not counted;
+    ``loop_cpu`` the same for its event loop's thread alone."""
     rng = random.Random(2026)
     runs: list[TableRun] = []
     refusals: list[str] = []
@@ -318,7 +320,7 @@ async def run_tables(
     gc.disable()
     lags: list[float] = []
     watch = asyncio.create_task(loop_lag(lags))
-    cpu_before = cpu()
+    cpu_before, loop_before = cpu(), loop_cpu()
     started = time.monotonic()
     await asyncio.gather(
         *(dealer_loop(run, rounds, pause, rng.uniform(0, stagger)) for run in runs)
@@ -327,6 +329,7 @@ async def run_tables(
     watch.cancel()
     await asyncio.sleep(1.0)  # let the last frames land
     server_cpu = cpu() - cpu_before
+    server_loop_cpu = loop_cpu() - loop_before
     messages = sum(c.messages for run in runs for c in run.sockets) - messages_before
     types: Counter[str] = Counter()
     for run in runs:
@@ -358,6 +361,7 @@ async def run_tables(
         "messages_per_second": messages / elapsed,
         "messages": messages,
         "server_cpu": server_cpu,
+        "loop_cpu": server_loop_cpu,
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
         "samples": len(latencies),
@@ -412,9 +416,10 @@ async def run_baseline(
     sends: int,
     pause: float,
     cpu: Callable[[], float] = lambda: 0.0,
+    loop_cpu: Callable[[], float] = lambda: 0.0,
 ) -> dict[str, Any]:
     """The same fan-out with a bare group_send: one sender per group, ``per_group`` sockets
-    (``cpu`` as for :func:`run_tables`)."""
+    (``cpu`` and ``loop_cpu`` as for :func:`run_tables`)."""
     import websockets
 
     latencies: list[float] = []
@@ -458,11 +463,12 @@ async def run_baseline(
                         break
             latencies.append(last - sent)
 
-    cpu_before = cpu()
+    cpu_before, loop_before = cpu(), loop_cpu()
     started = time.monotonic()
     await asyncio.gather(*(group_loop(g) for g in range(groups)))
     elapsed = time.monotonic() - started
     server_cpu = cpu() - cpu_before
+    server_loop_cpu = loop_cpu() - loop_before
     for members in sockets:
         for ws in members:
             await ws.close()
@@ -473,6 +479,7 @@ async def run_baseline(
         "seconds": elapsed,
         "messages": len(latencies) * per_group,
         "server_cpu": server_cpu,
+        "loop_cpu": server_loop_cpu,
     }
 
 
@@ -519,13 +526,23 @@ def cpu_lines(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
     frames = max(1, result["messages"])
     bare = baseline["server_cpu"] / max(1, baseline["messages"])
     ours = result["server_cpu"] / frames
-    return [
+    lines = [
         f"server CPU            {result['server_cpu']:.1f} s = "
         f"{result['server_cpu'] / max(1, result['rounds']):.3f} s per round, "
         f"{ours * 1000:.3f} ms per delivered frame ({frames} frames)",
         f"bare group_send CPU   {baseline['server_cpu']:.1f} s = {bare * 1000:.3f} ms per delivered "
         f"frame ({baseline['messages']} frames); ratio per frame {ours / bare if bare else float('nan'):.2f}x",
     ]
+    if result.get("loop_cpu"):
+        # The event loop's thread alone (Daphne's main thread): every socket waits for it.
+        loop_bare = baseline.get("loop_cpu", 0.0) / max(1, baseline["messages"])
+        lines.append(
+            f"event loop CPU        {result['loop_cpu']:.1f} s = "
+            f"{result['loop_cpu'] / max(1, result['rounds']):.3f} s per round, "
+            f"{result['loop_cpu'] / frames * 1000:.3f} ms per delivered frame "
+            f"(bare group_send {loop_bare * 1000:.3f} ms)"
+        )
+    return lines
 
 
 def mean(values: list[float]) -> float:

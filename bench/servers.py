@@ -28,6 +28,19 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / _TICKS
 
 
+def loop_cpu_seconds(pids: list[int]) -> float:
+    """As :func:`cpu_seconds`, for each process's main thread alone: Daphne's event loop
+    (the services run in other threads)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / _TICKS
+
+
 def haproxy_config(port: int, backends: list[str]) -> str:
     """docs/deploy/haproxy.cfg listening on 127.0.0.1:``port`` in front of ``backends``
     (``host:port``), for an unprivileged foreground run: only the addresses and what needs

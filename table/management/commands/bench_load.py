@@ -23,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
 from bench.load import run_baseline, run_tables, summary
-from bench.servers import HAPROXY, cpu_seconds, haproxy_config
+from bench.servers import HAPROXY, cpu_seconds, haproxy_config, loop_cpu_seconds
 from table import duties, ledger, meters, services
 from table.demo import dealer_permission, make_user
 from table.games import ENTRIES, GAMES, game
@@ -216,20 +216,27 @@ class Command(BaseCommand):
                     o["think"],
                     o["stagger"],
                     cpu=lambda: cpu_seconds(pids),
+                    loop_cpu=lambda: loop_cpu_seconds(pids),
                 )
             )
             proxy_cpu = cpu_seconds(proxies)
             try:
                 baseline = asyncio.run(
                     run_baseline(
-                        base, o["tables"], 7, o["rounds"] * 5, o["pause"], lambda: cpu_seconds(pids)
+                        base,
+                        o["tables"],
+                        7,
+                        o["rounds"] * 5,
+                        o["pause"],
+                        lambda: cpu_seconds(pids),
+                        lambda: loop_cpu_seconds(pids),
                     )
                 )
             except Exception as exc:  # past capacity: the tables' figures still stand
                 self.stdout.write(f"bare group_send baseline failed: {exc!r}")
                 nan = float("nan")
                 baseline = {"p50_ms": nan, "p99_ms": nan, "samples": 0, "seconds": 0.0}
-                baseline.update(messages=0, server_cpu=0.0)
+                baseline.update(messages=0, server_cpu=0.0, loop_cpu=0.0)
         finally:
             for server in servers:
                 server.terminate()
