@@ -20,17 +20,15 @@ import os
 import time
 import weakref
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.sessions import InstanceSessionWrapper
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from . import crowd, fastsql, lag, meter_relay, presence, services
@@ -48,6 +46,7 @@ from .duties import can_deal
 from .layer_watch import layer_epoch
 from .models import ProgressiveMeter, Seat, Table
 from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse, ref_of
+from .service_pool import ServicePool
 from .snapshot import snapshot
 
 log = logging.getLogger(__name__)
@@ -99,58 +98,19 @@ Held = tuple[str | None, str, str | None]
 #: Few: the work is mostly Python holding the GIL, and many threads only share it out slowly
 #: (every command in flight finishes late); the rest wait their turn in order.
 SERVICE_THREADS = int(os.environ.get("FRENZY_SERVICE_THREADS", "4"))
-_service_pool = ThreadPoolExecutor(SERVICE_THREADS, thread_name_prefix="frenzy-service")
-
-
-#: A service thread's database connection that answered within this long goes without
-#: Django's health check (``CONN_HEALTH_CHECKS``: a ``SELECT 1`` round trip before the first
-#: query of every call) into the next command. Should the database have gone meanwhile,
-#: that command fails as a database error ("nothing changed") and the connection is
-#: replaced for the next one.
-HEALTHY_FOR = 2.0
-
-
-if TYPE_CHECKING:
-    # The stubs' class is generic in the call's parameters and result; Channels' is not.
-    _DatabaseCall = DatabaseSyncToAsync[..., Any]
-else:
-    _DatabaseCall = DatabaseSyncToAsync
+#: A connection that has just answered skips Django's health check (service_pool.HEALTHY_FOR).
+_service_pool = ServicePool(SERVICE_THREADS, "frenzy-service", skip_fresh_check=True)
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
-class ServiceCall(_DatabaseCall):
-    """Channels' database-aware call, without a health-check round trip for a connection
-    that has just answered (:data:`HEALTHY_FOR`)."""
-
-    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
-        close_old_connections()
-        conn = connection
-        answered = getattr(conn, "frenzy_answered", None)
-        if (
-            conn.connection is not None
-            and not conn.errors_occurred
-            and answered is not None
-            and time.monotonic() - answered < HEALTHY_FOR
-        ):
-            # Django's own flag (4.1+), not in django-stubs' BaseDatabaseWrapper.
-            conn.health_check_done = True  # type: ignore[attr-defined]
-        try:
-            # asgiref's SyncToAsync.thread_handler has no annotations.
-            return super(DatabaseSyncToAsync, self).thread_handler(  # type: ignore[no-untyped-call]
-                loop, *args, **kwargs
-            )
-        finally:
-            if conn.connection is not None and not conn.errors_occurred:
-                conn.frenzy_answered = time.monotonic()  # type: ignore[attr-defined]  # ours
-            close_old_connections()
-
-
 def in_worker(fn: Callable[_P, _R]) -> Callable[_P, Coroutine[Any, Any, _R]]:
     """Run a service in this process's service pool, not Channels' single shared sync
-    thread: commands for different tables then wait on the database side by side."""
-    return ServiceCall(fn, thread_sensitive=False, executor=_service_pool)
+    thread: commands for different tables then wait on the database side by side. The
+    hand-off is table.service_pool's, lean (issue 26), with the guarantees Channels'
+    ``database_sync_to_async`` gave."""
+    return _service_pool.bind(fn)
 
 
 _table_queues: dict[tuple[int, int], asyncio.Lock] = {}

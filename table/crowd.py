@@ -35,14 +35,13 @@ import secrets
 import time
 import weakref
 from collections.abc import Callable, Coroutine, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
-from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 
 from .models import Table
+from .service_pool import ServicePool
 from .snapshot import snapshot
 
 log = logging.getLogger(__name__)
@@ -66,7 +65,7 @@ WATCH_LEASE_SECONDS = 30.0
 WATCH_RENEW_SECONDS = 10.0
 
 READ_THREADS = int(os.environ.get("FRENZY_READ_THREADS", "2"))
-_read_pool = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="frenzy-read")
+_read_pool = ServicePool(READ_THREADS, "frenzy-read")
 
 
 _P = ParamSpec("_P")
@@ -75,7 +74,7 @@ _R = TypeVar("_R")
 
 def in_reader(fn: Callable[_P, _R]) -> Callable[_P, Coroutine[Any, Any, _R]]:
     """Run a read in the read pool: never queued behind (or ahead of) a game command."""
-    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=_read_pool)
+    return _read_pool.bind(fn)
 
 
 class Bucket:

@@ -6,7 +6,6 @@ import os
 import random
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -99,7 +98,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
     django_settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
 
 
-def _close_connections_in(executor: ThreadPoolExecutor, threads: int) -> None:
+def _close_connections_in(executor: Any, threads: int) -> None:
     """Close the database connection of each of an executor's threads, in that thread.
 
     One task per thread, each held at a barrier until all have started, so no thread runs
