@@ -18,6 +18,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from frenzy_site import write_through  # noqa: E402
 from frenzy_site.websocket_origin import SameOriginValidator  # noqa: E402
 from table.routing import websocket_urlpatterns  # noqa: E402
 
@@ -27,6 +28,10 @@ application = ProtocolTypeRouter(
         "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# Daphne's Twisted writes a websocket frame at once when nothing waits before it, rather
+# than on the event loop's next turn (frenzy_site/write_through.py says why and when).
+write_through.install()
 
 # Everything loaded so far (Django, the apps, the engine's hand tables) lives as long as the
 # process: move it out of the cyclic collector's sight, so that its full collections, which
