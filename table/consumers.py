@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import json
 import logging
 import os
@@ -26,7 +27,9 @@ from typing import Any, ParamSpec, TypeVar, cast
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from channels.sessions import InstanceSessionWrapper
 from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
@@ -48,6 +51,7 @@ from .models import ProgressiveMeter, Seat, Table
 from .protocol import DEALER_ADAPTER, PLAYER_ADAPTER, ProtocolError, parse, ref_of
 from .service_pool import ServicePool
 from .snapshot import snapshot
+from .socket_loop import dispatch_loop
 
 log = logging.getLogger(__name__)
 
@@ -206,6 +210,27 @@ class FrameConsumer(AsyncWebsocketConsumer):
 
     #: The socket is closing (we closed it, or the client did): frames for it are dropped.
     gone = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Channels' ``AsyncConsumer.__call__``, waiting for the next message the lean way
+        (table.socket_loop: one task per source for the socket's life, not one per message)."""
+        self.scope = scope
+        layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_layer = layer  # type: ignore[assignment]  # None: no layer, as Channels
+        sources = [receive]
+        if layer is not None:
+            self.channel_name = await layer.new_channel()
+            # channels_redis's pub/sub layer proxies each call to this event loop's own layer
+            # (a lookup and one more coroutine a message): its receive is taken straight.
+            loop_layer = getattr(layer, "_get_layer", None)
+            receive_from = (loop_layer() if loop_layer is not None else layer).receive
+            self.channel_receive = functools.partial(receive_from, self.channel_name)  # type: ignore[assignment]
+            sources.append(self.channel_receive)
+        self.base_send = send
+        try:
+            await dispatch_loop(sources, self.dispatch)
+        except StopConsumer:
+            pass
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
