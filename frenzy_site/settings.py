@@ -154,7 +154,8 @@ if REDIS_URL:
             # own sockets (the list-based core layer pushes one copy per socket through Redis,
             # several times the CPU for a table of seven). Nothing is queued in Redis: a frame
             # a process misses is recovered by the client's version check and a snapshot.
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels_redis's, a group's message unpacked once for all its sockets (table.layer).
+            "BACKEND": "table.layer.PubSubLayer",
             "CONFIG": {
                 "hosts": [
                     {
