@@ -70,16 +70,23 @@ def move_of(table: Table, player: Any, box: int, names: tuple[str, ...]) -> dict
     return next((m for m in view.get("moves", []) if m["move"] in names and m["box"] == box), None)
 
 
-def bet_args(move: dict[str, Any]) -> dict[str, Any]:
-    """The required wagers (the Ante) at :data:`ANTE` within their limits; no side wager."""
-    return {a["arg"]: min(max(ANTE, a["low"]), a["high"]) for a in move["amounts"] if a["required"]}
+def bet_args(move: dict[str, Any], optional: bool = False) -> dict[str, Any]:
+    """The required wagers (the Ante) at :data:`ANTE` within their limits; with ``optional``
+    every optional wager too, at its lowest (the progressive meters are then fed each round,
+    as ``bench_load``'s bots feed them half the time each); else no side wager."""
+    args = {
+        a["arg"]: min(max(ANTE, a["low"]), a["high"]) for a in move["amounts"] if a["required"]
+    }
+    if optional:
+        args.update({a["arg"]: a["low"] for a in move["amounts"] if not a["required"]})
+    return args
 
 
-def bet(table: Table, player: Any, box: int) -> Any:
+def bet(table: Table, player: Any, box: int, optional: bool = False) -> Any:
     move = move_of(table, player, box, ("bet",))
     if move is None:
         raise CommandError(f"box {box}: no bet offered")
-    args = bet_args(move)
+    args = bet_args(move, optional)
     return lambda: services.act(table.pk, player, "bet", box, args, publish=False)
 
 
@@ -106,14 +113,14 @@ def turns(costs: Costs, players: dict[int, Any], table: Table, limit: int = 6) -
     raise CommandError("the boxes' turns never ended")
 
 
-def play_rounds(name: str, rounds: int) -> Costs:
+def play_rounds(name: str, rounds: int, optional: bool = False) -> Costs:
     table, dealer, players = seat_table(name)
     costs = Costs()
     t = table.pk
     for _ in range(rounds):
         timed(costs, "open_betting", lambda: services.open_betting(t, dealer, publish=False))
         for box, player in players.items():
-            timed(costs, "bet", bet(table, player, box))
+            timed(costs, "bet", bet(table, player, box, optional))
         timed(costs, "no_more_bets", lambda: services.no_more_bets(t, dealer, publish=False))
         timed(costs, "deal", lambda: services.deal(t, dealer, publish=False))
         turns(costs, players, table)
@@ -130,12 +137,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--games", default=",".join(ENTRIES), help="comma-separated (default: every game)"
         )
+        parser.add_argument(
+            "--optional",
+            action="store_true",
+            help="every optional wager too, at its lowest (feeds the progressive meters)",
+        )
 
     def handle(self, *args: Any, **o: Any) -> None:
         db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
         self.stdout.write(f"database {db}; {o['rounds']} rounds per game; medians per command")
         for name in [g.strip() for g in o["games"].split(",") if g.strip()]:
-            costs = play_rounds(name, o["rounds"])
+            costs = play_rounds(name, o["rounds"], o["optional"])
             self.stdout.write(f"{name}")
             self.stdout.write(f"  {'command':<14} {'CPU ms':>8} {'wall ms':>8}  statements")
             for kind, cpu, wall, statements in costs.rows():
