@@ -450,6 +450,82 @@ def rollup_upsert(vendor: str, count: int) -> str:
     )
 
 
+# --- progressive meters (table/meters.py) ---------------------------------------------------
+
+#: A meter's columns as a command reads them with its lock (:func:`table_meters`): every
+#: column but ``created``, which no command uses.
+METER_COLUMNS = (
+    "id",
+    "name",
+    "kind",
+    "paytable",
+    "wager",
+    "seed",
+    "reseed",
+    "primary_rate",
+    "reserve_rate",
+    "amount",
+    "reserve",
+    "version",
+    "account_id",
+)
+
+
+@lru_cache(maxsize=4)
+def table_meters(vendor: str, lock: bool) -> str:
+    """The meters linked to a table, in id order (:data:`METER_COLUMNS`), each with its ledger
+    account's kind, name and balance, the table's current round, and whether that round has
+    fed the meter already (an increment in its history): one statement where the meters
+    store sent four (the links, the meters' lock, the increments of the round, the table's
+    bankroll). With ``lock`` the meters' rows and their accounts are locked (``FOR UPDATE OF
+    m, a``), in the meters' id order, as :func:`table.meters.lock_meters` locks them: a
+    meter's account is only ever locked by whoever holds its meter, so locking it with its
+    meter adds no wait and no deadlock, and the postings that follow lock nothing more.
+    At READ COMMITTED the locked rows are read as the last writer left them (the amounts, the
+    balances); the increments are the round's own, written only under its table's lock, which
+    the command holds. Parameters: the table id three times."""
+    from .models import Account, MeterEvent, ProgressiveMeter, Table
+
+    links = table(ProgressiveMeter.tables.through)
+    columns = ", ".join(f"m.{col(c)}" for c in METER_COLUMNS)
+    locking = ""
+    if lock and connection.features.has_select_for_update_of:
+        locking = " FOR UPDATE OF m, a"
+    current = f"(SELECT current_round_id FROM {table(Table)} WHERE id = %s)"
+    return (
+        f"SELECT {columns}, a.kind, a.name, a.balance, {current}, "
+        f"EXISTS (SELECT 1 FROM {table(MeterEvent)} e WHERE e.meter_id = m.id "
+        f"AND e.kind = '{MeterEvent.INCREMENT}' AND e.round_id = {current}) "
+        f"FROM {table(ProgressiveMeter)} m JOIN {table(Account)} a ON a.id = m.account_id "
+        f"WHERE m.id IN (SELECT progressivemeter_id FROM {links} WHERE table_id = %s) "
+        f"ORDER BY m.id{locking}"
+    )
+
+
+@lru_cache(maxsize=2)
+def meter_bankroll_lock(vendor: str) -> str:
+    """A table's bankroll, locked (id, kind, name, balance), if the table has a meter linked:
+    what the meters' postings are made against (table/services/context.py ``_apply_meters``
+    locks it first). A table with no meter locks nothing. Parameters: the table id twice."""
+    from .models import Account, ProgressiveMeter
+
+    links = table(ProgressiveMeter.tables.through)
+    return (
+        f"SELECT a.id, a.kind, a.name, a.balance FROM {table(Account)} a WHERE a.table_id = %s "
+        f"AND EXISTS (SELECT 1 FROM {links} l WHERE l.table_id = %s) FOR UPDATE"
+    )
+
+
+def meter_update() -> str:
+    """A meter's amount, reserve and version, by id (its row is locked)."""
+    from .models import ProgressiveMeter
+
+    return (
+        f"UPDATE {table(ProgressiveMeter)} SET amount = %s, reserve = %s, version = %s "
+        f"WHERE {col('id')} = %s"
+    )
+
+
 # --- player protection (table/protection/guard.py) ----------------------------------------
 
 

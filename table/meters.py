@@ -41,7 +41,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from table.games import meter_catalogue
@@ -56,7 +56,7 @@ from table.games.progressive import (
     share,
 )
 
-from . import ledger, meter_outbox
+from . import fastsql, ledger, meter_outbox
 from .models import Account, MeterEvent, ProgressiveMeter, Round, Table
 
 log = logging.getLogger(__name__)
@@ -126,7 +126,7 @@ def create_meter(
         ledger.post(
             [ledger.Posting(f"progressive seed: {name}", ((house, -seed), (account.pk, seed)))]
         )
-        _book(meter, Meter(0, 0), Meter(seed, 0), MeterEvent.SEED, funded=seed)
+        _book(meter, Meter(0, 0), Meter(seed, 0), MeterEvent.SEED, keep=True, funded=seed)
         _after_commit(meter, MeterEvent.SEED, None)
     return meter
 
@@ -149,15 +149,63 @@ def lock_meters(ids: Iterable[int]) -> dict[int, ProgressiveMeter]:
     return meters
 
 
-def table_meters(table: Table) -> dict[str, ProgressiveMeter]:
-    """The meters linked to ``table``, locked, by kind. A table has at most one of each."""
-    ids = list(
-        ProgressiveMeter.tables.through.objects.filter(table_id=table.pk).values_list(
-            "progressivemeter_id", flat=True
-        )
-    )
+@dataclass
+class Linked:
+    """A table's linked meters as one statement read them (``fastsql.table_meters``): the
+    meters by id (in id order), each one's ledger account (kind, name, balance) for
+    ``ledger.post``, the table's current round then and the meters that round has fed.
+    ``locked``: read with the meters' and their accounts' row locks (a command's: what its
+    meter changes are made on); else only what is linked (open betting's check)."""
+
+    meters: dict[int, ProgressiveMeter]
+    accounts: ledger.Held
+    round_id: int | None
+    fed: set[int]
+    locked: bool
+
+
+def read_linked(rows: Iterable[Sequence[Any]], locked: bool) -> Linked:
+    """What :func:`linked` makes of the rows of ``fastsql.table_meters`` (also read in a
+    command's locked read: table/services/command.py)."""
+    out = Linked({}, {}, None, set(), locked)
+    width = len(fastsql.METER_COLUMNS)
+    for row in rows:
+        meter = ProgressiveMeter.from_db("default", fastsql.METER_COLUMNS, row[:width])
+        kind, name, balance, round_id, fed = row[width:]
+        out.meters[meter.pk] = meter
+        out.accounts[meter.account_id] = (kind, name, balance)
+        out.round_id = round_id
+        if fed:
+            out.fed.add(meter.pk)
+    return out
+
+
+def _holding(held: ledger.Held | None, found: Linked) -> ledger.Held:
+    """The accounts the command holds, with the meters' accounts locked with the meters (an
+    account already held keeps what the command made of it)."""
+    if held is None:
+        return found.accounts  # kept up to date by ledger.post, for the next change
+    for account_id, account in found.accounts.items():
+        held.setdefault(account_id, account)
+    return held
+
+
+def linked(table_id: int, lock: bool = True) -> Linked:
+    """The meters linked to a table, locked (``lock``) in id order with their accounts, in
+    one statement."""
+    if lock:
+        _require_transaction()
+    sql = fastsql.table_meters(connection.vendor, lock)
+    return read_linked(fastsql.rows(sql, [table_id] * 3), lock)
+
+
+def table_meters(table: Table, found: Linked | None = None) -> dict[str, ProgressiveMeter]:
+    """The meters linked to ``table``, locked, by kind (``found``: as the command already
+    locked them). A table has at most one of each."""
+    if found is None or not found.locked:
+        found = linked(table.pk)
     by_kind: dict[str, ProgressiveMeter] = {}
-    for meter in lock_meters(ids).values():
+    for meter in found.meters.values():
         if meter.kind in by_kind:
             raise MeterError(
                 "bad_links",
@@ -265,32 +313,99 @@ def _standing(meter: ProgressiveMeter) -> Meter:
     return Meter(meter.amount, meter.reserve)
 
 
+#: A history row's columns as a command writes them (:func:`_book`), with each field's value
+#: when the change does not give it (the model's defaults).
+_EVENT_COLUMNS = {
+    "table_id": None,
+    "round_id": None,
+    "round_number": None,
+    "box": None,
+    "player_id": None,
+    "wager": "",
+    "percent": None,
+    "stakes": 0,
+    "split": 1,
+    "paid": 0,
+    "funded": 0,
+    "reseeded": False,
+    "actor_id": None,
+    "reason": "",
+}
+#: The foreign keys a change may name by their row (``table=``, ``round=``, ...).
+_ROWS = {"table": "table_id", "round": "round_id", "player": "player_id", "actor": "actor_id"}
+
+
 def _book(
     meter: ProgressiveMeter,
     before: Meter,
     after: Meter,
     kind: str,
+    keep: bool = False,
     **fields: Any,
-) -> MeterEvent:
-    """Write the meter's new standing (its row is locked) and one history row."""
+) -> MeterEvent | None:
+    """Write the meter's new standing (its row is locked) and one history row.
+
+    A table's command (an increment, a reversal, a hit) writes both through ``fastsql.write``:
+    held for the command's batch of writes (its last round trip), in order with its ledger
+    postings; nothing reads them back before the command commits. ``keep`` (a seed, a reset
+    by staff: no table command): saved at once, the history row returned."""
     meter.version += 1
     meter.amount, meter.reserve = after.amount, after.reserve
-    ProgressiveMeter.objects.filter(pk=meter.pk).update(
-        amount=after.amount, reserve=after.reserve, version=meter.version
+    created = timezone.now()
+    if keep:
+        ProgressiveMeter.objects.filter(pk=meter.pk).update(
+            amount=after.amount, reserve=after.reserve, version=meter.version
+        )
+        event = MeterEvent(
+            meter=meter,
+            version=meter.version,
+            kind=kind,
+            created=created,
+            amount_before=before.amount,
+            reserve_before=before.reserve,
+            amount_after=after.amount,
+            reserve_after=after.reserve,
+            **fields,
+        )
+        event.save()
+        return event
+    fastsql.write(fastsql.meter_update(), [after.amount, after.reserve, meter.version, meter.pk])
+    values = dict(_EVENT_COLUMNS)
+    for name, value in fields.items():
+        if name in _ROWS:
+            values[_ROWS[name]] = value.pk if value is not None else None
+        else:
+            assert name in values, name
+            values[name] = value
+    fastsql.insert_many(
+        MeterEvent,
+        [
+            "meter_id",
+            "version",
+            "kind",
+            "created",
+            "amount_before",
+            "reserve_before",
+            "amount_after",
+            "reserve_after",
+            *values,
+        ],
+        [
+            (
+                meter.pk,
+                meter.version,
+                kind,
+                fastsql.when(created),
+                before.amount,
+                before.reserve,
+                after.amount,
+                after.reserve,
+                *values.values(),
+            )
+        ],
+        returning=False,
     )
-    event = MeterEvent(
-        meter=meter,
-        version=meter.version,
-        kind=kind,
-        created=timezone.now(),
-        amount_before=before.amount,
-        reserve_before=before.reserve,
-        amount_after=after.amount,
-        reserve_after=after.reserve,
-        **fields,
-    )
-    event.save()
-    return event
+    return None
 
 
 def meter_frame(
@@ -361,6 +476,8 @@ def apply_increments(
     round: Round,
     stakes: Mapping[str, Sequence[int]],
     held: ledger.Held | None = None,
+    linked_now: Linked | None = None,
+    bankroll: int | None = None,
 ) -> dict[str, Increment]:
     """Add this round's increments to the table's meters when betting closes (§657a.10(a)(2)).
 
@@ -369,12 +486,17 @@ def apply_increments(
     :attr:`~table.games.base.MeterKind.wagers`: e.g. a Five-Card C progressive wager
     feeds mega, major and minor, each hand-bonus wager the hand-bonus meter). The table's
     bankroll (the drop) funds them. Returns each meter's increment by kind. ``held``: the
-    accounts the table's command already locked (``ledger.lock_for_table``).
+    accounts the table's command already locked (``ledger.lock_for_table``); ``linked_now``: the
+    table's meters as the command locked them (:func:`linked`), ``bankroll``: the id of the
+    table's bankroll it holds (each read here otherwise).
     """
     _require_transaction()
     if round.table_id != table.pk:
         raise MeterError("bad_round", f"round {round.number} is not a round of {table.name}")
-    meters = table_meters(table)
+    if linked_now is None or not linked_now.locked:
+        linked_now = linked(table.pk)
+    meters = table_meters(table, linked_now)
+    held = _holding(held, linked_now)
     fed_by = {kind: _catalogued(meter).wagers for kind, meter in meters.items()}
     feeds = {
         kind: [stake for wager in wagers for stake in stakes.get(wager, ())]
@@ -390,11 +512,16 @@ def apply_increments(
                     "bad_stake",
                     f"the {kind} meter is fed by {meter.wager}-cent wagers, not {stake!r}",
                 )
-    if MeterEvent.objects.filter(
-        round=round, kind=MeterEvent.INCREMENT, meter__in=list(meters.values())
-    ).exists():
+    if linked_now.round_id == round.pk:
+        already = bool(linked_now.fed)  # read with the meters' lock, for the table's current round
+    else:
+        already = MeterEvent.objects.filter(
+            round=round, kind=MeterEvent.INCREMENT, meter__in=list(meters.values())
+        ).exists()
+    if already:
         raise MeterError("already_incremented", f"round {round.number} has fed its meters")
-    bankroll = ledger.table_bankroll(table).pk
+    if bankroll is None:
+        bankroll = ledger.table_bankroll(table).pk
     increments: dict[str, Increment] = {}
     postings = []
     for kind, meter in sorted(meters.items(), key=lambda km: km[1].pk):
@@ -423,6 +550,8 @@ def apply_increments(
             round_number=round.number,
             stakes=len(fed),
         )
+        if linked_now.round_id == round.pk:
+            linked_now.fed.add(meter.pk)
         _after_commit(meter, MeterEvent.INCREMENT, table)
     ledger.post(postings, table, round, held)
     return increments
@@ -599,7 +728,8 @@ def pay_hits(
     one path every payment out of a meter takes.
     """
     _require_transaction()
-    meters = table_meters(table)
+    found = linked(table.pk)
+    meters = table_meters(table, found)
     checked = _validate_hits(table, meters, hits)
     standing = {kind: _standing(m) for kind, m in meters.items()}
     payouts: list[Payout] = []
@@ -613,11 +743,16 @@ def pay_hits(
         for i, (box, player) in enumerate(hit.winners):
             reset = i == n - 1 and hit.percent == 100
             payouts.append(Payout(hit.meter, box, player, hit.wager, each, hit.percent, reset, n))
-    return book_payouts(table, round, payouts, held)
+    return book_payouts(table, round, payouts, held, found)
 
 
 def book_payouts(
-    table: Table, round: Round, payouts: Sequence[Payout], held: ledger.Held | None = None
+    table: Table,
+    round: Round,
+    payouts: Sequence[Payout],
+    held: ledger.Held | None = None,
+    linked_now: Linked | None = None,
+    bankroll: int | None = None,
 ) -> list[Payment]:
     """Book each payment out of a meter in the order given, as the game's settlement took it:
     ``paid`` leaves the meter for the winner's account; a ``reset`` (a 100% payout) then sets
@@ -626,11 +761,15 @@ def book_payouts(
     these meters as they stand under their locks); nothing is re-derived here, so the table
     and ``settle_round`` cannot disagree (issue 23). Refused, with nothing changed: a meter not
     linked, a wager the meter does not pay, a split of a wager no box shares, a box paid
-    twice, an unknown player, or more than the meter holds."""
+    twice, an unknown player, or more than the meter holds. ``held``, ``linked_now``,
+    ``bankroll``: as :func:`apply_increments` takes them."""
     _require_transaction()
     if round.table_id != table.pk:
         raise MeterError("bad_round", f"round {round.number} is not a round of {table.name}")
-    meters = table_meters(table)
+    if linked_now is None or not linked_now.locked:
+        linked_now = linked(table.pk)
+    meters = table_meters(table, linked_now)
+    held = _holding(held, linked_now)
     users = get_user_model()
     accounts: dict[str, int] = {}
     found: dict[str, Any] = {}
@@ -663,7 +802,8 @@ def book_payouts(
                 raise MeterError("bad_hit", f"no player {p.player!r}")
             found[p.player] = user
             accounts[p.player] = ledger.player_account(user).pk
-    bankroll = ledger.table_bankroll(table).pk
+    if bankroll is None:
+        bankroll = ledger.table_bankroll(table).pk
     postings: list[ledger.Posting] = []
     payments: list[Payment] = []
     for i, p in enumerate(payouts):
@@ -802,6 +942,7 @@ def reset_meter(meter_id: int, by: Any, reason: str) -> MeterEvent:
             before,
             Meter(target, before.reserve),
             MeterEvent.RESET,
+            keep=True,
             funded=max(change, 0),
             reseeded=True,
             actor=by,
@@ -819,4 +960,5 @@ def reset_meter(meter_id: int, by: Any, reason: str) -> MeterEvent:
             },
         )
         _after_commit(meter, MeterEvent.RESET, None)
+    assert event is not None  # kept: saved at once
     return event

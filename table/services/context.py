@@ -127,6 +127,10 @@ class Context:
     #: Each player's open sessions' figures since login as this command leaves them
     #: (session id -> (net, wagered)): sent with the player's balance.
     since_login: dict[str, dict[int, tuple[int, int]]] = field(default_factory=dict)
+    #: The table's linked meters (``table.meters.Linked``) as read with the table row:
+    #: locked, for a command that may change them (``execute(..., meters="lock")``), or only
+    #: which are linked (``meters="links"``); None: not read yet (read when first needed).
+    linked: Any = None
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -258,8 +262,17 @@ class Context:
 
         return {
             kind: MeterReading(m.amount, m.reserve)
-            for kind, m in _meter_call(meters.table_meters, self.table).items()
+            for kind, m in _meter_call(meters.table_meters, self.table, self.meters()).items()
         }
+
+    def meters(self) -> Any:
+        """The table's linked meters, locked (``table.meters.Linked``): as the locked read
+        brought them, else locked now (one statement), once a command."""
+        from .. import meters
+
+        if self.linked is None or not self.linked.locked:
+            self.linked = _meter_call(meters.linked, self.table.pk)
+        return self.linked
 
     def _meter_round(self) -> Round:
         """The round row as the meters store wants it: its table and number."""
@@ -287,7 +300,15 @@ class Context:
             # Every stake of each wager that feeds a meter of the game.
             feeding = dict.fromkeys(w for k in self.game.meter_catalogue() for w in k.wagers)
             stakes = {w: [b.wagers[w] for b in boxes if b.wagers.get(w)] for w in feeding}
-            booked = _meter_call(meters.apply_increments, self.table, row, stakes, self.held)
+            booked = _meter_call(
+                meters.apply_increments,
+                self.table,
+                row,
+                stakes,
+                self.held,
+                self.meters(),
+                self.bankroll,
+            )
             wanted = {c.meter: (c.amount, c.reserve) for c in increments if c.amount or c.reserve}
             got = {k: (i.primary, i.reserve) for k, i in booked.items() if i.primary or i.reserve}
             if wanted != got:
@@ -317,7 +338,16 @@ class Context:
             # The game's own payments, in its order, booked as they are (issue 23: nothing
             # re-derived, so the table pays what settle_round says to the cent).
             self._hold({p.player for p in payouts})
-            for payment in _meter_call(meters.book_payouts, self.table, row, payouts, self.held):
+            booked_out = _meter_call(
+                meters.book_payouts,
+                self.table,
+                row,
+                payouts,
+                self.held,
+                self.meters(),
+                self.bankroll,
+            )
+            for payment in booked_out:
                 account = self.accounts[payment.player]
                 self.balances[account] = self.held[account][2]
                 self.moved.add(payment.player)

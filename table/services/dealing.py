@@ -38,8 +38,8 @@ from table.games.base import (
 from table.games.errors import EngineError
 from table.games.shoe import Fault, RandomSource, SecretsSource, Shuffler, new_salt
 
-from .. import duties, fastsql
-from ..models import ProgressiveMeter, Round, RulesSubmission, Table
+from .. import duties, fastsql, meters
+from ..models import Round, RulesSubmission, Table
 from .command import _as_dealer, dealer_name, execute
 from .context import Context, Result, ServiceError, _audit, _deadline_ms, clock_due
 from .takeover import _check_driver
@@ -111,7 +111,7 @@ def open_betting(table_id: int, dealer: User | None = None, **kw: Any) -> Result
         if problems:
             raise ServiceError("bad_rules", "; ".join(m for _, m in problems))
         rules = ctx.rules
-        _check_meters_linked(table, game.meters(rules))
+        _check_meters_linked(ctx, game.meters(rules))
         settings = game.table_settings(rules)
         shuffler = _shuffler(table, settings.two_decks)
         try:
@@ -181,7 +181,14 @@ def open_betting(table_id: int, dealer: User | None = None, **kw: Any) -> Result
         ctx.events[-1].data["seconds"] = settings.betting_seconds
         return {"opened": True, "round": number, "commitment": status.commitment}
 
-    return execute(table_id, dealer_name(dealer), "open_betting", _as_dealer(dealer, body), **kw)
+    return execute(
+        table_id,
+        dealer_name(dealer),
+        "open_betting",
+        _as_dealer(dealer, body),
+        meters="links",  # which meters are linked comes with the locked read
+        **kw,
+    )
 
 
 def _shuffler(table: Table, two_decks: bool) -> Shuffler:
@@ -194,18 +201,16 @@ def _two_decks(ctx: Context) -> bool:
     return ctx.game.table_settings(ctx.rules).two_decks
 
 
-def _check_meters_linked(table: Table, needed: tuple[MeterSpec, ...]) -> None:
+def _check_meters_linked(ctx: Context, needed: tuple[MeterSpec, ...]) -> None:
     """A table whose rules offer a progressive or a hand bonus deals only with every meter they
     need linked to it (§657a.12(d)-(f): the wager pays from the meter): refused before any
-    wager is taken, rather than at the settlement."""
+    wager is taken, rather than at the settlement. The links as the locked read brought them
+    (PostgreSQL), else read now."""
     if not needed:
         return
-    linked = {
-        f"{kind}:{paytable}:{wager}"
-        for kind, paytable, wager in ProgressiveMeter.objects.filter(tables=table).values_list(
-            "kind", "paytable", "wager"
-        )
-    }
+    table = ctx.table
+    found = ctx.linked if ctx.linked is not None else meters.linked(table.pk, lock=False)
+    linked = {f"{m.kind}:{m.paytable}:{m.wager}" for m in found.meters.values()}
     missing = [spec for spec in needed if spec.pool not in linked]
     if missing:
         names = ", ".join(spec.label for spec in missing)
@@ -221,7 +226,15 @@ def no_more_bets(table_id: int, dealer: User | None = None, **kw: Any) -> Result
         _check_driver(ctx)
         _send(ctx, Command("close_betting"))
 
-    return execute(table_id, dealer_name(dealer), "no_more_bets", _as_dealer(dealer, body), **kw)
+    # The meters its increments feed (§657a.10(a)(2)) are locked with the table row.
+    return execute(
+        table_id,
+        dealer_name(dealer),
+        "no_more_bets",
+        _as_dealer(dealer, body),
+        meters="lock",
+        **kw,
+    )
 
 
 def deal(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
@@ -302,7 +315,10 @@ def settle(table_id: int, dealer: User | None = None, **kw: Any) -> Result:
         _test_settle_delay()
         return {"players": players}
 
-    return execute(table_id, dealer_name(dealer), "settle", _as_dealer(dealer, body), **kw)
+    # The meters it reads and may pay from (§657a.12) are locked with the table row.
+    return execute(
+        table_id, dealer_name(dealer), "settle", _as_dealer(dealer, body), meters="lock", **kw
+    )
 
 
 def void_round(
