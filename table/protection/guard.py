@@ -81,9 +81,7 @@ def lock_dates(now: dt.datetime) -> tuple[dt.date, ...]:
     """The dates the players' account lock reads the tallies with (``fastsql
     .lock_table_accounts``'s ``guard``): day, week start, month start, the same again, and
     the earliest of them."""
-    day = periods.local_day(now)
-    week = periods.period_start("week", now)
-    month = periods.period_start("month", now)
+    day, week, month = periods.starts(now)  # the day once (periods.local_day)
     return (day, week, month, day, week, month, min(week, month))
 
 
