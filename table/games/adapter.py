@@ -29,6 +29,7 @@ from table.games.base import (
     VOID,
     WITHDRAW,
     Actor,
+    Amount,
     BoxState,
     Choice,
     Command,
@@ -242,16 +243,31 @@ class SkeletonGame(Generic[R, S]):
         player = viewer.name
         if state.phase == BETTING:
             owners = {b: p.player for b, p in state.boxes.items()}
-            rules: R = state.rules
-            labels = self.felt.labels
-            amounts = bet_amounts(rules, ANTE, self.ante_label, self.optional_wagers, labels)
-            most = self.table_settings(rules).boxes_per_player
+            amounts, most = self.betting(state.rules)
             return tuple(betting_moves(owners, player, state.boxes_of(player), most, amounts))
         if state.phase == DECISIONS and state.to_act is not None:
             box = state.boxes[state.to_act]
             move = self.decide_move(state, box) if box.player == player else None
             return () if move is None else (move,)
         return self.more_moves(state, player)
+
+    #: The last rules :meth:`betting` answered for, with its answer.
+    _betting: tuple[Any, tuple[Amount, ...], int] | None = None
+
+    def betting(self, rules: R) -> tuple[tuple[Amount, ...], int]:
+        """The amounts a bet move asks for under ``rules`` and the most boxes a player may
+        play: the same for every player and box of a round, so made once per rules object
+        (the round's own frozen copy, which every viewer's moves of a command share) and
+        kept for the next call: one tuple of amounts, which the views a command builds
+        together turn into dicts once (``moves_json``)."""
+        last = self._betting
+        if last is not None and last[0] is rules:  # it holds the rules: no id reused
+            return last[1], last[2]
+        labels = self.felt.labels
+        amounts = bet_amounts(rules, ANTE, self.ante_label, self.optional_wagers, labels)
+        most = self.table_settings(rules).boxes_per_player
+        self._betting = (rules, amounts, most)  # one assignment: safe between threads
+        return amounts, most
 
     def decide_move(self, state: S, box: Any) -> Move | None:
         """Hook: the decision the box to act is offered (its owner is the viewer)."""
@@ -371,6 +387,7 @@ class SkeletonGame(Generic[R, S]):
         # spectators' with its extras: built from it (the round's ``view_from``), the rest of
         # it is not built again for every viewer.
         spectators = self.view(state, Actor.spectator())
+        shared: dict[int, Any] = {}  # what the viewers' moves share (moves_json)
         out = []
         for viewer in viewers:
             view = None
@@ -382,7 +399,7 @@ class SkeletonGame(Generic[R, S]):
                 drawn = state.view_from(player, spectators, dealer)
                 if drawn is not None:
                     view = self._console_procedure(
-                        state, viewer, seen_by(drawn, viewer, self.moves(state, viewer))
+                        state, viewer, seen_by(drawn, viewer, self.moves(state, viewer), shared)
                     )
             out.append(view if view is not None else self.view(state, viewer))
         return out

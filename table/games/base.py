@@ -115,6 +115,7 @@ __all__ = [
     "recalled_from_view",
     "require_dealer",
     "require_player",
+    "moves_json",
     "seen_by",
     "to_player",
 ]
@@ -306,14 +307,38 @@ class Move:
     choices: tuple[Choice, ...] = ()
     amounts: tuple[Amount, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, amounts: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The move as a view carries it; ``amounts``: its amounts already turned into
+        dicts (:func:`moves_json`, shared by the views a command builds together)."""
         return {
             "move": self.name,
             "label": self.label,
             "box": self.box,
             "choices": [c.to_dict() for c in self.choices],
-            "amounts": [a.to_dict() for a in self.amounts],
+            "amounts": [a.to_dict() for a in self.amounts] if amounts is None else amounts,
         }
+
+
+def moves_json(moves: Iterable[Move], shared: dict[int, Any] | None = None) -> list[dict[str, Any]]:
+    """``moves`` as a view carries them. ``shared``: a memo kept by a command's views built
+    together (``Game.views``; read only, then serialised): a move's amounts that are the very
+    tuple another move already had (every bet move of a betting round has the round's one:
+    ``SkeletonGame.betting``) are turned into dicts once and the list shared, not built again
+    for each box and each player (issue 26: a betting round's views turned some 150 amounts
+    into dicts per command)."""
+    if shared is None:
+        return [m.to_dict() for m in moves]
+    out = []
+    for move in moves:
+        amounts = move.amounts
+        if not amounts:
+            out.append(move.to_dict())
+            continue
+        found = shared.get(id(amounts))
+        if found is None or found[0] is not amounts:  # the memo holds the tuple: no id reused
+            found = shared[id(amounts)] = (amounts, [a.to_dict() for a in amounts])
+        out.append(move.to_dict(found[1]))
+    return out
 
 
 # --- what the platform hands in and gets back ------------------------------------------------
@@ -1107,11 +1132,17 @@ def drawn_view(state: DrawsItsView, viewer: Actor, moves: Iterable[Move]) -> dic
     return seen_by(state.view(player, dealer=viewer.role is Role.DEALER), viewer, moves)
 
 
-def seen_by(view: dict[str, Any], viewer: Actor, moves: Iterable[Move]) -> dict[str, Any]:
+def seen_by(
+    view: dict[str, Any],
+    viewer: Actor,
+    moves: Iterable[Move],
+    shared: dict[int, Any] | None = None,
+) -> dict[str, Any]:
     """A game's own view of the round completed for ``viewer`` (:data:`VIEW_KEYS`): who looks
-    (over any ``viewer`` the game's view has) and what they may do now."""
+    (over any ``viewer`` the game's view has) and what they may do now (``shared``: the memo
+    of :func:`moves_json` for views built together)."""
     view["viewer"] = {**view.get("viewer", {}), **viewer.to_dict()}
-    view["moves"] = [m.to_dict() for m in moves]
+    view["moves"] = moves_json(moves, shared)
     return view
 
 
