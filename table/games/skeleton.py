@@ -41,6 +41,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar, cast
 
+import orjson
+
 from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
 from table.games.cards import DECK, Card, card_code, check_distinct, codes
 from table.games.common import (
@@ -82,6 +84,19 @@ DECISIONS: Final = "decisions"
 REVEALED: Final = "revealed"
 SETTLED: Final = "settled"
 VOID: Final = "void"
+
+
+#: Rules read from stored rounds (:meth:`SkeletonRound.rules_read`), by round class and
+#: their JSON text; at most :data:`_RULES_KEPT` of them.
+_RULES_READ: dict[tuple[type, bytes], Any] = {}
+_RULES_KEPT: Final = 256
+#: Only what JSON holds is keyed (orjson raises on the rest: dataclasses, datetimes, other
+#: subclasses of str, int, dict, list).
+_PLAIN_JSON: Final = (
+    orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+)
 
 
 class Phase(StrEnum):
@@ -284,6 +299,29 @@ class SkeletonRound(Generic[R, B, S]):
     @classmethod
     def rules_from_dict(cls, data: Any) -> R:
         return cast(R, cls.RULES.from_dict(data))
+
+    @classmethod
+    def rules_read(cls, data: Any) -> R:
+        """The round's stored rules as :meth:`rules_from_dict` reads them, read once per
+        JSON text: a round's rules are a frozen value, the same at every command of the round
+        (and of every table under the same Rules Submission), and reading them is most of
+        loading some games' rounds (paytables and meters checked again, ~0.1 ms a command;
+        issue 26). One text is one value (orjson's text tells 1, 1.0 and
+        true apart), so the rules read from it are the same value: shared, never changed (a
+        rules class that is not frozen, unhashable, is read every time)."""
+        try:
+            key = (cls, orjson.dumps(data, option=_PLAIN_JSON))
+        except TypeError:  # not what orjson writes (an integer past 64 bits): read it
+            return cls.rules_from_dict(data)
+        found = _RULES_READ.get(key)
+        if found is None:
+            found = cls.rules_from_dict(data)
+            if type(found).__hash__ is None:
+                return found
+            if len(_RULES_READ) >= _RULES_KEPT:
+                _RULES_READ.clear()  # many Rules Submissions at once: start again
+            _RULES_READ[key] = found
+        return cast(R, found)
 
     @classmethod
     def box_from_dict(cls, data: dict[str, Any]) -> B:
@@ -821,7 +859,7 @@ class SkeletonRound(Generic[R, B, S]):
         to_act = d["to_act"]
         return cls(
             number=int(d["number"]),
-            rules=cls.rules_from_dict(d["rules"]),
+            rules=cls.rules_read(d["rules"]),
             deck_back=str(d["deck_back"]),
             order=[int(c) for c in d["order"]],
             salt=str(d["salt"]),

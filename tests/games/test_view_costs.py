@@ -5,6 +5,7 @@ test_interface.py; these tests pin the work saved."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -40,3 +41,34 @@ def test_a_betting_rounds_amounts_become_dicts_once_for_every_box_and_player(
     assert len(offered) >= 6
     assert len(made) == len(offered[0]["amounts"])
     assert all(m["amounts"] == offered[0]["amounts"] for m in offered)
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_a_rounds_rules_are_read_once_from_the_same_stored_text(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = game(name)
+    driver = TableDriver(g, g.default_rules(), SeededSource(2))
+    driver.open()
+    stored = driver.stored
+    assert stored is not None
+    round_type = type(driver.state())
+    read: list[Any] = []
+    rules_from_dict = round_type.rules_from_dict
+
+    def counted(data: Any) -> Any:
+        read.append(data)
+        return rules_from_dict(data)
+
+    monkeypatch.setattr(round_type, "rules_from_dict", counted)
+    monkeypatch.setattr("table.games.skeleton._RULES_READ", {})
+    first = g.from_dict(json.loads(json.dumps(stored)))
+    again = g.from_dict(json.loads(json.dumps(stored)))
+    assert len(read) == 1
+    assert again.rules is first.rules  # a frozen value, shared
+    assert g.to_dict(again) == g.to_dict(first) == stored
+    # Other rules (another text) are read for themselves.
+    other = json.loads(json.dumps(stored))
+    other["rules"] = {**other["rules"], "betting_seconds": other["rules"]["betting_seconds"] + 1}
+    assert g.from_dict(other).rules.betting_seconds == other["rules"]["betting_seconds"]
+    assert len(read) == 2
