@@ -18,9 +18,10 @@ box may wager is :class:`.rules.TableRules`'s, the voids and their consequences
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from typing import Any, ClassVar, Final
 
 from table.games.base import MeterChange
@@ -349,18 +350,14 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
     def view(self, player: str | None = None, dealer: bool = False) -> dict[str, Any]:
         """What one viewer may see: a seated ``player``, or (None) a spectator, or the
         ``dealer`` console. See :mod:`.view`."""
-        from .view import project
-
-        return project(self, player, dealer)
+        return _view()(self, player, dealer)
 
     def view_from(
         self, player: str | None, spectators: dict[str, Any], dealer: bool = False
     ) -> dict[str, Any]:
         """``view(player, dealer)`` built from the spectators' view: only the player's boxes
         or the console's extras anew."""
-        from .view import project
-
-        return project(self, player, dealer=dealer, spectators=spectators)
+        return _view()(self, player, dealer=dealer, spectators=spectators)
 
     # --- persistence ---------------------------------------------------------------------
 
@@ -395,3 +392,12 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
                 for name, v in d["increments"].items()
             },
         }
+
+
+@cache
+def _view() -> Callable[..., dict[str, Any]]:
+    """:mod:`.view`'s ``project``, imported once (that module imports this one): an import
+    inside each view method cost a module lookup for every viewer of every command."""
+    from .view import project
+
+    return project

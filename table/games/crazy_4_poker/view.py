@@ -21,22 +21,18 @@ in) and the dealer console.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from table.games.cards import codes
 from table.games.common import viewer_entry
 from table.games.words import from_spectators
 
+from .round import VOID_REASONS, BoxPlay, Phase, Round, hand_json
 from .settlement import ANTE, SIX_CARD_BONUS
 from .words import annotate, annotate_box
 
-if TYPE_CHECKING:
-    from .round import BoxPlay, Round
-
 
 def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any]) -> dict[str, Any]:
-    from .round import Phase, hand_json
-
     mine = viewer is not None and play.player == viewer
     item: dict[str, Any] = {
         "box": play.box,
@@ -95,8 +91,6 @@ def project(
 ) -> dict[str, Any]:
     """The round as ``viewer`` (a player's name, None: a spectator) or the dealer sees it;
     from ``spectators`` when given (``SkeletonRound.view_from``)."""
-    from .round import VOID_REASONS, Phase
-
     name = None if dealer else viewer  # the dealer console is nobody's box
     results = rnd.results or {}
     settled = {b["box"]: b for b in results.get("boxes", [])}

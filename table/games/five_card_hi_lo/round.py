@@ -21,9 +21,10 @@ words :func:`.settlement.in_words`'s.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Any, ClassVar, Final
 
 from table.games.cards import Card, card_code, codes
@@ -393,15 +394,20 @@ class Round(SettingRound[HiLoRules, BoxPlay, Step]):
 
     def view(self, player: str | None, dealer: bool = False) -> dict[str, Any]:
         """What ``player`` (None: a spectator) or the dealer console may see now."""
-        from .view import round_view
-
-        return round_view(self, player, dealer=dealer)
+        return _view()(self, player, dealer=dealer)
 
     def view_from(
         self, player: str | None, spectators: dict[str, Any], dealer: bool = False
     ) -> dict[str, Any]:
         """``view(player, dealer)`` built from the spectators' view: only the player's boxes
         or the console's extras anew."""
-        from .view import round_view
+        return _view()(self, player, dealer=dealer, spectators=spectators)
 
-        return round_view(self, player, dealer=dealer, spectators=spectators)
+
+@cache
+def _view() -> Callable[..., dict[str, Any]]:
+    """:mod:`.view`'s ``round_view``, imported once (that module imports this one): an import
+    inside each view method cost a module lookup for every viewer of every command."""
+    from .view import round_view
+
+    return round_view

@@ -17,9 +17,10 @@ records stay as they were, and a stored round loads with the name or without it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Any, ClassVar, Final
 
 from table.games.base import SUPERVISOR_VOID, SUPERVISOR_VOID_WORDS
@@ -314,18 +315,14 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
 
     def view(self, player: str | None, dealer: bool = False) -> dict[str, Any]:
         """What ``player`` (None: a spectator) or the dealer console may see: :mod:`.view`."""
-        from .view import project
-
-        return project(self, player, dealer)
+        return _view()(self, player, dealer)
 
     def view_from(
         self, player: str | None, spectators: dict[str, Any], dealer: bool = False
     ) -> dict[str, Any]:
         """``view(player, dealer)`` built from the spectators' view: only the player's boxes
         or the console's extras anew."""
-        from .view import project
-
-        return project(self, player, dealer=dealer, spectators=spectators)
+        return _view()(self, player, dealer=dealer, spectators=spectators)
 
     def cards_dict(self) -> dict[str, Any]:
         return {
@@ -345,3 +342,12 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
             "all_six_card": None if six is None else int(six),
             "main_game_void": bool(d["main_game_void"]),
         }
+
+
+@cache
+def _view() -> Callable[..., dict[str, Any]]:
+    """:mod:`.view`'s ``project``, imported once (that module imports this one): an import
+    inside each view method cost a module lookup for every viewer of every command."""
+    from .view import project
+
+    return project

@@ -24,7 +24,7 @@ The moves each viewer may do now are the game's (:meth:`FourCardFrenzy.moves`), 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from table.games.cards import codes
 from table.games.common import viewer_entry
@@ -32,16 +32,12 @@ from table.games.shoe import CARDS_PER_STACK
 from table.games.words import from_spectators
 
 from .hands import best_four, describe, max_raise_multiple
+from .round import BoxPlay, Phase, Round
 from .rules import OPTIONAL
 from .words import annotate, annotate_box
 
-if TYPE_CHECKING:
-    from .round import BoxPlay, Round
-
 
 def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any]) -> dict[str, Any]:
-    from .round import Phase
-
     mine = viewer is not None and play.player == viewer
     folded = play.decision == 0
     item: dict[str, Any] = {
