@@ -21,6 +21,7 @@ in) and the dealer console.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from table.games.cards import codes
@@ -30,6 +31,14 @@ from table.games.words import from_spectators
 from .round import VOID_REASONS, BoxPlay, Phase, Round, hand_json
 from .settlement import ANTE, SIX_CARD_BONUS
 from .words import annotate, annotate_box
+
+
+@lru_cache(maxsize=4096)
+def _hand(cards: tuple[int, ...]) -> tuple[tuple[str, Any], ...]:
+    """A dealt box's hand in words (``hand_json``) from its cards (the round's own, checked
+    when it was loaded): its owner's view shows it at every command from the deal to the
+    settlement, the same each time, so worked out once."""
+    return tuple(hand_json(list(cards)).items())
 
 
 def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any]) -> dict[str, Any]:
@@ -48,7 +57,8 @@ def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any])
         "cards": None,
     }
     if mine and play.cards:
-        item.update(hand_json(play.cards))  # a misdealt stack: the cards, no hand
+        # A misdealt stack: the cards, no hand. Each list the view's own (the memo's shared).
+        item.update((k, list(v) if type(v) is list else v) for k, v in _hand(tuple(play.cards)))
         if rnd.phase is Phase.DECISIONS and play.decision is None:
             low, high = rnd.play_range(play)
             item["play_options"] = {

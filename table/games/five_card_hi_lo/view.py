@@ -20,6 +20,7 @@ in) and the dealer console. The rules of who sees what:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from table.games.cards import codes
@@ -30,6 +31,14 @@ from .poker import poker_rank_trusted
 from .round import GAME, VOID_REASONS, BoxPlay, Phase, Round, offered_settings, setting_json
 from .settlement import POKER_BONUS
 from .words import annotate, annotate_box
+
+
+@lru_cache(maxsize=4096)
+def _settings(cards: tuple[int, ...]) -> tuple[tuple[tuple[str, Any], ...], ...]:
+    """The settings a dealt box's five cards allow (``offered_settings``; the round's own
+    cards, checked when it was loaded): its owner's view offers them at every command until
+    the box is set, the same each time, so worked out once."""
+    return tuple(tuple(s.items()) for s in offered_settings(list(cards)))
 
 
 def _box_view(
@@ -63,7 +72,10 @@ def _box_view(
             item["setting"] = setting_json(setting)
         elif rnd.phase in (Phase.DECISIONS, Phase.SETTING) and not play.folded:
             # The settings the hand allows, with their totals: to decide, then to set.
-            item["settings"] = offered_settings(play.cards)
+            item["settings"] = [
+                {k: list(v) if type(v) is list else v for k, v in offered}
+                for offered in _settings(tuple(play.cards))
+            ]  # each list the view's own (the memo's shared)
             item["may_set"] = rnd.next_to_set(play.player) == play.box
     if settled is not None:
         item["results"] = settled["results"]

@@ -24,6 +24,7 @@ The moves each viewer may do now are the game's (:meth:`FourCardFrenzy.moves`), 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from table.games.cards import codes
@@ -35,6 +36,15 @@ from .hands import best_four, describe, max_raise_multiple
 from .round import BoxPlay, Phase, Round
 from .rules import OPTIONAL
 from .words import annotate, annotate_box
+
+
+@lru_cache(maxsize=4096)
+def _hand(cards: tuple[int, ...]) -> tuple[tuple[str, ...], str, int]:
+    """A dealt box's best four, its words and the most it may raise, from its five cards
+    (the round's own, checked when it was loaded): its owner's view shows them at every
+    command from the deal to the settlement, the same each time, so worked out once."""
+    hand = best_four(cards)
+    return tuple(codes(hand.cards)), describe(hand.value), max_raise_multiple(hand.value)
 
 
 def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any]) -> dict[str, Any]:
@@ -59,12 +69,8 @@ def _box(rnd: Round, play: BoxPlay, viewer: str | None, settled: dict[int, Any])
         # §684a.13(f), both void the round) has no hand: its owner sees the cards.
         item.update(cards=codes(play.cards), best_four=None, hand=None, max_raise=None)
         if len(play.cards) == CARDS_PER_STACK:
-            hand = best_four(play.cards)
-            item.update(
-                best_four=codes(hand.cards),
-                hand=describe(hand.value),
-                max_raise=max_raise_multiple(hand.value),
-            )
+            four, words, most = _hand(tuple(play.cards))
+            item.update(best_four=list(four), hand=words, max_raise=most)
             if rnd.phase is Phase.DECISIONS and play.decision is None:
                 # §684a.11(b): fold, or raise 1x; 2x-3x only from a pair of aces or better.
                 item["play_options"] = {

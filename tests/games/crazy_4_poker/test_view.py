@@ -352,3 +352,28 @@ def test_a_card_found_face_up_is_shown_to_everyone() -> None:
     shown = card_code(rnd.face_up[0])
     for player, dealer in VIEWERS:
         assert view("decisions_after_a_face_up_card", player, dealer)["face_up_discards"] == [shown]
+
+
+def test_a_dealt_boxs_hand_is_worked_out_once_for_every_command_that_shows_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its owner's view shows a dealt box's hand at every command until the settlement: the
+    hand is worked out once from the cards (issue 26), the bytes as before (test_view_bytes)."""
+    from table.games.crazy_4_poker import view as module
+    from tests.games.test_view_work import VIEWERS, dealt
+
+    g, state = dealt("crazy_4_poker")
+    module._hand.cache_clear()
+    calls: list[object] = []
+    real = module.hand_json
+
+    def counted(cards: object) -> object:
+        calls.append(cards)
+        return real(cards)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "hand_json", counted)
+    first = g.views(state, VIEWERS)
+    again = g.views(g.from_dict(g.to_dict(state)), VIEWERS)
+    assert again == first
+    dealt_boxes = [b for b in state.boxes.values() if len(b.cards) == 5]
+    assert dealt_boxes and len(calls) == len(dealt_boxes)

@@ -279,3 +279,28 @@ def test_a_misdealt_box_is_shown_to_its_owner_without_a_hand(fault: Fault) -> No
         item = next(b for b in rnd.view(play.player)["boxes"] if b["box"] == play.box)
         assert item["cards"] == [card_code(c) for c in play.cards]
         assert item.get("poker_hand") is None
+
+
+def test_a_dealt_boxs_hand_is_worked_out_once_for_every_command_that_shows_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its owner's view shows a dealt box's hand at every command until the settlement: the
+    hand is worked out once from the cards (issue 26), the bytes as before (test_view_bytes)."""
+    from table.games.five_card_hi_lo import view as module
+    from tests.games.test_view_work import VIEWERS, dealt
+
+    g, state = dealt("five_card_hi_lo")
+    module._settings.cache_clear()
+    calls: list[object] = []
+    real = module.offered_settings
+
+    def counted(cards: object) -> object:
+        calls.append(cards)
+        return real(cards)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "offered_settings", counted)
+    first = g.views(state, VIEWERS)
+    again = g.views(g.from_dict(g.to_dict(state)), VIEWERS)
+    assert again == first
+    dealt_boxes = [b for b in state.boxes.values() if len(b.cards) == 5]
+    assert dealt_boxes and len(calls) == len(dealt_boxes)
