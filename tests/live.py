@@ -185,11 +185,17 @@ class LiveStack:
     ) -> subprocess.Popen[bytes]:
         """A process of the stack, its output appended to ``log`` in the stack's directory.
         ``argv`` is Daphne's command line (``["daphne", ...]``) or manage.py's; with ``setup``,
-        that Python runs in the process once Django is set up and before it starts."""
+        that Python runs in the process once Django is set up and before it starts. Daphne
+        runs as deployed: on uvloop (:mod:`frenzy_site.server`), whose policy is set before
+        Django's setup imports ``daphne.server`` (which makes the loop)."""
         if setup:
+            daphne = argv[0] == "daphne"
             command = [
                 "-c",
-                "import sys\nimport django\ndjango.setup()\n" + setup + f"\nsys.argv = {argv!r}\n"
+                ("from frenzy_site.server import install\ninstall()\n" if daphne else "")
+                + "import sys\nimport django\ndjango.setup()\n"
+                + setup
+                + f"\nsys.argv = {argv!r}\n"
                 "if sys.argv[0] == 'daphne':\n"
                 "    from daphne.cli import CommandLineInterface\n"
                 "    CommandLineInterface.entrypoint()\n"
@@ -198,7 +204,7 @@ class LiveStack:
                 "    execute_from_command_line(sys.argv)\n",
             ]
         elif argv[0] == "daphne":
-            command = ["-m", "daphne", *argv[1:]]
+            command = ["-m", "frenzy_site.server", *argv[1:]]
         else:
             command = [str(ROOT / "manage.py"), *argv[1:]]
         out = open(Path(self.tmp) / f"{log}.log", "ab")

@@ -86,7 +86,7 @@ class Command(BaseCommand):
                 [
                     sys.executable,
                     "-m",
-                    "daphne",
+                    "frenzy_site.server",
                     "-b",
                     "127.0.0.1",
                     "-p",

@@ -304,7 +304,7 @@ class Command(BaseCommand):
             for p in ports[:processes]:
                 servers.append(
                     subprocess.Popen(
-                        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(p)]
+                        [sys.executable, "-m", "frenzy_site.server", "-b", "127.0.0.1", "-p", str(p)]
                         + ["frenzy_site.asgi:application"],
                         env=env,
                         cwd=settings.BASE_DIR,
