@@ -304,8 +304,8 @@ class Command(BaseCommand):
             for p in ports[:processes]:
                 servers.append(
                     subprocess.Popen(
-                        [sys.executable, "-m", "frenzy_site.server", "-b", "127.0.0.1", "-p", str(p)]
-                        + ["frenzy_site.asgi:application"],
+                        [sys.executable, "-m", "frenzy_site.server", "-b", "127.0.0.1"]
+                        + ["-p", str(p), "frenzy_site.asgi:application"],
                         env=env,
                         cwd=settings.BASE_DIR,
                         stdout=out,
