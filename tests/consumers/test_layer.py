@@ -76,3 +76,40 @@ async def test_a_groups_message_is_unpacked_once_and_each_channel_gets_its_own(
             await asyncio.wait_for(layer.receive(elsewhere), 0.3)
     finally:
         await layer.flush()
+
+
+@pytest.mark.realstack
+async def test_a_commands_one_message_is_a_plain_publish_and_several_one_pipeline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """table.broadcast.group_send_many: a command's one message goes as a plain PUBLISH (no
+    pipeline built and reset for it); several still travel as one pipeline, in order."""
+    from redis.asyncio.client import Pipeline
+
+    from table.broadcast import group_send_many
+
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("needs Redis")
+    layer = PubSubLayer(hosts=[{"address": url}], prefix=f"{settings.CHANNELS_PREFIX}-pub-test")
+    pipelines: list[int] = []
+    real = Pipeline.execute
+
+    async def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        pipelines.append(len(self.command_stack))
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "execute", counting)
+    try:
+        sockets = [await layer.new_channel() for _ in range(2)]
+        for channel in sockets:
+            await layer.group_add("table.9", channel)
+        await group_send_many(layer, [("table.9", {"type": "v", "n": 1})])
+        assert pipelines == []
+        await group_send_many(layer, [("table.9", {"type": "v", "n": n}) for n in (2, 3)])
+        assert pipelines == [2]
+        for channel in sockets:
+            got = [await asyncio.wait_for(layer.receive(channel), 5) for _ in range(3)]
+            assert [m["n"] for m in got] == [1, 2, 3]
+    finally:
+        await layer.flush()
