@@ -864,7 +864,14 @@ def book_payouts(
 
 
 def verify() -> list[str]:
-    """Every meter whose amount and reserve disagree with its ledger account or its history."""
+    """Every meter whose amount and reserve disagree with its ledger account or its history,
+    as of one moment (``ledger.consistent_read``: a hit committed between reading a meter and
+    its account is not a discrepancy)."""
+    with ledger.consistent_read():
+        return _discrepancies()
+
+
+def _discrepancies() -> list[str]:
     problems = []
     for meter in ProgressiveMeter.objects.select_related("account"):
         if meter.account.balance != meter.amount + meter.reserve:

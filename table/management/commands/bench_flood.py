@@ -137,3 +137,5 @@ class Command(BaseCommand):
             self.stdout.write(line)
         problems = ledger.verify()
         self.stdout.write(f"ledger discrepancies  {len(problems)}")
+        for p in problems[:10]:
+            self.stdout.write(f"  {p}")
