@@ -47,3 +47,26 @@ def test_a_commands_views_import_nothing(name: str, monkeypatch: pytest.MonkeyPa
     g.views(state, VIEWERS)
     g.view(state, Actor.player(PLAYERS[0]))
     assert imported == []
+
+
+def assert_hand_worked_out_once(
+    monkeypatch: pytest.MonkeyPatch, name: str, module: Any, cache: Any, work: str
+) -> None:
+    """A game's owner view shows a dealt box's hand at every command until the settlement:
+    ``module.<work>`` (what works the hand out from the cards, memoised by ``cache``) runs
+    once per dealt box however often the round's views are built, the views as before."""
+    g, state = dealt(name)
+    cache.cache_clear()
+    calls: list[object] = []
+    real = getattr(module, work)
+
+    def counted(cards: object) -> object:
+        calls.append(cards)
+        return real(cards)
+
+    monkeypatch.setattr(module, work, counted)
+    first = g.views(state, VIEWERS)
+    again = g.views(g.from_dict(g.to_dict(state)), VIEWERS)
+    assert again == first
+    dealt_boxes = [b for b in state.boxes.values() if len(b.cards) == 5]
+    assert dealt_boxes and len(calls) == len(dealt_boxes)

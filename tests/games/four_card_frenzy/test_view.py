@@ -11,20 +11,6 @@ def test_a_dealt_boxs_hand_is_worked_out_once_for_every_command_that_shows_it(
     """Its owner's view shows a dealt box's hand at every command until the settlement: the
     hand is worked out once from the cards (issue 26), the bytes as before (test_view_bytes)."""
     from table.games.four_card_frenzy import view as module
-    from tests.games.test_view_work import VIEWERS, dealt
+    from tests.games.test_view_work import assert_hand_worked_out_once
 
-    g, state = dealt("four_card_frenzy")
-    module._hand.cache_clear()
-    calls: list[object] = []
-    real = module.best_four
-
-    def counted(cards: object) -> object:
-        calls.append(cards)
-        return real(cards)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(module, "best_four", counted)
-    first = g.views(state, VIEWERS)
-    again = g.views(g.from_dict(g.to_dict(state)), VIEWERS)
-    assert again == first
-    dealt_boxes = [b for b in state.boxes.values() if len(b.cards) == 5]
-    assert dealt_boxes and len(calls) == len(dealt_boxes)
+    assert_hand_worked_out_once(monkeypatch, "four_card_frenzy", module, module._hand, "best_four")
