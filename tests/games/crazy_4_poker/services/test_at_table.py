@@ -37,15 +37,23 @@ C4P_SHOE = (
 )
 
 
-@pytest.fixture
-def c4p(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any, dict[str, ProgressiveMeter]]:
-    table, dealer = make_table("C4P", C4P)
+def linked_table(
+    monkeypatch: pytest.MonkeyPatch, name: str, shoe: list[str]
+) -> tuple[Table, Any, dict[str, ProgressiveMeter]]:
+    """A Crazy 4 Poker table with its five-card progressive and hand-bonus meters linked, and
+    ``shoe`` stacked for its deals."""
+    table, dealer = make_table(name, C4P)
     linked = {
         "five_card": meters.create_meter("five card A", "five_card", "A", 100, [table]),
         "hand_bonus": meters.create_meter("hand bonus", "hand_bonus", "", 100, [table]),
     }
-    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(C4P_SHOE, C4P_SHOE))
+    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(shoe, shoe))
     return table, dealer, linked
+
+
+@pytest.fixture
+def c4p(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any, dict[str, ProgressiveMeter]]:
+    return linked_table(monkeypatch, "C4P", C4P_SHOE)
 
 
 def test_a_crazy_4_poker_round_feeds_and_pays_its_meters(c4p: Any) -> None:

@@ -19,8 +19,11 @@ from table import fastsql, ledger, meters, services
 from table.games import game as game_named
 from table.games.progressive import Meter
 from table.models import MeterEvent, ProgressiveMeter, Round, Table
-from tests.services.conftest import START, StackedSource, balance, make_player
+from tests.services.conftest import START, balance, make_player
 from tests.services.tables import books_balance, make_table, standing
+from tests.services.test_meters import new_round
+
+from .test_at_table import linked_table
 
 pytestmark = [pytest.mark.realstack, pytest.mark.django_db]
 
@@ -31,13 +34,7 @@ SHOE = ["AH", "KH", "QH", "JH", "TH"] + ["9S", "9D", "4C", "6S", "2D"] + ["KC", 
 
 @pytest.fixture
 def c4p(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any, dict[str, ProgressiveMeter]]:
-    table, dealer = make_table("C4P statements", C4P)
-    linked = {
-        "five_card": meters.create_meter("five card A", "five_card", "A", 100, [table]),
-        "hand_bonus": meters.create_meter("hand bonus", "hand_bonus", "", 100, [table]),
-    }
-    monkeypatch.setattr(services.dealing, "RANDOM", StackedSource(SHOE, SHOE))
-    return table, dealer, linked
+    return linked_table(monkeypatch, "C4P statements", SHOE)
 
 
 def statements(queries: CaptureQueriesContext) -> list[str]:
@@ -175,16 +172,7 @@ def test_a_batched_history_row_is_the_row_the_orm_saved(c4p: Any) -> None:
     and one as a table's command writes it (``fastsql``): the same row but its id and meter."""
     table, _, _ = c4p
     twins = [meters.create_meter(f"twin {n}", "hand_bonus", "", 100) for n in (1, 2)]
-    rnd = Round.objects.create(
-        table=table,
-        number=7,
-        rules_submission=table.rules,
-        rules={},
-        phase="betting",
-        state={},
-        commitment="-",
-        deck_back="red",
-    )
+    rnd = new_round(table, 7)
     player = make_player("winner")
     when = dt.datetime(2026, 11, 27, 9, 45, 1, 234567, tzinfo=dt.UTC)
     rows = []
