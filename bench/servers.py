@@ -18,27 +18,23 @@ def cpu_seconds(pids: list[int]) -> float:
     far (Linux /proc; a process gone counts 0). Load on the machine slows a process but
     hardly changes the CPU it needs, so this figure compares across runs far better than
     latency on a shared host."""
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of stat)
-    return total / _TICKS
+    return sum(_ticks(f"/proc/{pid}/stat") for pid in pids) / _TICKS
 
 
 def loop_cpu_seconds(pids: list[int]) -> float:
     """As :func:`cpu_seconds`, for each process's main thread alone: Daphne's event loop
     (the services run in other threads)."""
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])
-    return total / _TICKS
+    return sum(_ticks(f"/proc/{pid}/task/{pid}/stat") for pid in pids) / _TICKS
+
+
+def _ticks(stat: str) -> int:
+    """User + system clock ticks of one /proc stat file (fields 14 and 15); 0 when the process
+    or thread is gone."""
+    try:
+        fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
 
 
 def haproxy_config(port: int, backends: list[str]) -> str:
