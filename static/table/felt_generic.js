@@ -82,6 +82,8 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       viewVersion = snap.version;
       for (const m of snap.table.meters || []) keepMeter(m);
       render();
+      // A snapshot (a resync, a gap) can be the first this page hears of a finished round.
+      if (finished() && recallFor !== S.round?.round) loadRecall();
     },
     onEvents(frame) {
       let resync = false;
