@@ -61,6 +61,9 @@ class TableRun:
     game: str
     latencies: list[float] = field(default_factory=list)
     pending: list[tuple[float, int, str]] = field(default_factory=list)  # sent, version, step
+    #: Each dealer command's time from its sending to its "ok" (the server's queue, its
+    #: service and the publication: the reply goes after the frames are handed to the layer).
+    answers: list[float] = field(default_factory=list)
     by_step: dict[str, list[float]] = field(default_factory=dict)
     rounds: int = 0
     errors: list[str] = field(default_factory=list)
@@ -185,6 +188,7 @@ async def dealer_command(run: TableRun, step: str, pause: float) -> dict[str, An
     if reply["type"] != "ok":
         run.errors.append(f"{step}: {reply.get('code')} {reply.get('message')}")
     else:
+        run.answers.append(time.monotonic() - sent)
         run.pending.append((sent, reply["version"], step))
     return reply
 
@@ -346,6 +350,7 @@ async def run_tables(
         for c in run.sockets:
             await c.close()
     latencies = [lat for run in runs for lat in run.latencies]
+    answers = [a for run in runs for a in run.answers]
     steps: dict[str, list[float]] = {}
     games: dict[str, list[float]] = {}
     for run in runs:
@@ -365,6 +370,8 @@ async def run_tables(
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
         "samples": len(latencies),
+        "ok_p50_ms": percentile(answers, 50) * 1000,
+        "ok_p99_ms": percentile(answers, 99) * 1000,
         "errors": [e for run in runs for e in run.errors] + [str(e) for e in client_errors],
         # What went wrong, by kind: the consoles' stalls and each refusal's code.
         "error_codes": Counter(
@@ -489,6 +496,7 @@ def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
         f"rounds played         {result['rounds']} in {result['seconds']:.1f} s = {result['rounds_per_second']:.2f} rounds/s",
         f"messages received     {result['messages_per_second']:.0f} messages/s",
         f"dealer command -> last socket   p50 {result['p50_ms']:.1f} ms   p99 {result['p99_ms']:.1f} ms   ({result['samples']} commands)",
+        f"dealer command -> its ok      p50 {result['ok_p50_ms']:.1f} ms   p99 {result['ok_p99_ms']:.1f} ms   (the queue, the service and the hand-off to the layer)",
         f"bare group_send baseline        p50 {baseline['p50_ms']:.1f} ms   p99 {baseline['p99_ms']:.1f} ms   ({baseline['samples']} broadcasts)",
         f"ratio to baseline     p50 {result['p50_ms'] / baseline['p50_ms']:.2f}x   p99 {result['p99_ms'] / baseline['p99_ms']:.2f}x",
         *cpu_lines(result, baseline),
