@@ -23,19 +23,28 @@ run: install
 	$(PY) manage.py demo --host 127.0.0.1 --port 8000
 
 # The whole suite: first embedded (SQLite, in-memory channel layer), then the tests that
-# need the real stack again on PostgreSQL and Redis. With CI set, a missing PostgreSQL or
-# Redis fails the run; without it, that second pass is skipped with a notice.
+# need the real stack on PostgreSQL and Redis. With CI set, a missing PostgreSQL or
+# Redis fails the run; without it, that second pass is skipped with a notice, and the
+# real-stack tests run in the embedded pass instead (on SQLite and the in-memory layer).
+# With the real stack there, they run once, on it: twice cost CI about two minutes of a
+# 15-minute budget for the same checks on the stack production does not use.
 # Two workers (pytest-xdist, one per core; each its own test database and, on Redis, its own
 # channel prefix): the browser tests in a pass of their own, since a
 # Playwright session leaves an event loop running in its worker, where Django's ORM and
 # asyncio.run() then refuse to run.
+REALSTACK_UP = $(PY) -c "import socket; [socket.create_connection(a, 2).close() for a in (('127.0.0.1', 5432), ('127.0.0.1', 6379))]" 2>/dev/null
+
 test: install
-	$(PY) -m pytest -n 2 --dist loadfile -m "not browser"
+	@if $(REALSTACK_UP); then \
+		$(PY) -m pytest -n 2 --dist loadfile -m "not browser and not realstack"; \
+	else \
+		$(PY) -m pytest -n 2 --dist loadfile -m "not browser"; \
+	fi
 	$(PY) -m pytest -n 2 --dist loadfile -m browser
 	@$(MAKE) --no-print-directory test-realstack
 
 test-realstack: install
-	@if $(PY) -c "import socket; [socket.create_connection(a, 2).close() for a in (('127.0.0.1', 5432), ('127.0.0.1', 6379))]" 2>/dev/null; then \
+	@if $(REALSTACK_UP); then \
 		DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS) $(PY) -m pytest -n 2 --dist loadfile -m realstack; \
 	elif [ -n "$$CI" ]; then \
 		echo "CI is set but PostgreSQL (5432) or Redis (6379) is not reachable"; exit 1; \
