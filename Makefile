@@ -13,8 +13,8 @@ REDIS ?= redis://127.0.0.1:6379/0
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11 is needed (python3.11 not found)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet uv==0.13.9
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -r requirements.txt
 	touch $@
 
 install: $(VENV)/.installed
