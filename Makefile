@@ -18,11 +18,11 @@ $(VENV)/.installed: requirements.txt
 	touch $@
 
 # Bytecode of the project's own modules, written once. Where PYTHONDONTWRITEBYTECODE is set
-# (as the machines this project runs its CI on do) no import writes any, and every process the suite starts
+# (as on the machines CI runs on) no import writes any, and every process the suite starts
 # (each xdist worker, each Daphne and manage.py of the live stacks) compiled every module from
 # source: django.setup() took 3.5 s of CPU instead of 0.85 (uv, unlike pip, compiles the
-# packages only when told: --compile-bytecode above). Stale files are recompiled by their
-# sources' times, as Python checks them.
+# packages only when told: --compile-bytecode above). A stale file is compiled again from its
+# source's time, as Python checks it.
 bytecode: install
 	@$(PY) -m compileall -q -j 0 table frenzy_site tests bench manage.py >/dev/null
 

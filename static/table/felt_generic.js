@@ -82,8 +82,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
       viewVersion = snap.version;
       for (const m of snap.table.meters || []) keepMeter(m);
       render();
-      // A snapshot (a resync, a gap) can be the first this page hears of a finished round.
-      if (finished() && recallFor !== S.round?.round) loadRecall();
+      recallOnceFinished(); // a resync or a gap can be the first word of a finished round
     },
     onEvents(frame) {
       let resync = false;
@@ -113,7 +112,7 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
         leftMidRound = false;
         command("leave"); // nothing in play now: free the seats
       }
-      if (finished() && recallFor !== S.round?.round) loadRecall();
+      recallOnceFinished();
     },
     onMeter(frame) {
       keepMeter(frame);
@@ -889,6 +888,11 @@ export function mount({ app, conn, snapshot, me, pending = [] }) {
   }
 
   // --- game recall -------------------------------------------------------------------------------
+
+  /** The recall panel again once per finished round, whichever frame showed it finished. */
+  function recallOnceFinished() {
+    if (finished() && recallFor !== S.round?.round) loadRecall();
+  }
 
   async function loadRecall() {
     const url = app.dataset.recallUrl;
