@@ -490,6 +490,22 @@ async def run_baseline(
     }
 
 
+def host_pace(additions: int = 1_000_000, tries: int = 3) -> float:
+    """Milliseconds of this thread's CPU for a fixed pure-Python loop, the best of ``tries``:
+    the host's pace at the moment. A shared two-core machine here ran the same loop in 0.53
+    and in 0.94 s on one afternoon (2026-11-27), and every figure of a load run moved with it
+    (the same code: 0.053-0.082 s of server CPU a round, p99 50-317 ms): runs compare only
+    at a like pace, which the bench reads before and after the run (issue 26)."""
+    best = float("inf")
+    for _ in range(tries):
+        started = time.thread_time()
+        total = 0
+        for i in range(additions):
+            total += i
+        best = min(best, time.thread_time() - started)
+    return best * 1000
+
+
 def summary(result: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
     lines = [
         f"tables x sockets      {result['tables']} x {result['sockets'] // max(1, result['tables'])} = {result['sockets']} sockets",

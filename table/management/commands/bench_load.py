@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
-from bench.load import run_baseline, run_tables, summary
+from bench.load import host_pace, run_baseline, run_tables, summary
 from bench.servers import HAPROXY, cpu_seconds, haproxy_config, loop_cpu_seconds
 from table import duties, ledger, meters, services
 from table.demo import dealer_permission, make_user
@@ -192,6 +192,7 @@ class Command(BaseCommand):
             raise CommandError(f"unknown game {unknown[0]!r}: one of {', '.join(GAMES)}")
         self.stdout.write(f"games: {', '.join(games)} (in turn across the tables)")
         specs = seed(o["tables"], games)
+        pace_before = host_pace()
         servers: list[subprocess.Popen[bytes]] = []
         pids = [int(p) for p in (o["pids"] or "").split(",") if p.strip()]
         base = o["url"]
@@ -248,6 +249,10 @@ class Command(BaseCommand):
                 except subprocess.TimeoutExpired:  # stuck closing sockets: the figures stand
                     server.kill()
                     server.wait(10)
+        self.stdout.write(
+            f"host pace             {pace_before:.0f} ms before the run, {host_pace():.0f} ms "
+            "after (a 1,000,000-addition Python loop, best of 3: compare runs at a like pace)"
+        )
         if proxies:
             self.stdout.write(f"HAProxy CPU           {proxy_cpu:.1f} s over the whole run")
         for line in self.guard_lines():
