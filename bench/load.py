@@ -492,10 +492,11 @@ async def run_baseline(
 
 def host_pace(additions: int = 1_000_000, tries: int = 3) -> float:
     """Milliseconds of this thread's CPU for a fixed pure-Python loop, the best of ``tries``:
-    the host's pace at the moment. A shared two-core machine here ran the same loop in 0.53
-    and in 0.94 s on one afternoon (2026-11-27), and every figure of a load run moved with it
-    (the same code: 0.053-0.082 s of server CPU a round, p99 50-317 ms): runs compare only
-    at a like pace, which the bench reads before and after the run (issue 26)."""
+    the host's pace at the moment. A shared two-core machine here ran a 10,000,000-addition
+    loop in 0.53 s and in 0.94 s on one afternoon (2026-11-27): a run at the slow pace is not
+    comparable with one at the fast. The pace is not all of a shared host's noise (runs at
+    one pace still ranged 0.068-0.078 s of server CPU a round, p99 150-285 ms, the same
+    code): compare side by side, at a like pace (issue 26)."""
     best = float("inf")
     for _ in range(tries):
         started = time.thread_time()
