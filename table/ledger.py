@@ -132,7 +132,7 @@ def post(
         for account_id, amount in posting.moves
         if amount
     ]
-    if connection.vendor == "postgresql":
+    if fastsql.vendor() == "postgresql":
         _write_postings(transactions, entries)
     else:
         tx_ids = fastsql.insert_many(
@@ -299,7 +299,7 @@ def consistent_read() -> Iterator[None]:
     snapshot (or its shared lock) from the first to the end."""
     outermost = connection.get_autocommit()
     with transaction.atomic():
-        if outermost and connection.vendor == "postgresql":
+        if outermost and fastsql.vendor() == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         yield

@@ -41,7 +41,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from table.games import meter_catalogue
@@ -195,7 +195,7 @@ def linked(table_id: int, lock: bool = True) -> Linked:
     one statement."""
     if lock:
         _require_transaction()
-    sql = fastsql.table_meters(connection.vendor, lock)
+    sql = fastsql.table_meters(fastsql.vendor(), lock)
     return read_linked(fastsql.rows(sql, [table_id] * 3), lock)
 
 

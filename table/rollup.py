@@ -24,7 +24,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 
 from . import fastsql
 from .games import game as game_named
@@ -201,7 +201,7 @@ def record_round(
     params: list[Any] = []
     for wager, s in sorted(sums.items()):
         params += [day, shift, table_id, key, wager, game, submission_id, stored, *s.values()]
-    fastsql.write(fastsql.rollup_upsert(connection.vendor, len(sums)), params)
+    fastsql.write(fastsql.rollup_upsert(fastsql.vendor(), len(sums)), params)
 
 
 def rebuild() -> int:

@@ -30,7 +30,6 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from django.db import connection
 from django.utils import timezone
 
 from table import fastsql
@@ -124,7 +123,7 @@ def enforce(
     if not stakes:
         return
     if guard_row is None:
-        guard_row = fastsql.one(fastsql.guard_read(connection.vendor), [*lock_dates(now), actor])
+        guard_row = fastsql.one(fastsql.guard_read(fastsql.vendor()), [*lock_dates(now), actor])
     assert guard_row is not None
     user_id, limits, cooloff, excluded, excluded_until, reality_minutes, sums = guard_row
     sums = fastsql.loads(sums) if sums else [0] * 6
