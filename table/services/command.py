@@ -128,13 +128,12 @@ def _lock_table(
     changes a meter (the same locks: bankroll, then the meters and their accounts in id
     order); ``"links"``: which meters are linked, unlocked (open betting's check). A table
     with no meter locks and reads nothing more."""
-    postgres = fastsql.vendor() == "postgresql"
+    vendor = fastsql.vendor()
+    postgres = vendor == "postgresql"
     dealer = actor.removeprefix("dealer:") if actor.startswith("dealer:") else ""
     app_label, codename = duties.CREDIT_PERMISSION.split(".")
     credit = [codename, app_label, codename, app_label, dealer]
-    sql = fastsql.locked_read(
-        fastsql.vendor(), _TABLE_COLUMNS, tuple(f.column for f in _RULES_FIELDS)
-    )
+    sql = fastsql.locked_read(vendor, _TABLE_COLUMNS, tuple(f.column for f in _RULES_FIELDS))
     params = (
         [table_id, actor, key, actor, key, *credit, session, actor, table_id]
         if postgres
@@ -148,10 +147,10 @@ def _lock_table(
             statements.append(fastsql.lock_table_accounts(1, True))  # a lock, then a read
             more += fastsql.lock_table_accounts_params(table_id, [actor], hold)
         if meters == "lock":
-            statements.append(fastsql.meter_bankroll_lock(fastsql.vendor()))
+            statements.append(fastsql.meter_bankroll_lock(vendor))
             more += [table_id, table_id]
         if meters:
-            statements.append(fastsql.table_meters(fastsql.vendor(), meters == "lock"))
+            statements.append(fastsql.table_meters(vendor, meters == "lock"))
             more += [table_id] * 3
         sets = fastsql.result_sets(";\n".join(statements), more)
         found = sets[1][0] if sets[1] else None
@@ -269,11 +268,12 @@ def execute(
     """
     asked = fingerprint(command, request) if key else ""
     hold = None
-    if hold_actor and fastsql.vendor() == "postgresql":
+    postgres = fastsql.vendor() == "postgresql"
+    if hold_actor and postgres:
         hold = guard.lock_dates(timezone.now())
 
     # Not inside a caller's transaction: the last round trip can carry the COMMIT too.
-    outermost = connection.get_autocommit() and fastsql.vendor() == "postgresql"
+    outermost = connection.get_autocommit() and postgres
     try:
         with transaction.atomic(), fastsql.batched_writes():
             locked = _lock_table(table_id, actor, key, session, hold, meters)
