@@ -6,12 +6,25 @@ between SQLite and PostgreSQL (placeholders and JSON as text; PostgreSQL casts t
 Every hand-written statement of the command path is built in this module (the functions
 under "The command path's statements": the locked read, the round's and the table's
 updates, the ledger's locks, postings and balances); the callers pass values only.
+
+On PostgreSQL each of those statements is also *prepared*: the first time a connection
+sends one it goes as ``PREPARE fsN AS ...`` ahead of the batch, and from then on as
+``EXECUTE fsN(...)`` with its values (:func:`_compose`). Without it PostgreSQL parsed and
+planned every statement of every command again: planning was 54% of the database's time at
+100 tables (pg_stat_statements, 2026-11-27: 29.3 of 54.3 s; the locked read alone 1.7 of its
+2.2 ms), CPU that the table server shares with it on a small host (issue 26).
+
+One module, past 500 lines, because it is one room: every statement the command path writes
+by hand, and the one way they are bound, batched and sent.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
+import os
+import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -55,12 +68,51 @@ def col(name: str) -> str:
 _Statement = TypeVar("_Statement", bound=Callable[..., str])
 
 
+#: Each statement of every text this module's builders made (:func:`_prepared`): on
+#: PostgreSQL those are prepared on a connection at their first use. Their number is bounded
+#: (the builders' caches; the counts in a text, of rows or players, are a table's); texts that
+#: carry values of their own (``add_to_balances``' amounts) are not among them.
+_PREPARABLE: set[str] = set()
+#: On (the default) unless the environment says ``FRENZY_PREPARED_STATEMENTS=0``: a
+#: deployment whose connections go through a pool in transaction mode (PgBouncer's), where
+#: a session's prepared statement may be on another server connection, turns it off.
+PREPARE = os.environ.get("FRENZY_PREPARED_STATEMENTS", "1") != "0"
+#: At most this many statements prepared on one connection (each holds its plan in the
+#: server's memory); past it a statement goes out bound, as without preparing.
+MOST_PREPARED = 300
+#: Each preparable statement's number in the process (its text -> n), and its PREPARE's body
+#: by number: a statement is prepared as ``fs<n>_<attempt>`` (:func:`_compose`), and
+#: :func:`readable` shows what a name stands for.
+_numbers: dict[str, int] = {}
+_bodies: dict[int, str] = {}
+_next_number = itertools.count(1)
+_PLACEHOLDER = re.compile(r"%[%s]")
+
+
+def _prepared(text: str) -> str:
+    """``text`` (one statement, or several joined by ``;\\n``), noted as the builders' own:
+    each of its statements is prepared on PostgreSQL (:func:`_compose`)."""
+    _PREPARABLE.update(text.split(";\n"))
+    return text
+
+
+def _noted(build: _Statement) -> _Statement:
+    """A builder whose texts are prepared on PostgreSQL (under its own ``lru_cache``)."""
+
+    @wraps(build)
+    def text(*args: Any) -> str:
+        return _prepared(build(*args))
+
+    return cast(_Statement, text)
+
+
 def _built_once(build: _Statement) -> _Statement:
     """A statement's text built once per database vendor and arguments (a list argument is
     taken as a tuple), not again for each command: building it cost as much as a small
     statement's round trip's Python (``lock_table_accounts``: 0.9% of the process at 100
-    tables, issue 26), and the same text object hashes once for :func:`_template`'s cache."""
-    kept = lru_cache(maxsize=512)(lambda vendor, *args: build(*args))
+    tables, issue 26), and the same text object hashes once for :func:`_template`'s cache.
+    On PostgreSQL it is prepared (:func:`_prepared`)."""
+    kept = lru_cache(maxsize=512)(lambda vendor, *args: _prepared(build(*args)))
 
     @wraps(build)
     def text(*args: Any) -> str:
@@ -69,9 +121,28 @@ def _built_once(build: _Statement) -> _Statement:
     return cast(_Statement, text)
 
 
-def one(sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+@contextmanager
+def _executed(sql: str, params: Sequence[Any]) -> Iterator[Any]:
+    """A cursor that ran ``sql`` with ``params``, at its first statement's result. On
+    PostgreSQL the text goes out composed (:func:`_compose`: the builders' statements
+    prepared, the rest bound here), past the results of the PREPAREs that lead it."""
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        if vendor() == "postgresql":
+            text, new = _compose(cursor, [(sql, params)])
+            if text is None:
+                cursor.execute(sql, params)
+            else:
+                cursor.execute(text)
+                _remember(cursor, new)
+                for _ in new:
+                    cursor.nextset()
+        else:
+            cursor.execute(sql, params)
+        yield cursor
+
+
+def one(sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+    with _executed(sql, params) as cursor:
         row = cursor.fetchone()
     return tuple(row) if row is not None else None
 
@@ -79,8 +150,7 @@ def one(sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
 def last_one(sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
     """The first row of the last statement of ``sql`` (several statements, one round trip;
     PostgreSQL only when there are several)."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    with _executed(sql, params) as cursor:
         if vendor() == "postgresql":
             while cursor.nextset():
                 pass
@@ -91,8 +161,7 @@ def last_one(sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
 def last_rows(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
     """The rows of the last statement of ``sql`` (several statements, one round trip;
     PostgreSQL only when there are several)."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    with _executed(sql, params) as cursor:
         if vendor() == "postgresql":
             while cursor.nextset():
                 pass
@@ -103,8 +172,7 @@ def result_sets(sql: str, params: Sequence[Any] = ()) -> list[list[tuple[Any, ..
     """The rows of every statement of ``sql``, each a SELECT (several statements, one round
     trip: PostgreSQL only), in order."""
     found = []
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    with _executed(sql, params) as cursor:
         while True:
             found.append([tuple(r) for r in cursor.fetchall()])
             if not cursor.nextset():
@@ -113,14 +181,13 @@ def result_sets(sql: str, params: Sequence[Any] = ()) -> list[list[tuple[Any, ..
 
 
 def rows(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    with _executed(sql, params) as cursor:
         return [tuple(r) for r in cursor.fetchall()]
 
 
 def run(sql: str, params: Sequence[Any] = ()) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    with _executed(sql, params):
+        pass
 
 
 _pending = threading.local()
@@ -166,21 +233,135 @@ def flush(commit: bool = False) -> None:
         return
     _pending.writes = []
     with connection.cursor() as cursor:
-        # Each statement is bound on its own (:func:`bind`); the joined text then goes out
-        # with no parameters left to find, so the driver does not parse the whole batch again.
-        literal = Transformer.from_context(cursor.cursor).as_literal
-        if cursor.cursor.connection.info.encoding != "utf-8":
+        text, new = _compose(cursor, writes, commit)
+        if text is None:
             # bind writes text as UTF-8: on any other client encoding, the driver binds it all.
+            literal = Transformer.from_context(cursor.cursor).as_literal
             statements = [
                 _template(sql) % tuple(b"NULL" if p is None else literal(p) for p in params)
                 for sql, params in writes
             ]
+            if commit:
+                statements.append(b"COMMIT")
+            cursor.execute(b";\n".join(statements).decode())
         else:
-            seen: dict[int, bytes] = {}
-            statements = [bind(literal, sql, params, seen) for sql, params in writes]
-        if commit:
-            statements.append(b"COMMIT")
-        cursor.execute(b";\n".join(statements).decode())
+            cursor.execute(text)
+            _remember(cursor, new)
+
+
+def _compose(
+    cursor: Any, batch: Sequence[tuple[str, Sequence[Any]]], commit: bool = False
+) -> tuple[str | None, dict[str, bytes]]:
+    """PostgreSQL: the ``batch`` of statements as one query text, every value bound
+    (:func:`bind`: the joined text goes out with no parameters left for the driver to find),
+    and the statements prepared on this connection by it (template -> name), to be
+    remembered once the text has run (:func:`_remember`).
+
+    Each statement a builder of this module made (:data:`_PREPARABLE`) goes as ``EXECUTE
+    name(values)``; the first time on a connection, its ``PREPARE name AS ...`` leads the
+    text (one result each, before the statements' own). PostgreSQL then parses it once per
+    connection and, after a few runs, plans it once (its plan cache's generic plan). A
+    prepared statement outlives a rollback (PostgreSQL's are not transactional); one
+    whose text failed is not remembered and is prepared again under a new name (the
+    failed one, if it was made, stays unused). None (and nothing prepared): a connection
+    whose client encoding is not UTF-8 (the caller lets the driver bind it all)."""
+    pg = cursor.cursor
+    if pg.connection.info.encoding != "utf-8":
+        return None, {}
+    literal = Transformer.from_context(pg).as_literal
+    known, attempts = _known(pg.connection) if PREPARE else (None, {})
+    seen: dict[int, bytes] = {}
+    new: dict[str, bytes] = {}
+    prepares: list[bytes] = []
+    statements: list[bytes] = []
+    for sql, params in batch:
+        if known is None or ";\n" not in sql and sql not in _PREPARABLE:
+            statements.append(bind(literal, sql, params, seen))
+            continue
+        offset = 0
+        for part, count, body in _parts(sql):
+            values = params[offset : offset + count]
+            offset += count
+            if body is None or len(known) + len(new) >= MOST_PREPARED and part not in known:
+                statements.append(bind(literal, part, values, seen))
+                continue
+            name = known.get(part) or new.get(part)
+            if name is None:
+                # A new name on each attempt on this connection: one that ran in a text that
+                # then failed may exist (unremembered) and cannot be prepared again.
+                attempt = attempts[part] = attempts.get(part, 0) + 1
+                name = new[part] = b"fs%d_%d" % (_number(part, body), attempt)
+                prepares.append(b"PREPARE " + name + b" AS " + body)
+            if values:
+                args = _literals(literal, values, seen)
+                statements.append(b"EXECUTE " + name + b"(" + b", ".join(args) + b")")
+            else:
+                statements.append(b"EXECUTE " + name)
+    if commit:
+        statements.append(b"COMMIT")
+    return b";\n".join(prepares + statements).decode(), new
+
+
+def _known(pg_connection: Any) -> tuple[dict[str, bytes], dict[str, int]]:
+    """The statements prepared on this driver connection (text -> name) and how often each
+    was tried: kept on the connection object, so a connection Django opens anew starts with
+    none."""
+    try:
+        return cast(tuple[dict[str, bytes], dict[str, int]], pg_connection._frenzy_prepared)
+    except AttributeError:
+        pg_connection._frenzy_prepared = ({}, {})
+        return cast(tuple[dict[str, bytes], dict[str, int]], pg_connection._frenzy_prepared)
+
+
+def _number(part: str, body: bytes) -> int:
+    number = _numbers.get(part)
+    if number is None:
+        number = _numbers.setdefault(part, next(_next_number))
+        _bodies[number] = body.decode()
+    return number
+
+
+_EXECUTE = re.compile(r"EXECUTE fs(\d+)_\d+(?:\(.*\))?", re.DOTALL)
+
+
+def readable(sql: str) -> str:
+    """A query text as sent (:func:`_compose`) with each ``EXECUTE`` of a prepared statement
+    shown as the statement it names (its values as ``$1``, ``$2``...) and its PREPAREs
+    left out: for the tests and for reading a log of the statements sent."""
+    shown = []
+    for part in sql.split(";\n"):
+        if part.startswith("PREPARE fs"):
+            continue
+        found = _EXECUTE.fullmatch(part)
+        shown.append(_bodies[int(found.group(1))] if found else part)
+    return ";\n".join(shown)
+
+
+def _remember(cursor: Any, new: dict[str, bytes]) -> None:
+    """The statements a text prepared, once it has run."""
+    if new:
+        _known(cursor.cursor.connection)[0].update(new)
+
+
+@lru_cache(maxsize=1024)
+def _parts(sql: str) -> tuple[tuple[str, int, bytes | None], ...]:
+    """The statements of ``sql`` (joined by ``;\\n``): each its text, its number of
+    parameters, and, for one of the builders' (:data:`_PREPARABLE`), the body of its
+    ``PREPARE`` (``%s`` numbered ``$1``, ``$2``..., ``%%`` a plain ``%``); None for another."""
+    found = []
+    for part in sql.split(";\n"):
+        pieces = _PLACEHOLDER.split(part)
+        marks = _PLACEHOLDER.findall(part)
+        count = marks.count("%s")
+        body = None
+        if part in _PREPARABLE:
+            numbered, n = [pieces[0]], 0
+            for mark, piece in zip(marks, pieces[1:], strict=True):
+                n += mark == "%s"
+                numbered += ["%" if mark == "%%" else f"${n}", piece]
+            body = "".join(numbered).encode()
+        found.append((part, count, body))
+    return tuple(found)
 
 
 def bind(
@@ -313,6 +494,7 @@ def _insert(model: type[Model], columns: tuple[str, ...], count: int, returning:
 
 
 @lru_cache(maxsize=4)
+@_noted
 def locked_read(vendor: str, table_columns: tuple[str, ...], rules_columns: tuple[str, ...]) -> str:
     """A command's read under the table's lock (table/services/command.py): the table row,
     its Rules Submission, the answer to the idempotency key, the current round, the seats,
@@ -453,7 +635,9 @@ def postings(transactions: int, entries: int) -> str:
     from .models import Entry, LedgerTransaction
 
     tx_row = "(" + ", ".join(["%s"] * 7) + ")"
-    entry_row = "(%s, %s, %s)"
+    # Typed: a prepared statement's parameters take their types from where they stand, and
+    # a VALUES list standing alone gives them none (they would be text).
+    entry_row = "(%s::bigint, %s::bigint, %s::bigint)"
     return (
         f"WITH tx AS (INSERT INTO {table(LedgerTransaction)} "
         "(created, memo, table_id, round_id, box, wager, session_id) VALUES "
@@ -526,6 +710,7 @@ def lock_table_accounts_params(
 
 
 @lru_cache(maxsize=16)
+@_noted
 def rollup_upsert(vendor: str, count: int) -> str:
     """``count`` roll-up rows (:class:`~table.models.WagerShift`) added to what the same
     (gaming day, shift, table, rules, wager) already holds, or inserted: one statement, in
@@ -567,6 +752,7 @@ METER_COLUMNS = (
 
 
 @lru_cache(maxsize=4)
+@_noted
 def table_meters(vendor: str, lock: bool) -> str:
     """The meters linked to a table, in id order (:data:`METER_COLUMNS`), each with its ledger
     account's kind, name and balance, the table's current round, and whether that round has
@@ -598,6 +784,7 @@ def table_meters(vendor: str, lock: bool) -> str:
 
 
 @lru_cache(maxsize=2)
+@_noted
 def meter_bankroll_lock(vendor: str) -> str:
     """A table's bankroll, locked (id, kind, name, balance), if the table has a meter linked:
     what the meters' postings are made against (table/services/context.py ``_apply_meters``
@@ -646,6 +833,7 @@ def _guard_columns(array: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=2)
+@_noted
 def guard_read(vendor: str) -> str:
     """A player's protection by username, as :func:`lock_table_accounts` reads it with the
     lock (``guard``): for a player whose account that lock did not read (made in the same
@@ -730,6 +918,8 @@ def credits(alias: str) -> str:
     )
 
 
+@lru_cache(maxsize=2)
+@_noted
 def may_credit(vendor: str) -> str:
     """Whether a user may credit accounts now (:func:`credits`), as one statement (the
     duties check of a command outside the locked read, and of a credit: table/duties.py).

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from table import services
+from table import fastsql, services
 from table.services import command
 
 from .conftest import START, Game, balance
@@ -20,7 +20,11 @@ pytestmark = [pytest.mark.realstack, pytest.mark.django_db]
 
 def statements(queries: CaptureQueriesContext) -> list[str]:
     """What the command sent (not the test transaction's savepoints around it)."""
-    return [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    return [
+        fastsql.readable(q["sql"])
+        for q in queries.captured_queries
+        if "SAVEPOINT" not in q["sql"]
+    ]
 
 
 def postgres_only() -> None:

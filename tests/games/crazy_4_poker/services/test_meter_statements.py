@@ -39,7 +39,11 @@ def c4p(monkeypatch: pytest.MonkeyPatch) -> tuple[Table, Any, dict[str, Progress
 
 def statements(queries: CaptureQueriesContext) -> list[str]:
     """What the command sent (not the test transaction's savepoints around it)."""
-    return [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    return [
+        fastsql.readable(q["sql"])
+        for q in queries.captured_queries
+        if "SAVEPOINT" not in q["sql"]
+    ]
 
 
 def postgres_only() -> None:
