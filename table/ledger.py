@@ -150,7 +150,7 @@ def post(
     changes = {a: d for a, d in delta.items() if d}
     if changes:
         # One UPDATE for every account touched (the rows are locked above).
-        fastsql.write(fastsql.add_to_balances(changes), list(changes))
+        fastsql.write(fastsql.add_to_balances(changes), fastsql.add_to_balances_params(changes))
     for account_id, amount in delta.items():
         kind, name, balance = known[account_id]
         known[account_id] = (kind, name, balance + amount)

@@ -269,7 +269,7 @@ def record(
             after.setdefault(player, {})[session] = (net + n, wagered + w)
     if after:
         changes = {s: (moved[p][1], moved[p][0]) for p, found in after.items() for s in found}
-        fastsql.write(fastsql.session_add(changes), list(changes))
+        fastsql.write(fastsql.session_add(changes), fastsql.session_add_params(changes))
     return after
 
 
