@@ -8,8 +8,8 @@ under "The command path's statements": the locked read, the round's and the tabl
 updates, the ledger's locks, postings and balances); the callers pass values only.
 
 On PostgreSQL each of those statements is also *prepared*: the first time a connection
-sends one it goes as ``PREPARE fsN AS ...`` ahead of the batch, and from then on as
-``EXECUTE fsN(...)`` with its values (:func:`_compose`). Without it PostgreSQL parsed and
+sends one it goes as ``PREPARE fsN_1 AS ...`` ahead of the batch, and from then on as
+``EXECUTE fsN_1(...)`` with its values (:func:`_compose`). Without it PostgreSQL parsed and
 planned every statement of every command again: planning was 54% of the database's time at
 100 tables (pg_stat_statements, 2026-11-27: 29.3 of 54.3 s; the locked read alone 1.7 of its
 2.2 ms), CPU that the table server shares with it on a small host (issue 26).
