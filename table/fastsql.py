@@ -275,24 +275,24 @@ def _compose(
     prepares: list[bytes] = []
     statements: list[bytes] = []
     for sql, params in batch:
-        if known is None or ";\n" not in sql and sql not in _PREPARABLE:
+        # The set first: a builder's text hashes once; only another text is searched.
+        if known is None or sql not in _PREPARABLE and ";\n" not in sql:
             statements.append(bind(literal, sql, params, seen))
             continue
         offset = 0
         for part, count, body in _parts(sql):
             values = params[offset : offset + count]
             offset += count
-            if body is None or len(known) + len(new) >= MOST_PREPARED and part not in known:
-                statements.append(bind(literal, part, values, seen))
-                continue
-            name = known.get(part) or new.get(part)
-            if name is None:
+            name = None if body is None else known.get(part) or new.get(part)
+            if name is None and body is not None and len(known) + len(new) < MOST_PREPARED:
                 # A new name on each attempt on this connection: one that ran in a text that
                 # then failed may exist (unremembered) and cannot be prepared again.
                 attempt = attempts[part] = attempts.get(part, 0) + 1
                 name = new[part] = b"fs%d_%d" % (_number(part, body), attempt)
                 prepares.append(b"PREPARE " + name + b" AS " + body)
-            if values:
+            if name is None:  # not a builder's, or the connection holds its most
+                statements.append(bind(literal, part, values, seen))
+            elif values:
                 args = _literals(literal, values, seen)
                 statements.append(b"EXECUTE " + name + b"(" + b", ".join(args) + b")")
             else:
@@ -306,11 +306,10 @@ def _known(pg_connection: Any) -> tuple[dict[str, bytes], dict[str, int]]:
     """The statements prepared on this driver connection (text -> name) and how often each
     was tried: kept on the connection object, so a connection Django opens anew starts with
     none."""
-    try:
-        return cast(tuple[dict[str, bytes], dict[str, int]], pg_connection._frenzy_prepared)
-    except AttributeError:
-        pg_connection._frenzy_prepared = ({}, {})
-        return cast(tuple[dict[str, bytes], dict[str, int]], pg_connection._frenzy_prepared)
+    found = getattr(pg_connection, "_frenzy_prepared", None)
+    if found is None:
+        found = pg_connection._frenzy_prepared = ({}, {})
+    return cast(tuple[dict[str, bytes], dict[str, int]], found)
 
 
 def _number(part: str, body: bytes) -> int:

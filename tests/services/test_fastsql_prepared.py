@@ -128,3 +128,13 @@ def test_a_new_connection_prepares_anew() -> None:
     with CaptureQueriesContext(connection) as queries:
         assert fastsql.one(sql, [-1]) is None
     assert sent(queries)[0].startswith("PREPARE fs")
+
+
+def test_past_the_most_prepared_a_statement_goes_bound(fresh: None, monkeypatch: Any) -> None:
+    postgres_only()
+    monkeypatch.setattr(fastsql, "MOST_PREPARED", 0)
+    sql = fastsql.round_phase_and_state()
+    with CaptureQueriesContext(connection) as queries:
+        assert fastsql.one(sql, [-1]) is None
+    assert sent(queries) == [sql.replace("%s", " -1")]
+    assert held() == set()
