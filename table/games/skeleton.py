@@ -248,6 +248,12 @@ class SkeletonRound(Generic[R, B, S]):
     FOLD: ClassVar[object] = False
     #: The wager a decision adds to the box (paid in with the decision; its memo too).
     DECISION_WAGER: ClassVar[str] = PLAY
+    #: The game's wagers in the order a box places them: its bet's, as the rules check them,
+    #: then the decision's. A box read back from storage lists its wagers in this order
+    #: (:meth:`box_from_dict`): PostgreSQL's jsonb keeps an object's keys sorted (shortest
+    #: first), and every view would list them so ("Tie Wager, Ante, Play"). Empty: the Ante
+    #: first, the decision's wager last, the others as stored.
+    PLACED_ORDER: ClassVar[tuple[str, ...]] = ()
     #: The regulation's chapter, as the refusals cite its sections ("§657a").
     CHAPTER: ClassVar[str] = ""
     #: Whether the stored round and its ``round_opened`` name the game (False: a game whose
@@ -325,7 +331,20 @@ class SkeletonRound(Generic[R, B, S]):
 
     @classmethod
     def box_from_dict(cls, data: dict[str, Any]) -> B:
-        return cast(B, cls.BOX.from_dict(data))
+        box = cast(B, cls.BOX.from_dict(data))
+        box.wagers = cls.in_placed_order(box.wagers)
+        return box
+
+    @classmethod
+    def in_placed_order(cls, wagers: dict[str, int]) -> dict[str, int]:
+        """``wagers`` in :data:`PLACED_ORDER` (a wager it does not name after those it does,
+        in the order given: the sort is stable)."""
+        order = cls.PLACED_ORDER
+        if order:
+            rank, other = {w: n for n, w in enumerate(order)}, len(order)
+        else:
+            rank, other = {ANTE: 0, cls.DECISION_WAGER: 2}, 1
+        return dict(sorted(wagers.items(), key=lambda item: rank.get(item[0], other)))
 
     def new_box(self, box: int, player: str, placed: dict[str, int]) -> B:
         """A box with these checked wagers."""

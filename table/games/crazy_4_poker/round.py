@@ -110,6 +110,7 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
     VOID_REASONS: ClassVar[Mapping[str, VoidReason]] = VOID_REASONS
     SAVED: ClassVar[str] = "a saved Crazy 4 Poker round"
     IN_PLAY_WORDS: ClassVar[str] = "an Ante and Super Bonus"
+    PLACED_ORDER: ClassVar[tuple[str, ...]] = (*BET_WAGERS, PLAY)
     FOLD: ClassVar[object] = 0
     CHAPTER: ClassVar[str] = "§657a"
 

@@ -152,6 +152,7 @@ class Round(SettingRound[HiLoRules, BoxPlay, Step]):
     BOX = BoxPlay
     STEP = Step
     VOID_REASONS: ClassVar[Mapping[str, VoidReason]] = VOID_REASONS
+    PLACED_ORDER: ClassVar[tuple[str, ...]] = (ANTE, *OPTIONAL, PLAY)
     ORDER_WORDS: ClassVar[str] = (
         "the larger Ante first, equal Antes the box farther to the dealer's right first, each "
         "locked before the next (§663a.7(f))"

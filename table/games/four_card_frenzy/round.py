@@ -34,7 +34,7 @@ from table.games.skeleton import DEALER, Phase, SkeletonBox, SkeletonRound, Void
 from .hands import best_four, describe, max_raise_multiple, qualifies
 from .irregularities import Irregularity, procedure
 from .rules import OPTIONAL, TableRules
-from .settlement import ALL_SIX, ANTE, RAISE, BoxInPlay, in_words, settle
+from .settlement import ALL_SIX, ANTE, ODDS, RAISE, BoxInPlay, in_words, settle
 
 __all__ = ["BOXES", "DEAL_IRREGULARITIES", "VOID_REASONS", "BoxPlay", "Phase", "Round"]
 
@@ -109,6 +109,7 @@ class Round(SkeletonRound[TableRules, BoxPlay, Step]):
     IN_PLAY_WORDS: ClassVar[str] = "an Ante and Odds"
     FOLD: ClassVar[object] = 0
     DECISION_WAGER: ClassVar[str] = RAISE
+    PLACED_ORDER: ClassVar[tuple[str, ...]] = (ANTE, ODDS, *OPTIONAL, RAISE)
     CHAPTER: ClassVar[str] = "§684a"
     NAMED: ClassVar[bool] = False
 
