@@ -119,8 +119,12 @@ def test_a_logged_out_spectator_never_sees_hole_cards(browser: Any, site: Site) 
     expect(spectator.page.locator("#conn")).to_have_attribute("data-state", "open")
     expect(spectator.page.locator("#box-5 .card.face")).to_have_count(5)
     wait_phase(spectator, "settled")
-    # A spectator who tries to sit is sent to log in.
-    spectator.page.locator(".sit:not([hidden])").first.click()  # a free box (earlier tests sit)
+    # A spectator who tries to sit is sent to log in: at the box carol stands up from (each
+    # other box may still be held by a player an earlier test in this worker seated).
+    carol.page.click("#stand-5")
+    free = spectator.page.locator("#box-5 .sit")
+    expect(free).to_be_visible()
+    free.click()
     expect(spectator.page).to_have_url(re.compile(r"/login/"))
     for client in (spectator, carol, dealer):
         assert not client.errors, (client.name, client.errors)
