@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Max
 
 from . import recall
+from .games import game as game_named
 from .models import Account, BoxRecord, Entry, MeterEvent, ProgressiveMeter, Round
 
 #: Rounds further apart than this at a table are two sessions.
@@ -149,6 +151,27 @@ class Session:
         return ",".join(str(r) for r in self.rounds)
 
 
+@cache
+def _wager_order(game_key: str) -> tuple[dict[str, int], dict[str, str]]:
+    """A game's wagers as a box places them (its ``WagerSpec``s: the bet's in the game's
+    order, then the decision's) by place, and their names."""
+    g = game_named(game_key)
+    specs = g.wagers(g.default_rules())
+    placed = [w for w in specs if w.placed != "decision"] + [
+        w for w in specs if w.placed == "decision"
+    ]
+    return {w.key: n for n, w in enumerate(placed)}, {w.key: w.label for w in specs}
+
+
+def placed_wagers(game_key: str, wagers: dict[str, int]) -> list[tuple[str, int]]:
+    """A box record's wagers by name, in the order the box placed them: the record keeps them
+    as a JSON object, which PostgreSQL (jsonb) gives back with its keys sorted ("tie, ante,
+    play"); the round's own load orders its boxes' the same way (``SkeletonRound.PLACED_ORDER``)."""
+    place, names = _wager_order(game_key)
+    ordered = sorted(wagers.items(), key=lambda item: place.get(item[0], len(place)))
+    return [(names.get(key, key.replace("_", " ")), amount) for key, amount in ordered]
+
+
 def player_history(
     username: str, first: dt.datetime, last: dt.datetime
 ) -> tuple[Any, list[Session], list[dict[str, Any]], list[dict[str, Any]]]:
@@ -173,7 +196,7 @@ def player_history(
                 "box": b.box,
                 "cards": b.cards,
                 "hand": b.hand,
-                "wagers": b.wagers,
+                "wagers": placed_wagers(r.game, b.wagers),
                 "net": b.net,
             }
         )

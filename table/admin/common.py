@@ -16,7 +16,6 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from .. import duties
-from ..money import dollars
 
 WAGER_LABELS = {
     "ante": "Ante",
@@ -46,12 +45,6 @@ def _pretty_json(value: object) -> SafeString:
     return format_html(
         '<pre style="white-space: pre-wrap; max-height: 30em; overflow: auto">{}</pre>',
         json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False),
-    )
-
-
-def _wagers_text(wagers: dict[str, int]) -> str:
-    return (
-        ", ".join(f"{WAGER_LABELS.get(k, k)} {dollars(v)}" for k, v in wagers.items() if v) or "—"
     )
 
 

@@ -39,6 +39,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cache
 from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeVar, cast
 
 import orjson
@@ -229,6 +230,17 @@ B = TypeVar("B", bound=SkeletonBox)
 S = TypeVar("S", bound=Step)  # what a command returns (a game may add to Step)
 
 
+@cache
+def _placed_rank(order: tuple[str, ...], decision_wager: str) -> tuple[dict[str, int], int]:
+    """Each wager's place in a round class's :data:`~SkeletonRound.PLACED_ORDER` (empty: the
+    Ante first, the decision's wager last), and the place of a wager it does not name: worked
+    out once per game, not for every box of every round loaded (each command loads its
+    round)."""
+    if order:
+        return {w: n for n, w in enumerate(order)}, len(order)
+    return {ANTE: 0, decision_wager: 2}, 1
+
+
 @dataclass(slots=True)
 class SkeletonRound(Generic[R, B, S]):
     """One round on the shared skeleton. A game sets the class variables, declares
@@ -339,11 +351,7 @@ class SkeletonRound(Generic[R, B, S]):
     def in_placed_order(cls, wagers: dict[str, int]) -> dict[str, int]:
         """``wagers`` in :data:`PLACED_ORDER` (a wager it does not name after those it does,
         in the order given: the sort is stable)."""
-        order = cls.PLACED_ORDER
-        if order:
-            rank, other = {w: n for n, w in enumerate(order)}, len(order)
-        else:
-            rank, other = {ANTE: 0, cls.DECISION_WAGER: 2}, 1
+        rank, other = _placed_rank(cls.PLACED_ORDER, cls.DECISION_WAGER)
         return dict(sorted(wagers.items(), key=lambda item: rank.get(item[0], other)))
 
     def new_box(self, box: int, player: str, placed: dict[str, int]) -> B:
